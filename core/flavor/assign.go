@@ -1,0 +1,608 @@
+package flavor
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/kueueplay/kueueplay/core"
+	"github.com/kueueplay/kueueplay/core/quota"
+	"github.com/kueueplay/kueueplay/core/trace"
+)
+
+// Oracle tells the assigner whether preemption could make room for
+// quantity of fr and the borrowing level after the simulated removal of the
+// targets (flavorassigner.preemptionOracle). It returns ModeNoCandidates,
+// ModePreempt or ModeReclaim.
+type Oracle interface {
+	SimulatePreemption(fr core.FlavorResource, quantity core.Amount) (PreemptionMode, int)
+}
+
+// LastState is where the previous attempt stopped, per pod set and
+// resource, and the ClusterQueue generation it was computed at
+// (workload.AssignmentClusterQueueState). -1 means the last flavor of the
+// group was reached.
+type LastState struct {
+	TriedFlavorIdx []map[core.ResourceName]int
+	Generation     int64
+}
+
+// PendingFlavors reports whether some resource has flavors left to try
+// (AssignmentClusterQueueState.PendingFlavors).
+func (s *LastState) PendingFlavors() bool {
+	if s == nil {
+		return false
+	}
+	for _, m := range s.TriedFlavorIdx {
+		for _, idx := range m {
+			if idx != -1 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// next returns the flavor index to start from for (pod set, resource)
+// (AssignmentClusterQueueState.NextFlavorToTryForPodSetResource).
+func (s *LastState) next(ps int, res core.ResourceName) int {
+	if s == nil || ps >= len(s.TriedFlavorIdx) {
+		return 0
+	}
+	idx, ok := s.TriedFlavorIdx[ps][res]
+	if !ok {
+		return 0
+	}
+	return idx + 1
+}
+
+// Input is everything one assignment reads.
+type Input struct {
+	ClusterQueue *core.ClusterQueue
+	// Node is the ClusterQueue's index in Tree.
+	Node int
+	Tree *quota.Tree
+	// Flavors are the ResourceFlavors that exist.
+	Flavors map[core.FlavorName]*core.ResourceFlavor
+	PodSets []core.PodSet
+	// Last is the previous attempt's state, nil for a fresh start.
+	Last *LastState
+	// Generation is the ClusterQueue's allocatable-resource generation.
+	Generation int64
+	Gates      core.FeatureGates
+	Oracle     Oracle
+}
+
+// Assignment is the result for a whole workload (flavorassigner.Assignment).
+type Assignment struct {
+	PodSets []PodSetAssignment
+	// Borrowing is the highest borrowing level of any assigned flavor.
+	Borrowing int
+	// Usage is the quota the assignment would use, per flavor-resource.
+	Usage     map[core.FlavorResource]core.Amount
+	LastState LastState
+	// ResumeCleared is set when a previous state was dropped because the
+	// ClusterQueue's generation moved on.
+	ResumeCleared bool
+}
+
+// FlavorAssignment is the flavor chosen for one resource.
+type FlavorAssignment struct {
+	Flavor    core.FlavorName
+	Mode      Mode
+	TriedIdx  int
+	Borrowing int
+}
+
+// PodSetAssignment is the result for one pod set.
+type PodSetAssignment struct {
+	Name  string
+	Count int32
+	// Requests are the pod set's total requests (per pod × count, plus
+	// pods when the ClusterQueue covers it).
+	Requests map[core.ResourceName]core.Amount
+	Flavors  map[core.ResourceName]*FlavorAssignment
+	Reasons  []string
+	Err      string
+	Groups   []trace.GroupAttempt
+}
+
+// fits reports whether the pod set status is a fit (Status.IsFit).
+func (p *PodSetAssignment) fits() bool { return p.Err == "" && len(p.Reasons) == 0 }
+
+// Mode is the pod set's representative mode: the worst of its flavors
+// (PodSetAssignment.RepresentativeMode).
+func (p *PodSetAssignment) Mode() Mode {
+	if p.fits() {
+		return Fit
+	}
+	if len(p.Flavors) == 0 {
+		return NoFit
+	}
+	m := Fit
+	for _, f := range p.Flavors {
+		m = min(m, f.Mode)
+	}
+	return m
+}
+
+// Message is the pod set's status message: reasons sorted and joined
+// (Status.Message).
+func (p *PodSetAssignment) Message() string {
+	if p.Err != "" {
+		return p.Err
+	}
+	r := slices.Clone(p.Reasons)
+	slices.Sort(r)
+	return strings.Join(r, ", ")
+}
+
+// Mode is the assignment's representative mode, the worst of its pod sets
+// (Assignment.RepresentativeMode).
+func (a *Assignment) Mode() Mode {
+	if len(a.PodSets) == 0 {
+		return NoFit
+	}
+	m := Fit
+	for i := range a.PodSets {
+		m = min(m, a.PodSets[i].Mode())
+	}
+	return m
+}
+
+// Message is the pending message Kueue writes for the assignment
+// (Assignment.Message).
+func (a *Assignment) Message() string {
+	var parts []string
+	for i := range a.PodSets {
+		ps := &a.PodSets[i]
+		if ps.fits() {
+			continue
+		}
+		if ps.Err != "" {
+			return fmt.Sprintf("failed to assign flavors to pod set %s: %s", ps.Name, ps.Err)
+		}
+		parts = append(parts, "couldn't assign flavors to pod set "+ps.Name+": "+ps.Message())
+	}
+	return strings.Join(parts, "; ")
+}
+
+// status accumulates reasons like flavorassigner.Status.
+type status struct {
+	reasons []string
+	err     string
+}
+
+func (s *status) addf(format string, args ...any) {
+	s.reasons = append(s.reasons, fmt.Sprintf(format, args...))
+}
+
+// Assign assigns flavors to every pod set (FlavorAssigner.Assign and
+// assignFlavors). Pod sets are processed in spec order; within a pod set,
+// resources in name order (Kueue iterates a map here; the playground fixes
+// the order so results are deterministic). One resource group decides the
+// flavor of all the resources it covers. As soon as one pod set gets no
+// flavor, the assignment stops.
+func Assign(in Input) Assignment {
+	a := Assignment{
+		Usage:     map[core.FlavorResource]core.Amount{},
+		LastState: LastState{Generation: in.Generation},
+	}
+	last := in.Last
+	if last != nil && in.Generation > last.Generation {
+		last = nil
+		a.ResumeCleared = true
+	}
+	if !in.Gates.Enabled(core.GateFlavorFungibility) {
+		last = nil
+	}
+	coversPods := groupOf(in.ClusterQueue, core.ResourcePods) >= 0
+	for i := range in.PodSets {
+		ps := &in.PodSets[i]
+		requests := make(map[core.ResourceName]core.Amount, len(ps.Requests)+1)
+		for r, q := range ps.Requests {
+			requests[r] = q * core.Amount(ps.Count)
+		}
+		if coversPods {
+			requests[core.ResourcePods] = core.Amount(ps.Count)
+		}
+		psa := PodSetAssignment{
+			Name:     ps.Name,
+			Count:    ps.Count,
+			Requests: requests,
+			Flavors:  map[core.ResourceName]*FlavorAssignment{},
+		}
+		var st status
+		failed := false
+		for _, res := range sortedResources(requests) {
+			if requests[res] == 0 && groupOf(in.ClusterQueue, res) < 0 {
+				continue // zero request for a resource the queue does not define
+			}
+			if _, done := psa.Flavors[res]; done {
+				continue
+			}
+			flavors, fst, ga := in.findFlavor(i, ps, requests, res, a.Usage, last, a.ResumeCleared)
+			psa.Groups = append(psa.Groups, ga)
+			if fst.err != "" || (len(flavors) == 0 && len(requests) > 0) {
+				psa.Flavors = map[core.ResourceName]*FlavorAssignment{}
+				st = fst
+				failed = true
+				break
+			}
+			for r, f := range flavors {
+				psa.Flavors[r] = f
+			}
+			st.reasons = append(st.reasons, fst.reasons...)
+		}
+		psa.Reasons, psa.Err = st.reasons, st.err
+		// Assignment.append
+		tried := map[core.ResourceName]int{}
+		for _, res := range sortedResources(psa.Flavors) {
+			f := psa.Flavors[res]
+			a.Borrowing = max(a.Borrowing, f.Borrowing)
+			a.Usage[core.FlavorResource{Flavor: f.Flavor, Resource: res}] += requests[res]
+			tried[res] = f.TriedIdx
+		}
+		a.LastState.TriedFlavorIdx = append(a.LastState.TriedFlavorIdx, tried)
+		a.PodSets = append(a.PodSets, psa)
+		if failed || psa.Err != "" {
+			return a
+		}
+	}
+	return a
+}
+
+// groupOf returns the index of the resource group covering res, or -1
+// (ClusterQueueSnapshot.RGByResource).
+func groupOf(cq *core.ClusterQueue, res core.ResourceName) int {
+	for i, g := range cq.ResourceGroups {
+		if slices.Contains(g.CoveredResources, res) {
+			return i
+		}
+	}
+	return -1
+}
+
+// labelKeys is the set of node label keys of the group's existing flavors
+// (ResourceGroup.LabelKeys).
+func (in *Input) labelKeys(g *core.ResourceGroup) map[string]bool {
+	keys := map[string]bool{}
+	for _, f := range g.Flavors {
+		if rf, ok := in.Flavors[f.Name]; ok {
+			for k := range rf.NodeLabels {
+				keys[k] = true
+			}
+		}
+	}
+	return keys
+}
+
+// flavorSelector keeps only the node selector keys and affinity
+// expressions whose keys some flavor of the group uses; if a term loses all
+// its expressions, affinity is dropped (flavorassigner.flavorSelector).
+func flavorSelector(ps *core.PodSet, keys map[string]bool) (map[string]string, []core.NodeSelectorTerm) {
+	var sel map[string]string
+	if len(ps.NodeSelector) > 0 {
+		sel = map[string]string{}
+		for k, v := range ps.NodeSelector {
+			if keys[k] {
+				sel[k] = v
+			}
+		}
+	}
+	var terms []core.NodeSelectorTerm
+	for _, t := range ps.RequiredAffinity {
+		var exprs []core.NodeSelectorRequirement
+		for _, e := range t.MatchExpressions {
+			if keys[e.Key] {
+				exprs = append(exprs, e)
+			}
+		}
+		if len(exprs) == 0 {
+			terms = nil
+			break
+		}
+		terms = append(terms, core.NodeSelectorTerm{MatchExpressions: exprs})
+	}
+	return sel, terms
+}
+
+// checkFlavor tells whether the flavor is eligible for the pod set: it
+// exists, its NoSchedule/NoExecute taints are tolerated by the pod's or the
+// flavor's tolerations, and its node labels satisfy the pod's selector and
+// required affinity (checkFlavorForPodSets).
+func (in *Input) checkFlavor(name core.FlavorName, ps *core.PodSet, sel map[string]string, terms []core.NodeSelectorTerm) (bool, string, error) {
+	rf, ok := in.Flavors[name]
+	if !ok {
+		return false, fmt.Sprintf("flavor %s not found", name), nil
+	}
+	tols := append(slices.Clone(ps.Tolerations), rf.Tolerations...)
+	if t, found := core.FirstUntoleratedTaint(rf.NodeTaints, tols, func(t core.Taint) bool {
+		return t.Effect == "NoSchedule" || t.Effect == "NoExecute"
+	}); found {
+		return false, fmt.Sprintf("untolerated taint %s in flavor %s", t, name), nil
+	}
+	match, err := core.MatchesNodeSelector(sel, terms, rf.NodeLabels)
+	if err != nil {
+		return false, "", err
+	}
+	if !match {
+		return false, fmt.Sprintf("flavor %s doesn't match node affinity", name), nil
+	}
+	return true, "", nil
+}
+
+// findFlavor finds the flavor for every resource of the group that covers
+// res (findFlavorForPodSets).
+func (in *Input) findFlavor(psIdx int, ps *core.PodSet, requests map[core.ResourceName]core.Amount, res core.ResourceName,
+	assumed map[core.FlavorResource]core.Amount, last *LastState, resumeCleared bool,
+) (map[core.ResourceName]*FlavorAssignment, status, trace.GroupAttempt) {
+	var st status
+	gi := groupOf(in.ClusterQueue, res)
+	if gi < 0 {
+		msg := fmt.Sprintf("resource %s unavailable in ClusterQueue", res)
+		st.reasons = append(st.reasons, msg)
+		return nil, st, trace.GroupAttempt{Resources: []string{string(res)}, Unavailable: msg, TriedIndex: -1, Resume: "no resource group covers it"}
+	}
+	g := &in.ClusterQueue.ResourceGroups[gi]
+	reqs := map[core.ResourceName]core.Amount{}
+	for r, q := range requests {
+		if slices.Contains(g.CoveredResources, r) {
+			reqs[r] = q
+		}
+	}
+	resNames := sortedResources(reqs)
+	ga := trace.GroupAttempt{TriedIndex: -1}
+	for _, r := range resNames {
+		ga.Resources = append(ga.Resources, string(r))
+	}
+	sel, terms := flavorSelector(ps, in.labelKeys(g))
+	ff := in.ClusterQueue.FlavorFungibility
+	ord := preferenceOrder(ff, in.Gates)
+	fungible := in.Gates.Enabled(core.GateFlavorFungibility)
+
+	start := 0
+	if fungible {
+		start = last.next(psIdx, res)
+	}
+	ga.StartIndex = start
+	switch {
+	case !fungible:
+		ga.Resume = "FlavorFungibility gate off: first flavor that fits wins, no resume"
+	case start > 0:
+		ga.Resume = fmt.Sprintf("resumed after flavor %s (index %d), the last one tried in the previous attempt", g.Flavors[start-1].Name, start-1)
+	case resumeCleared:
+		ga.Resume = "started from the first flavor: the ClusterQueue's generation changed since the last attempt"
+	case last != nil && psIdx < len(last.TriedFlavorIdx) && last.TriedFlavorIdx[psIdx][res] == -1:
+		ga.Resume = "started from the first flavor: the previous attempt reached the last flavor"
+	default:
+		ga.Resume = "started from the first flavor"
+	}
+
+	var best map[core.ResourceName]*FlavorAssignment
+	bestMode := worstGranular()
+	bestAt := -1
+	attempted := -1
+	for idx := start; idx < len(g.Flavors); idx++ {
+		attempted = idx
+		name := g.Flavors[idx].Name
+		att := trace.FlavorAttempt{Flavor: string(name), Index: idx}
+		ok, why, err := in.checkFlavor(name, ps, sel, terms)
+		if err != nil {
+			st.err = err.Error()
+			att.Mode, att.Rule = ModeNoFit.String(), "error: "+err.Error()
+			att.Reasons = []string{err.Error()}
+			ga.Attempts = append(ga.Attempts, att)
+			return nil, st, ga
+		}
+		if !ok {
+			st.reasons = append(st.reasons, why)
+			att.Mode = ModeNoFit.String()
+			att.Reasons = []string{why}
+			att.Continue, att.Rule = true, "not eligible: try the next flavor"
+			ga.Attempts = append(ga.Attempts, att)
+			continue
+		}
+		assignments := map[core.ResourceName]*FlavorAssignment{}
+		rep := bestGranular()
+		for _, r := range resNames {
+			fr := core.FlavorResource{Flavor: name, Resource: r}
+			pm, borrow, reasons := in.fitsResourceQuota(fr, assumed[fr], reqs[r])
+			st.reasons = append(st.reasons, reasons...)
+			att.Reasons = append(att.Reasons, reasons...)
+			mode := Granular{Mode: pm, Borrowing: borrow}
+			if isPreferred(rep, mode, ord) {
+				rep = mode
+			}
+			if rep.Mode == ModeNoFit {
+				break
+			}
+			assignments[r] = &FlavorAssignment{Flavor: name, Mode: pm.Public(), Borrowing: borrow}
+		}
+		att.Mode = rep.Mode.String()
+		if rep.Mode != ModeNoFit {
+			att.Borrowing = rep.Borrowing
+		}
+		if fungible {
+			cont, rule := shouldTryNextFlavor(rep, ff)
+			att.Continue, att.Rule = cont, rule
+			if !cont {
+				best, bestMode, bestAt = assignments, rep, idx
+				att.Best = true
+				ga.Attempts = append(ga.Attempts, att)
+				break
+			}
+			if isPreferred(rep, bestMode, ord) {
+				best, bestMode, bestAt = assignments, rep, idx
+				att.Best = true
+			}
+			ga.Attempts = append(ga.Attempts, att)
+			continue
+		}
+		// Legacy first-fit (FlavorFungibility off).
+		if rep.Mode > bestMode.Mode {
+			best, bestMode, bestAt = assignments, rep, idx
+			att.Best = true
+			if rep.Mode == ModeFit {
+				att.Rule = "fits: stop (FlavorFungibility off)"
+				ga.Attempts = append(ga.Attempts, att)
+				ga.Chosen = string(name)
+				ga.Why = fmt.Sprintf("%s is the first flavor that fits", name)
+				return best, status{}, ga
+			}
+		}
+		att.Continue, att.Rule = true, "does not fit: try the next flavor (FlavorFungibility off)"
+		ga.Attempts = append(ga.Attempts, att)
+	}
+
+	if bestAt >= 0 {
+		ga.Chosen = string(g.Flavors[bestAt].Name)
+		ga.Why = explainChoice(ga.Attempts, bestAt, ord, fungible)
+		if fungible && ff.Preference != "" {
+			ga.PreferenceNote = preferenceNote(ga.Attempts, bestAt, ff, in.Gates)
+		} else if fungible && ord != v0161Order(ff) {
+			ga.PreferenceNote = fmt.Sprintf("gate %s: preference unset and whenCanBorrow=TryNextFlavor, so flavors that do not borrow are preferred (%s)",
+				core.GateFlavorFungibilityImplicitPreferenceDefault, ord)
+		}
+	}
+	if fungible {
+		tried := attempted
+		if attempted == len(g.Flavors)-1 {
+			tried = -1 // reached the last flavor: start from the first next time
+		}
+		for _, f := range best {
+			f.TriedIdx = tried
+		}
+		if best != nil {
+			ga.TriedIndex = tried
+		}
+		if bestMode.Mode == ModeFit {
+			return best, status{}, ga
+		}
+	}
+	return best, st, ga
+}
+
+// fitsResourceQuota judges one flavor-resource (fitsResourceQuota): NoFit
+// beyond the maximum capacity; Fit within what is available; otherwise the
+// preemption oracle is asked, if preemption could help (the request fits
+// in nominal quota, reclaiming inside the hierarchy may help, or the queue
+// may preempt while borrowing).
+func (in *Input) fitsResourceQuota(fr core.FlavorResource, assumed, request core.Amount) (PreemptionMode, int, []string) {
+	available := in.Tree.Available(in.Node, fr)
+	maxCapacity := in.Tree.PotentialAvailable(in.Node, fr)
+	val := assumed + request
+	if val > maxCapacity {
+		return ModeNoFit, 0, []string{fmt.Sprintf(
+			"insufficient quota for %s in flavor %s, previously considered podsets requests (%s) + current podset request (%s) > maximum capacity (%s)",
+			fr.Resource, fr.Flavor, core.FormatAmount(fr.Resource, assumed), core.FormatAmount(fr.Resource, request), core.FormatAmount(fr.Resource, maxCapacity))}
+	}
+	borrow, mayReclaim := in.Tree.LowestSubtreeThatFits(in.Node, fr, val)
+	if val <= available {
+		return ModeFit, borrow, nil
+	}
+	reasons := []string{fmt.Sprintf("insufficient unused quota for %s in flavor %s, %s more needed",
+		fr.Resource, fr.Flavor, core.FormatAmount(fr.Resource, val-available))}
+	nominal := in.Tree.Nodes[in.Node].Quotas[fr].Nominal
+	canPreemptWhileBorrowing := in.ClusterQueue.Preemption.BorrowWithinCohort != "" &&
+		in.ClusterQueue.Preemption.BorrowWithinCohort != core.PreemptionNever
+	if val <= nominal || mayReclaim || canPreemptWhileBorrowing {
+		mode, after := in.Oracle.SimulatePreemption(fr, val)
+		return mode, after, reasons
+	}
+	return ModeNoFit, borrow, reasons
+}
+
+func explainChoice(atts []trace.FlavorAttempt, bestAt int, ord order, fungible bool) string {
+	var chosen trace.FlavorAttempt
+	var others []string
+	for _, a := range atts {
+		if a.Index == bestAt {
+			chosen = a
+		} else if a.Mode != ModeNoFit.String() {
+			others = append(others, fmt.Sprintf("%s (%s, borrowing level %d)", a.Flavor, a.Mode, a.Borrowing))
+		}
+	}
+	desc := fmt.Sprintf("%s (%s, borrowing level %d)", chosen.Flavor, chosen.Mode, chosen.Borrowing)
+	switch {
+	case !fungible:
+		return desc + " has the best mode among the tried flavors"
+	case !chosen.Continue:
+		if len(others) == 0 {
+			return desc + " stopped the search"
+		}
+		return desc + " stopped the search; earlier candidates: " + strings.Join(others, ", ")
+	case len(others) == 0:
+		return desc + " is the only tried flavor that can be used"
+	default:
+		return fmt.Sprintf("%s beats %s when comparing %s; ties keep the earlier flavor", desc, strings.Join(others, ", "), ord)
+	}
+}
+
+// preferenceNote explains the effect of an explicit preference: which
+// flavor the other reading of the value would pick, if different.
+func preferenceNote(atts []trace.FlavorAttempt, bestAt int, ff core.FlavorFungibility, gates core.FeatureGates) string {
+	used := preferenceOrder(ff, gates)
+	named := namedOrder(ff)
+	old := v0161Order(ff)
+	other := old
+	if used == old {
+		other = named
+	}
+	if other == used {
+		return ""
+	}
+	alt := pick(atts, other)
+	if alt < 0 || alt == bestAt {
+		if used == old {
+			return fmt.Sprintf("preference %s is applied as in Kueue v0.16.1 (%s, the inverse of its name); here reading it as named would choose the same flavor", ff.Preference, used)
+		}
+		return ""
+	}
+	altName := ""
+	for _, a := range atts {
+		if a.Index == alt {
+			altName = a.Flavor
+		}
+	}
+	if used == old {
+		return fmt.Sprintf("preference %s is applied as in Kueue v0.16.1 (%s, the inverse of its name); read as named (gate %s) it would choose %s",
+			ff.Preference, used, core.GateFlavorFungibilityPreferenceAsNamed, altName)
+	}
+	return fmt.Sprintf("gate %s: preference %s read as named (%s); Kueue v0.16.1 would choose %s",
+		core.GateFlavorFungibilityPreferenceAsNamed, ff.Preference, used, altName)
+}
+
+// pick re-runs the choice among the tried flavors with another order.
+func pick(atts []trace.FlavorAttempt, ord order) int {
+	best := worstGranular()
+	at := -1
+	for _, a := range atts {
+		g := Granular{Mode: parseMode(a.Mode), Borrowing: a.Borrowing}
+		if !a.Continue && g.Mode != ModeNoFit {
+			return a.Index
+		}
+		if isPreferred(g, best, ord) {
+			best, at = g, a.Index
+		}
+	}
+	return at
+}
+
+func parseMode(s string) PreemptionMode {
+	for m := ModeNoFit; m <= ModeFit; m++ {
+		if m.String() == s {
+			return m
+		}
+	}
+	return ModeNoFit
+}
+
+func sortedResources[V any](m map[core.ResourceName]V) []core.ResourceName {
+	out := make([]core.ResourceName, 0, len(m))
+	for r := range m {
+		out = append(out, r)
+	}
+	slices.Sort(out)
+	return out
+}

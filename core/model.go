@@ -1,0 +1,373 @@
+package core
+
+import (
+	"time"
+)
+
+// This file holds the decoded, validated world a scenario describes. The
+// scenario decoder (core/scenario) produces these values from YAML; the
+// engine (core/sim) only reads them. Every quantity is already converted to
+// the integer unit Kueue uses internally (see Amount).
+
+// Amount is a resource quantity in Kueue's internal integer unit: milli-units
+// for cpu, whole units (bytes, counts) for everything else. This mirrors
+// sigs.k8s.io/kueue/pkg/resources.ResourceValue.
+type Amount = int64
+
+// ResourceName names a resource such as cpu, memory, pods or nvidia.com/gpu.
+type ResourceName string
+
+// ResourceCPU and ResourcePods are the two resources with special handling:
+// cpu is counted in milli-units, pods is added to each pod set's request by
+// the flavor assigner when a ClusterQueue covers it.
+const (
+	ResourceCPU    ResourceName = "cpu"
+	ResourceMemory ResourceName = "memory"
+	ResourcePods   ResourceName = "pods"
+)
+
+// FlavorName names a ResourceFlavor.
+type FlavorName string
+
+// FlavorResource is one (flavor, resource) pair: the unit of quota accounting.
+type FlavorResource struct {
+	Flavor   FlavorName
+	Resource ResourceName
+}
+
+// Compare orders flavor-resource pairs by flavor, then resource.
+func (fr FlavorResource) Compare(o FlavorResource) int {
+	if fr.Flavor != o.Flavor {
+		if fr.Flavor < o.Flavor {
+			return -1
+		}
+		return 1
+	}
+	if fr.Resource != o.Resource {
+		if fr.Resource < o.Resource {
+			return -1
+		}
+		return 1
+	}
+	return 0
+}
+
+// Pos is a position in a scenario file. Line and Col are 1-based; a zero Pos
+// means "no position" (an object built in Go, not decoded).
+type Pos struct {
+	File string `json:"file,omitempty"`
+	Line int    `json:"line,omitempty"`
+	Col  int    `json:"col,omitempty"`
+}
+
+// Taint is a node taint carried by a ResourceFlavor (spec.nodeTaints).
+type Taint struct {
+	Key    string
+	Value  string
+	Effect string // NoSchedule, PreferNoSchedule or NoExecute
+}
+
+// Toleration is a pod or flavor toleration, with Kubernetes semantics.
+type Toleration struct {
+	Key      string
+	Operator string // Equal (default) or Exists
+	Value    string
+	Effect   string // empty matches every effect
+}
+
+// NodeSelectorRequirement is one match expression of a node selector term.
+type NodeSelectorRequirement struct {
+	Key      string
+	Operator string // In, NotIn, Exists, DoesNotExist, Gt, Lt
+	Values   []string
+}
+
+// NodeSelectorTerm is a conjunction of requirements; terms are ORed.
+type NodeSelectorTerm struct {
+	MatchExpressions []NodeSelectorRequirement
+}
+
+// LabelSelectorRequirement is one expression of a metav1.LabelSelector.
+type LabelSelectorRequirement struct {
+	Key      string
+	Operator string // In, NotIn, Exists, DoesNotExist
+	Values   []string
+}
+
+// LabelSelector is a metav1.LabelSelector. A nil *LabelSelector in a
+// ClusterQueue's namespaceSelector selects nothing, as in Kueue; an empty one
+// selects everything.
+type LabelSelector struct {
+	MatchLabels      map[string]string
+	MatchExpressions []LabelSelectorRequirement
+}
+
+// ResourceFlavor is a kueue.x-k8s.io ResourceFlavor.
+type ResourceFlavor struct {
+	Name        FlavorName
+	NodeLabels  map[string]string
+	NodeTaints  []Taint
+	Tolerations []Toleration
+	Pos         Pos
+}
+
+// ResourceQuota is the quota of one resource in one flavor of a ClusterQueue
+// or Cohort. BorrowingLimit and LendingLimit are nil when unset.
+type ResourceQuota struct {
+	Name           ResourceName
+	Nominal        Amount
+	BorrowingLimit *Amount
+	LendingLimit   *Amount
+}
+
+// FlavorQuotas lists the quotas of one flavor inside a resource group, in the
+// same order as the group's CoveredResources.
+type FlavorQuotas struct {
+	Name      FlavorName
+	Resources []ResourceQuota
+}
+
+// ResourceGroup is one entry of spec.resourceGroups.
+type ResourceGroup struct {
+	CoveredResources []ResourceName
+	Flavors          []FlavorQuotas
+}
+
+// FlavorFungibilityPolicy is whenCanBorrow / whenCanPreempt. v1beta1's
+// Borrow and Preempt are decoded as MayStopSearch.
+type FlavorFungibilityPolicy string
+
+const (
+	MayStopSearch FlavorFungibilityPolicy = "MayStopSearch"
+	TryNextFlavor FlavorFungibilityPolicy = "TryNextFlavor"
+)
+
+// FlavorFungibilityPreference is flavorFungibility.preference.
+type FlavorFungibilityPreference string
+
+const (
+	BorrowingOverPreemption FlavorFungibilityPreference = "BorrowingOverPreemption"
+	PreemptionOverBorrowing FlavorFungibilityPreference = "PreemptionOverBorrowing"
+)
+
+// FlavorFungibility is a ClusterQueue's spec.flavorFungibility with CRD
+// defaults applied (MayStopSearch / TryNextFlavor). Preference is empty
+// when unset.
+type FlavorFungibility struct {
+	WhenCanBorrow  FlavorFungibilityPolicy
+	WhenCanPreempt FlavorFungibilityPolicy
+	Preference     FlavorFungibilityPreference
+}
+
+// PreemptionPolicy values of withinClusterQueue, reclaimWithinCohort and
+// borrowWithinCohort.policy.
+type PreemptionPolicy string
+
+const (
+	PreemptionNever                     PreemptionPolicy = "Never"
+	PreemptionLowerPriority             PreemptionPolicy = "LowerPriority"
+	PreemptionLowerOrNewerEqualPriority PreemptionPolicy = "LowerOrNewerEqualPriority"
+	PreemptionAny                       PreemptionPolicy = "Any"
+)
+
+// Preemption is a ClusterQueue's spec.preemption with CRD defaults applied.
+type Preemption struct {
+	WithinClusterQueue  PreemptionPolicy
+	ReclaimWithinCohort PreemptionPolicy
+	// BorrowWithinCohort is Never when unset.
+	BorrowWithinCohort   PreemptionPolicy
+	MaxPriorityThreshold *int32
+}
+
+// QueueingStrategy is StrictFIFO or BestEffortFIFO (the default).
+type QueueingStrategy string
+
+const (
+	StrictFIFO     QueueingStrategy = "StrictFIFO"
+	BestEffortFIFO QueueingStrategy = "BestEffortFIFO"
+)
+
+// ClusterQueue is a kueue.x-k8s.io ClusterQueue with CRD defaults applied.
+type ClusterQueue struct {
+	Name string
+	// Cohort is spec.cohortName (v1beta1 spec.cohort), empty when none.
+	Cohort            string
+	ResourceGroups    []ResourceGroup
+	NamespaceSelector *LabelSelector // nil: selects no namespace
+	QueueingStrategy  QueueingStrategy
+	Preemption        Preemption
+	FlavorFungibility FlavorFungibility
+	// StopPolicy is None, Hold or HoldAndDrain. Anything but None makes the
+	// ClusterQueue inactive.
+	StopPolicy string
+	Pos        Pos
+}
+
+// Cohort is a kueue.x-k8s.io Cohort object. Cohorts that are only named by
+// ClusterQueues (or as a parent) exist implicitly with no quota.
+type Cohort struct {
+	Name           string
+	Parent         string
+	ResourceGroups []ResourceGroup
+	Pos            Pos
+}
+
+// LocalQueue is a kueue.x-k8s.io LocalQueue.
+type LocalQueue struct {
+	Namespace    string
+	Name         string
+	ClusterQueue string
+	StopPolicy   string
+	Pos          Pos
+}
+
+// Namespace is a v1 Namespace; only its labels matter.
+type Namespace struct {
+	Name   string
+	Labels map[string]string
+	Pos    Pos
+}
+
+// PodSet is one pod set of a workload. Requests are per pod, in Amount
+// units, computed with Kubernetes' rules (max of init containers and the sum
+// of containers, plus overhead).
+type PodSet struct {
+	Name         string
+	Count        int32
+	Requests     map[ResourceName]Amount
+	NodeSelector map[string]string
+	// RequiredAffinity is requiredDuringSchedulingIgnoredDuringExecution's
+	// nodeSelectorTerms; nil when absent.
+	RequiredAffinity []NodeSelectorTerm
+	Tolerations      []Toleration
+}
+
+// PodSetAdmission is one entry of status.admission.podSetAssignments for a
+// workload that starts admitted.
+type PodSetAdmission struct {
+	Name          string
+	Flavors       map[ResourceName]FlavorName
+	ResourceUsage map[ResourceName]Amount // total for the pod set
+	Count         int32
+}
+
+// Admission is status.admission of a workload that starts admitted.
+type Admission struct {
+	ClusterQueue string
+	PodSets      []PodSetAdmission
+}
+
+// Workload is a kueue Workload (or a batch/v1 Job converted to one). Name is
+// "namespace/name" everywhere.
+type Workload struct {
+	Namespace string
+	Name      string // without namespace
+	Queue     string // spec.queueName (LocalQueue in Namespace)
+	Priority  int32
+	// PriorityClass is the name of the (Workload)PriorityClass that gave the
+	// priority, for display only.
+	PriorityClass string
+	PodSets       []PodSet
+	// Active is spec.active (default true). An inactive workload is never
+	// queued.
+	Active bool
+
+	// Arrival is kueueplay/arrival: the virtual time it is created.
+	Arrival time.Duration
+	// Runtime is kueueplay/runtime; nil means it runs until the end.
+	Runtime *time.Duration
+	// TerminationDelay is kueueplay/termination-delay; nil means the
+	// Scenario's default.
+	TerminationDelay *time.Duration
+
+	// Admission is set for a workload that starts admitted.
+	Admission *Admission
+	// AdmittedAt is the QuotaReserved condition's lastTransitionTime as
+	// virtual time (negative or zero for before the simulation), or nil.
+	AdmittedAt *time.Duration
+
+	Pos Pos
+}
+
+// Key returns the workload's "namespace/name" key.
+func (w *Workload) Key() string { return w.Namespace + "/" + w.Name }
+
+// EventKind is what a scenario event does.
+type EventKind string
+
+const (
+	EventFinish EventKind = "finish"
+	EventDelete EventKind = "delete"
+)
+
+// Event is one entry of a Scenario's spec.events.
+type Event struct {
+	At       time.Duration
+	Kind     EventKind
+	Workload string // namespace/name
+	Pos      Pos
+}
+
+// ExpectationPoint says when an expectation is checked.
+type ExpectationPoint struct {
+	// End is true for "at: end".
+	End bool
+	// At is set for "at: <duration>".
+	At *time.Duration
+	// Cycle is set for "cycle: <n>" (1-based: the state right after the
+	// n-th cycle).
+	Cycle *int
+}
+
+// Expectation is one entry of a Scenario's spec.expect. Every field is
+// optional; only named workloads are checked. Admitted maps a workload to
+// pod set -> resource -> flavor; an empty inner map means "admitted,
+// flavors not checked".
+type Expectation struct {
+	When        ExpectationPoint
+	Admitted    map[string]map[string]map[ResourceName]FlavorName
+	Pending     []string
+	Terminating []string
+	Finished    []string
+	Preempted   []string
+	Messages    map[string]string
+	Pos         Pos
+}
+
+// Scenario is the decoded kueueplay/v1alpha1 Scenario object plus every
+// object of the file.
+type Scenario struct {
+	Name        string
+	Description string
+	// Gates holds only the gates the file sets; use Gates.Enabled for the
+	// effective value.
+	Gates            FeatureGates
+	CycleDuration    time.Duration
+	TerminationDelay time.Duration
+	Until            *time.Duration
+	MaxCycles        int
+	Events           []Event
+	Expect           []Expectation
+
+	Flavors       []ResourceFlavor
+	ClusterQueues []ClusterQueue
+	Cohorts       []Cohort
+	LocalQueues   []LocalQueue
+	Namespaces    []Namespace
+	// Workloads are in document order; that order breaks ties between equal
+	// arrival times.
+	Workloads []Workload
+
+	// Warnings are things Kueue accepts but that leave something pending
+	// (a workload naming a missing LocalQueue, a ClusterQueue with no
+	// namespaceSelector). The engine runs them as Kueue would.
+	Warnings []Diagnostic
+}
+
+// Defaults for Scenario fields.
+const (
+	DefaultCycleDuration = time.Second
+	DefaultMaxCycles     = 10000
+	// MaxCyclesLimit is the largest maxCycles a Scenario may ask for.
+	MaxCyclesLimit = 1_000_000
+)

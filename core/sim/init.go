@@ -1,0 +1,194 @@
+package sim
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/kueueplay/kueueplay/core"
+	"github.com/kueueplay/kueueplay/core/quota"
+)
+
+// New builds the initial State of a scenario: every ClusterQueue with its
+// active status, the cohort tree, workloads that start admitted (pasted
+// from a live cluster) holding their quota, and the schedule of arrivals
+// and scenario events. gates overrides the scenario's own gate settings
+// (nil for none).
+func New(sc *core.Scenario, gates core.FeatureGates) *State {
+	g := core.FeatureGates{}.With(sc.Gates).With(gates)
+	st := &static{
+		cqIndex:    map[string]int{},
+		wlIndex:    map[string]int{},
+		flavors:    map[core.FlavorName]*core.ResourceFlavor{},
+		namespaces: map[string]map[string]string{},
+		localQs:    map[string]*core.LocalQueue{},
+	}
+	for i := range sc.Flavors {
+		st.flavors[sc.Flavors[i].Name] = &sc.Flavors[i]
+	}
+	for i := range sc.Namespaces {
+		st.namespaces[sc.Namespaces[i].Name] = sc.Namespaces[i].Labels
+	}
+	for i := range sc.LocalQueues {
+		lq := &sc.LocalQueues[i]
+		st.localQs[lq.Namespace+"/"+lq.Name] = lq
+	}
+	s := &State{Scenario: sc, Gates: g, static: st, gen: 1}
+	s.Tree = quota.Build(sc.ClusterQueues, sc.Cohorts, g.Enabled(core.GateLendingLimit))
+
+	cqs := make([]*core.ClusterQueue, len(sc.ClusterQueues))
+	for i := range sc.ClusterQueues {
+		cqs[i] = &sc.ClusterQueues[i]
+	}
+	slices.SortFunc(cqs, func(a, b *core.ClusterQueue) int { return cmp.Compare(a.Name, b.Name) })
+	for i, cq := range cqs {
+		q := &ClusterQueue{Spec: cq, Node: s.Tree.ClusterQueue(cq.Name), Active: true, Sticky: -1, gen: s.gen}
+		if reason := inactiveReason(cq, st.flavors); reason != "" {
+			q.Active, q.InactiveReason = false, reason
+		}
+		st.cqIndex[cq.Name] = i
+		s.Queues = append(s.Queues, q)
+	}
+
+	// Creation order: arrival time, then document order.
+	order := make([]int, len(sc.Workloads))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		return cmp.Compare(sc.Workloads[a].Arrival, sc.Workloads[b].Arrival)
+	})
+	seqOf := make([]int, len(sc.Workloads))
+	for seq, i := range order {
+		seqOf[i] = seq
+	}
+	for i := range sc.Workloads {
+		spec := &sc.Workloads[i]
+		w := &Workload{Spec: spec, Key: spec.Key(), Seq: seqOf[i], gen: s.gen}
+		st.wlIndex[w.Key] = i
+		s.Workloads = append(s.Workloads, w)
+	}
+
+	// Workloads that start admitted hold their quota from the start, in
+	// the order of their admission time, then document order.
+	var admitted []int
+	for i, w := range s.Workloads {
+		if w.Spec.Admission != nil {
+			admitted = append(admitted, i)
+		}
+	}
+	slices.SortStableFunc(admitted, func(a, b int) int {
+		return cmp.Compare(admittedAt(s.Workloads[a].Spec), admittedAt(s.Workloads[b].Spec))
+	})
+	for _, i := range admitted {
+		s.startAdmitted(i)
+	}
+
+	st.events = scheduledEvents(sc, s.Workloads)
+	return s
+}
+
+func admittedAt(w *core.Workload) time.Duration {
+	if w.AdmittedAt != nil {
+		return *w.AdmittedAt
+	}
+	return 0
+}
+
+// startAdmitted installs a workload pasted with status.admission.
+func (s *State) startAdmitted(i int) {
+	w := s.mutWorkload(i)
+	adm := w.Spec.Admission
+	w.ClusterQueue = adm.ClusterQueue
+	w.Status = Admitted
+	w.AdmittedAt = admittedAt(w.Spec)
+	s.admitSeq++
+	w.AdmitSeq = s.admitSeq
+	a := &Admission{ClusterQueue: adm.ClusterQueue, Usage: map[core.FlavorResource]core.Amount{}}
+	for _, ps := range adm.PodSets {
+		aps := AdmittedPodSet{Name: ps.Name, Count: ps.Count, Flavors: map[core.ResourceName]core.FlavorName{}}
+		for r, f := range ps.Flavors {
+			aps.Flavors[r] = f
+			q, ok := ps.ResourceUsage[r]
+			if !ok {
+				q = podSetRequest(w.Spec, ps.Name, r, ps.Count)
+			}
+			a.Usage[core.FlavorResource{Flavor: f, Resource: r}] += q
+		}
+		a.PodSets = append(a.PodSets, aps)
+	}
+	w.Admission = a
+	if w.Spec.Runtime != nil {
+		t := w.AdmittedAt + *w.Spec.Runtime
+		w.FinishAt = &t
+	}
+	if qi := s.QueueIndex(adm.ClusterQueue); qi >= 0 {
+		s.Tree.AddUsageMap(s.Queues[qi].Node, a.Usage)
+	}
+}
+
+// podSetRequest is a pod set's total request of r for count pods (the
+// resource usage when status.admission does not list it).
+func podSetRequest(w *core.Workload, name string, r core.ResourceName, count int32) core.Amount {
+	for _, ps := range w.PodSets {
+		if ps.Name == name {
+			if r == core.ResourcePods {
+				return core.Amount(count)
+			}
+			return ps.Requests[r] * core.Amount(count)
+		}
+	}
+	return 0
+}
+
+// inactiveReason mirrors clusterQueue.inactiveReason for the conditions the
+// playground models: a stop policy and missing ResourceFlavors.
+func inactiveReason(cq *core.ClusterQueue, flavors map[core.FlavorName]*core.ResourceFlavor) string {
+	var msgs []string
+	if cq.StopPolicy != "" && cq.StopPolicy != "None" {
+		msgs = append(msgs, "is stopped")
+	}
+	var missing []string
+	for _, g := range cq.ResourceGroups {
+		for _, f := range g.Flavors {
+			if _, ok := flavors[f.Name]; !ok && !slices.Contains(missing, string(f.Name)) {
+				missing = append(missing, string(f.Name))
+			}
+		}
+	}
+	if len(missing) > 0 {
+		msgs = append(msgs, fmt.Sprintf("references missing ResourceFlavor(s): %s", strings.Join(missing, ",")))
+	}
+	if len(msgs) == 0 {
+		return ""
+	}
+	return "Can't admit new workloads; clusterQueue " + strings.Join(msgs, ", ")
+}
+
+// scheduledEvents lists the scenario's events and the workloads' arrivals
+// in application order: by time; at one time, finishes, deletions and
+// releases before arrivals; within a kind, document order.
+func scheduledEvents(sc *core.Scenario, wls []*Workload) []scheduled {
+	var evs []scheduled
+	for i := range sc.Events {
+		evs = append(evs, scheduled{at: sc.Events[i].At, kind: kindRemoval, event: &sc.Events[i], doc: i})
+	}
+	for i, w := range wls {
+		if w.Spec.Admission != nil {
+			continue
+		}
+		evs = append(evs, scheduled{at: w.Spec.Arrival, kind: kindArrival, wl: i, doc: i})
+	}
+	slices.SortStableFunc(evs, func(a, b scheduled) int {
+		if c := cmp.Compare(a.at, b.at); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(a.kind, b.kind); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.doc, b.doc)
+	})
+	return evs
+}

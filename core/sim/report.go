@@ -1,0 +1,167 @@
+package sim
+
+import (
+	"slices"
+
+	"github.com/kueueplay/kueueplay/core"
+	"github.com/kueueplay/kueueplay/core/quota"
+	"github.com/kueueplay/kueueplay/core/trace"
+)
+
+// QueueListCap bounds each list in a trace.QueueState so that a step's
+// size does not grow with the number of workloads; the counts are exact.
+const QueueListCap = 50
+
+// usageRows reports every flavor-resource of every ClusterQueue and
+// Cohort, ClusterQueues and Cohorts each by name.
+func (s *State) usageRows() []trace.UsageRow {
+	t := s.Tree
+	lent := s.lentAmounts()
+	nodes := make([]int, len(t.Nodes))
+	for i := range nodes {
+		nodes[i] = i
+	}
+	slices.SortFunc(nodes, func(a, b int) int {
+		na, nb := &t.Nodes[a], &t.Nodes[b]
+		if na.IsClusterQueue != nb.IsClusterQueue {
+			if na.IsClusterQueue {
+				return -1
+			}
+			return 1
+		}
+		return compare(na.Name, nb.Name)
+	})
+	var rows []trace.UsageRow
+	for _, i := range nodes {
+		n := &t.Nodes[i]
+		frs := map[core.FlavorResource]bool{}
+		for fr := range n.SubtreeQuota {
+			frs[fr] = true
+		}
+		for fr := range n.Usage {
+			frs[fr] = true
+		}
+		for _, fr := range quota.SortedKeys(frs) {
+			lim := n.Quotas[fr]
+			row := trace.UsageRow{
+				Node: n.Name, Kind: "ClusterQueue", Flavor: string(fr.Flavor), Resource: string(fr.Resource),
+				Used: n.Usage[fr], Nominal: lim.Nominal, SubtreeQuota: n.SubtreeQuota[fr],
+				HeldBack: t.LocalQuota(i, fr), BorrowingLimit: lim.BorrowingLimit, LendingLimit: lim.LendingLimit,
+				Available: t.Available(i, fr), Lent: lent[i][fr],
+			}
+			if !n.IsClusterQueue {
+				row.Kind = "Cohort"
+			}
+			if n.Parent >= 0 {
+				row.Parent = t.Nodes[n.Parent].Name
+			}
+			row.Borrowed = max(0, row.Used-row.SubtreeQuota)
+			rows = append(rows, row)
+		}
+	}
+	return rows
+}
+
+// lentAmounts attributes, in every cohort, what its children borrow to the
+// quota that covers it: first the cohort's own nominal quota, then its
+// children's unused lendable quota in name order (cohorts, then
+// ClusterQueues). Kueue pools unused quota and does not say who lends
+// (KEP-1224, Note); this fixed attribution makes Lent sum to Borrowed.
+func (s *State) lentAmounts() []map[core.FlavorResource]core.Amount {
+	t := s.Tree
+	out := make([]map[core.FlavorResource]core.Amount, len(t.Nodes))
+	for i := range out {
+		out[i] = map[core.FlavorResource]core.Amount{}
+	}
+	for p := range t.Nodes {
+		n := &t.Nodes[p]
+		if n.IsClusterQueue {
+			continue
+		}
+		children := append(slices.Clone(n.ChildCohorts), n.ChildClusterQueues...)
+		frs := map[core.FlavorResource]bool{}
+		for _, c := range children {
+			for fr := range t.Nodes[c].SubtreeQuota {
+				frs[fr] = true
+			}
+		}
+		for fr := range frs {
+			var borrowed core.Amount
+			for _, c := range children {
+				contributed := t.Nodes[c].SubtreeQuota[fr] - t.LocalQuota(c, fr)
+				inParent := max(0, t.Nodes[c].Usage[fr]-t.LocalQuota(c, fr))
+				borrowed += max(0, inParent-contributed)
+			}
+			// The cohort's own quota lends first (it is not attributed to
+			// a child).
+			borrowed -= min(borrowed, n.Quotas[fr].Nominal)
+			for _, c := range children {
+				if borrowed <= 0 {
+					break
+				}
+				contributed := t.Nodes[c].SubtreeQuota[fr] - t.LocalQuota(c, fr)
+				inParent := max(0, t.Nodes[c].Usage[fr]-t.LocalQuota(c, fr))
+				unused := max(0, contributed-inParent)
+				l := min(unused, borrowed)
+				out[c][fr] = l
+				borrowed -= l
+			}
+		}
+	}
+	return out
+}
+
+// queueStates reports every ClusterQueue's queue, by name.
+func (s *State) queueStates() []trace.QueueState {
+	admitted := make([][]int, len(s.Queues))
+	terminating := make([][]int, len(s.Queues))
+	for i, w := range s.Workloads {
+		if (w.Status == Admitted || w.Status == Terminating) && w.Admission != nil {
+			qi := s.QueueIndex(w.Admission.ClusterQueue)
+			if qi < 0 {
+				continue
+			}
+			if w.Status == Admitted {
+				admitted[qi] = append(admitted[qi], i)
+			} else {
+				terminating[qi] = append(terminating[qi], i)
+			}
+		}
+	}
+	out := make([]trace.QueueState, 0, len(s.Queues))
+	for qi, q := range s.Queues {
+		qs := trace.QueueState{ClusterQueue: q.Spec.Name, Active: q.Active, InactiveReason: q.InactiveReason}
+		heap := slices.Clone(q.Heap)
+		if h := s.head(qi); h >= 0 && len(heap) > 0 && heap[0] != h {
+			heap = slices.DeleteFunc(heap, func(x int) bool { return x == h })
+			heap = slices.Insert(heap, 0, h)
+		}
+		qs.PendingCount, qs.Pending = s.keys(heap)
+		qs.ParkedCount, qs.Parked = s.keys(q.Parked)
+		slices.SortFunc(admitted[qi], s.byKey)
+		slices.SortFunc(terminating[qi], s.byKey)
+		qs.AdmittedCount, qs.Admitted = s.keys(admitted[qi])
+		qs.TerminatingCount, qs.Terminating = s.keys(terminating[qi])
+		out = append(out, qs)
+	}
+	return out
+}
+
+func (s *State) keys(idx []int) (int, []string) {
+	n := min(len(idx), QueueListCap)
+	out := make([]string, n)
+	for i := range n {
+		out[i] = s.Workloads[idx[i]].Key
+	}
+	return len(idx), out
+}
+
+func compare(a, b string) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}

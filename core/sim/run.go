@@ -1,0 +1,135 @@
+package sim
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/kueueplay/kueueplay/core"
+	"github.com/kueueplay/kueueplay/core/trace"
+)
+
+// Options change how a scenario runs.
+type Options struct {
+	// Gates override the scenario's feature gates.
+	Gates core.FeatureGates
+	// Observe, if set, is called with the initial State and after every
+	// Step, with the State after it. It must not modify the State.
+	Observe func(s *State, step *trace.Step)
+}
+
+// Run simulates a scenario to its end and returns its trace. The loop is
+// part of the scenario contract:
+//
+//   - Time starts at 0. Events due at or before the current time are applied
+//     (finishes, deletions first, then arrivals).
+//   - If any active ClusterQueue has a head, one scheduling cycle runs at the
+//     current time and the clock advances by spec.cycleDuration; otherwise
+//     the clock jumps to the next event.
+//   - The run ends when no event is left and either no ClusterQueue has a
+//     head or the last cycle changed nothing (from then on nothing can
+//     change); when spec.until is passed; or when spec.maxCycles cycles
+//     have run (reported as a truncation, never silent).
+func Run(sc *core.Scenario, opts Options) *trace.Trace {
+	s := New(sc, opts.Gates)
+	tr := &trace.Trace{Version: trace.Version, Scenario: sc.Name}
+	for _, g := range core.KnownGates() {
+		tr.Gates = append(tr.Gates, trace.Gate{Name: g, Enabled: s.Gates.Enabled(g)})
+	}
+	initial := s.initialStep()
+	tr.Steps = append(tr.Steps, initial)
+	if opts.Observe != nil {
+		opts.Observe(s, &tr.Steps[0])
+	}
+	step := func(ev Event) bool {
+		next, ts, changed := Step(s, ev)
+		s = next
+		tr.Steps = append(tr.Steps, ts)
+		if opts.Observe != nil {
+			opts.Observe(s, &tr.Steps[len(tr.Steps)-1])
+		}
+		return changed
+	}
+	cycleDuration := sc.CycleDuration
+	if cycleDuration <= 0 {
+		cycleDuration = core.DefaultCycleDuration
+	}
+	maxCycles := sc.MaxCycles
+	if maxCycles <= 0 {
+		maxCycles = core.DefaultMaxCycles
+	}
+	now := time.Duration(0)
+	end := ""
+	for end == "" {
+		if sc.Until != nil && now > *sc.Until {
+			end = "until"
+			break
+		}
+		if t, ok := s.nextEventTime(); ok && t <= now {
+			step(Event{Kind: ApplyEvents, At: now})
+		}
+		if s.HasHead() {
+			if s.Cycles >= maxCycles {
+				end = "maxCycles"
+				break
+			}
+			changed := step(Event{Kind: RunCycle, At: now})
+			now += cycleDuration
+			if _, more := s.nextEventTime(); !changed && !more {
+				end = "quiescent"
+			}
+			continue
+		}
+		t, ok := s.nextEventTime()
+		if !ok {
+			end = "quiescent"
+			break
+		}
+		now = max(now, t)
+	}
+	tr.End = end
+	tr.EndMs = s.Now.Milliseconds()
+	tr.Cycles = s.Cycles
+	tr.Workloads = s.workloadStates()
+	return tr
+}
+
+// initialStep describes the state before anything happens: workloads that
+// start admitted and inactive ClusterQueues.
+func (s *State) initialStep() trace.Step {
+	ts := trace.Step{Index: 0, Kind: trace.StepInitial}
+	for _, w := range s.Workloads {
+		if w.Status == Admitted {
+			ts.Events = append(ts.Events, trace.Event{Kind: trace.EventArrival, Workload: w.Key, ClusterQueue: w.ClusterQueue,
+				Message: fmt.Sprintf("starts admitted in ClusterQueue %s (status.admission), holding %s", w.ClusterQueue, formatUsage(w.Admission.Usage))})
+		}
+	}
+	for _, q := range s.Queues {
+		if !q.Active {
+			ts.Events = append(ts.Events, trace.Event{Kind: trace.EventInactive, ClusterQueue: q.Spec.Name, Message: q.InactiveReason})
+		}
+	}
+	ts.Usage = s.usageRows()
+	ts.Queues = s.queueStates()
+	return ts
+}
+
+// workloadStates reports every workload's current state, by name.
+func (s *State) workloadStates() []trace.WorkloadState {
+	idx := make([]int, len(s.Workloads))
+	for i := range idx {
+		idx[i] = i
+	}
+	sortInts(idx, s.byKey)
+	out := make([]trace.WorkloadState, 0, len(idx))
+	for _, i := range idx {
+		w := s.Workloads[i]
+		ws := trace.WorkloadState{Workload: w.Key, ClusterQueue: w.ClusterQueue, Status: trace.WorkloadStatus(w.Status.String()), Message: w.Message}
+		if (w.Status == Admitted || w.Status == Terminating) && w.Admission != nil {
+			ws.Admission = admissionFlavors(w.Admission)
+			ms := w.AdmittedAt.Milliseconds()
+			ws.AdmittedAtMs = &ms
+		}
+		out = append(out, ws)
+	}
+	return out
+}

@@ -1,0 +1,337 @@
+package sim
+
+import (
+	"cmp"
+	"slices"
+	"time"
+
+	"github.com/kueueplay/kueueplay/core"
+	"github.com/kueueplay/kueueplay/core/flavor"
+	"github.com/kueueplay/kueueplay/core/quota"
+)
+
+// Status is the one state a workload is in.
+type Status int
+
+const (
+	NotCreated Status = iota
+	Pending
+	Admitted
+	Terminating
+	Finished
+	Deleted
+)
+
+func (s Status) String() string {
+	return [...]string{"notCreated", "pending", "admitted", "terminating", "finished", "deleted"}[s]
+}
+
+// Workload is the engine's view of one workload. Values reachable from a
+// State are never modified in place once a Step has returned: a Step copies
+// a workload before changing it (copy on write, see State.mutWorkload).
+type Workload struct {
+	Spec *core.Workload
+	Key  string
+	// Seq is the creation order: arrival time, then document order. It is
+	// the queue-order timestamp tie-break.
+	Seq int
+	// ClusterQueue is the queue's ClusterQueue, empty when the LocalQueue
+	// or the ClusterQueue does not exist.
+	ClusterQueue string
+	Status       Status
+	// Message is the current pending message (QuotaReserved=False).
+	Message string
+	// Explanation is the playground's extra words about Message.
+	Explanation string
+	// Last is where the previous flavor assignment stopped (resume state).
+	Last *flavor.LastState
+	// Queue placement of a pending workload.
+	InHeap bool
+	Parked bool
+
+	Admission  *Admission
+	AdmittedAt time.Duration
+	// AdmitSeq orders admissions at the same time.
+	AdmitSeq int
+	// FinishAt is when an admitted workload with a runtime finishes.
+	FinishAt *time.Duration
+	// Preemptions counts how often the workload was evicted by preemption.
+	Preemptions int
+
+	gen int
+}
+
+// Admission is the quota an admitted (or terminating) workload holds.
+type Admission struct {
+	ClusterQueue string
+	PodSets      []AdmittedPodSet
+	Usage        map[core.FlavorResource]core.Amount
+}
+
+// AdmittedPodSet is the flavors of one admitted pod set.
+type AdmittedPodSet struct {
+	Name    string
+	Count   int32
+	Flavors map[core.ResourceName]core.FlavorName
+}
+
+// ClusterQueue is the engine's view of one ClusterQueue and its queue.
+type ClusterQueue struct {
+	Spec *core.ClusterQueue
+	Node int
+	// Active is false when a flavor is missing or stopPolicy is not None.
+	Active         bool
+	InactiveReason string
+	// Generation is AllocatableResourceGeneration: it grows when an
+	// admitted workload leaves the queue, and resets the resume state.
+	Generation int64
+	// Heap holds pending workload indexes in queue order (priority, then
+	// creation). Parked holds inadmissible ones, sorted by key.
+	Heap   []int
+	Parked []int
+	// Sticky is the BestEffortFIFO head that is waiting for its
+	// preemptions, or -1.
+	Sticky int
+
+	gen int
+}
+
+// State is the whole simulated world at one virtual time. A State is
+// immutable once returned by Step; Step works on a copy.
+type State struct {
+	Scenario *core.Scenario
+	Gates    core.FeatureGates
+	Now      time.Duration
+	Cycles   int
+	// Steps counts the steps taken so far.
+	Steps int
+
+	Tree      *quota.Tree
+	Queues    []*ClusterQueue
+	Workloads []*Workload
+
+	// Static lookups, shared by every State of a run.
+	static *static
+
+	// nextEvent indexes static.events: the first one not applied yet.
+	nextEvent int
+	admitSeq  int
+	gen       int
+}
+
+// static holds what never changes during a run.
+type static struct {
+	cqIndex    map[string]int
+	wlIndex    map[string]int
+	flavors    map[core.FlavorName]*core.ResourceFlavor
+	namespaces map[string]map[string]string
+	localQs    map[string]*core.LocalQueue
+	// events are the scenario's scheduled events and the arrivals, in the
+	// order they are applied (see scheduledEvents).
+	events []scheduled
+}
+
+type scheduledKind int
+
+const (
+	// Removals (finishes and deletions) are applied before arrivals at the
+	// same time.
+	kindRemoval scheduledKind = iota
+	kindArrival
+)
+
+type scheduled struct {
+	at   time.Duration
+	kind scheduledKind
+	// event is set for removals.
+	event *core.Event
+	// wl is the workload index for arrivals.
+	wl int
+	// doc is the document order within the kind.
+	doc int
+}
+
+// clone returns a shallow copy that owns nothing yet: slices of pointers
+// are copied, pointed-to values are copied on first write.
+func (s *State) clone() *State {
+	n := *s
+	n.gen = s.gen + 1
+	n.Tree = s.Tree.Clone()
+	n.Queues = slices.Clone(s.Queues)
+	n.Workloads = slices.Clone(s.Workloads)
+	return &n
+}
+
+// mutWorkload returns workload i, copied first if an earlier State shares
+// it.
+func (s *State) mutWorkload(i int) *Workload {
+	w := s.Workloads[i]
+	if w.gen != s.gen {
+		c := *w
+		c.gen = s.gen
+		s.Workloads[i] = &c
+		w = &c
+	}
+	return w
+}
+
+// mutQueue returns ClusterQueue i, copied first if shared.
+func (s *State) mutQueue(i int) *ClusterQueue {
+	q := s.Queues[i]
+	if q.gen != s.gen {
+		c := *q
+		c.gen = s.gen
+		c.Heap = slices.Clone(q.Heap)
+		c.Parked = slices.Clone(q.Parked)
+		s.Queues[i] = &c
+		q = &c
+	}
+	return q
+}
+
+// QueueIndex returns the index of a ClusterQueue, or -1.
+func (s *State) QueueIndex(name string) int {
+	if i, ok := s.static.cqIndex[name]; ok {
+		return i
+	}
+	return -1
+}
+
+// WorkloadIndex returns the index of a workload by "namespace/name", or -1.
+func (s *State) WorkloadIndex(key string) int {
+	if i, ok := s.static.wlIndex[key]; ok {
+		return i
+	}
+	return -1
+}
+
+// queueLess is the ClusterQueue heap order (queue.queueOrderingFunc):
+// higher priority first, then earlier creation, then document order, then
+// name. The sticky workload, when set, is taken before all of them by pop.
+func (s *State) queueLess(a, b int) int {
+	wa, wb := s.Workloads[a], s.Workloads[b]
+	if c := cmp.Compare(wb.Spec.Priority, wa.Spec.Priority); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(wa.Spec.Arrival, wb.Spec.Arrival); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(wa.Seq, wb.Seq); c != 0 {
+		return c
+	}
+	return cmp.Compare(wa.Key, wb.Key)
+}
+
+// pushHeap inserts workload w into queue q's heap in order, unless present.
+func (s *State) pushHeap(qi, w int) {
+	q := s.mutQueue(qi)
+	if slices.Contains(q.Heap, w) {
+		return
+	}
+	pos, _ := slices.BinarySearchFunc(q.Heap, w, s.queueLess)
+	q.Heap = slices.Insert(q.Heap, pos, w)
+	wl := s.mutWorkload(w)
+	wl.InHeap, wl.Parked = true, false
+}
+
+// park moves workload w to queue q's inadmissible set.
+func (s *State) park(qi, w int) {
+	q := s.mutQueue(qi)
+	if slices.Contains(q.Parked, w) {
+		return
+	}
+	pos, _ := slices.BinarySearchFunc(q.Parked, w, func(a, b int) int { return cmp.Compare(s.Workloads[a].Key, s.Workloads[b].Key) })
+	q.Parked = slices.Insert(q.Parked, pos, w)
+	wl := s.mutWorkload(w)
+	wl.InHeap, wl.Parked = false, true
+}
+
+// removeFromQueue takes workload w out of queue qi entirely.
+func (s *State) removeFromQueue(qi, w int) {
+	q := s.Queues[qi]
+	if !slices.Contains(q.Heap, w) && !slices.Contains(q.Parked, w) && q.Sticky != w {
+		return
+	}
+	q = s.mutQueue(qi)
+	q.Heap = slices.DeleteFunc(q.Heap, func(x int) bool { return x == w })
+	q.Parked = slices.DeleteFunc(q.Parked, func(x int) bool { return x == w })
+	if q.Sticky == w {
+		q.Sticky = -1
+	}
+	wl := s.mutWorkload(w)
+	wl.InHeap, wl.Parked = false, false
+}
+
+// pop takes the head of queue qi: the sticky workload if it is in the
+// heap, else the first in queue order (ClusterQueue.Pop).
+func (s *State) pop(qi int) int {
+	q := s.Queues[qi]
+	if len(q.Heap) == 0 {
+		return -1
+	}
+	q = s.mutQueue(qi)
+	at := 0
+	if q.Sticky >= 0 {
+		if i := slices.Index(q.Heap, q.Sticky); i >= 0 {
+			at = i
+		}
+	}
+	w := q.Heap[at]
+	q.Heap = slices.Delete(q.Heap, at, at+1)
+	s.mutWorkload(w).InHeap = false
+	return w
+}
+
+// head returns the workload pop would return, without popping, or -1.
+func (s *State) head(qi int) int {
+	q := s.Queues[qi]
+	if len(q.Heap) == 0 {
+		return -1
+	}
+	if q.Sticky >= 0 && slices.Contains(q.Heap, q.Sticky) {
+		return q.Sticky
+	}
+	return q.Heap[0]
+}
+
+// requeueTree moves the parked workloads of every ClusterQueue in the
+// cohort tree of queue qi (just qi without a cohort) back to their heaps,
+// except those whose namespace the queue's selector does not match
+// (Manager.QueueAssociatedInadmissibleWorkloadsAfter, requeueWorkloadsCQ,
+// ClusterQueue.QueueInadmissibleWorkloads). It returns the keys moved.
+func (s *State) requeueTree(qi int) []string {
+	var queues []int
+	node := s.Queues[qi].Node
+	if s.Tree.Nodes[node].Parent < 0 {
+		queues = []int{qi}
+	} else {
+		root := s.Tree.Root(node)
+		var walk func(n int)
+		walk = func(n int) {
+			for _, c := range s.Tree.Nodes[n].ChildClusterQueues {
+				queues = append(queues, s.QueueIndex(s.Tree.Nodes[c].Name))
+			}
+			for _, c := range s.Tree.Nodes[n].ChildCohorts {
+				walk(c)
+			}
+		}
+		walk(root)
+	}
+	var moved []string
+	for _, q := range queues {
+		cq := s.Queues[q]
+		for _, w := range slices.Clone(cq.Parked) {
+			wl := s.Workloads[w]
+			if !cq.Spec.NamespaceSelector.Matches(s.static.namespaces[wl.Spec.Namespace]) {
+				continue
+			}
+			m := s.mutQueue(q)
+			m.Parked = slices.DeleteFunc(m.Parked, func(x int) bool { return x == w })
+			s.pushHeap(q, w)
+			moved = append(moved, wl.Key)
+		}
+	}
+	return moved
+}
+
+func sortInts(xs []int, f func(a, b int) int) { slices.SortFunc(xs, f) }

@@ -1,0 +1,286 @@
+package sim
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/kueueplay/kueueplay/core"
+	"github.com/kueueplay/kueueplay/core/trace"
+)
+
+// EventKind is what a Step does.
+type EventKind int
+
+const (
+	// ApplyEvents applies every scheduled event due at or before At.
+	ApplyEvents EventKind = iota
+	// RunCycle runs one scheduling cycle at At.
+	RunCycle
+)
+
+// Event drives one Step.
+type Event struct {
+	Kind EventKind
+	At   time.Duration
+}
+
+// Step applies ev to prev and returns the next State and the trace of the
+// decisions taken, in the order they were taken. It never modifies prev
+// (everything it changes is copied first), reads no clock and depends only
+// on (prev, ev). It also reports whether anything observable changed.
+func Step(prev *State, ev Event) (*State, trace.Step, bool) {
+	if ev.At < prev.Now {
+		panic(fmt.Sprintf("sim.Step: event at %v is before the current time %v", ev.At, prev.Now))
+	}
+	s := prev.clone()
+	s.Now = ev.At
+	s.Steps++
+	ts := trace.Step{Index: s.Steps, TimeMs: ev.At.Milliseconds()}
+	var changed bool
+	switch ev.Kind {
+	case ApplyEvents:
+		ts.Kind = trace.StepEvents
+		changed = s.applyEvents(&ts)
+	case RunCycle:
+		ts.Kind = trace.StepCycle
+		changed = s.cycle(&ts)
+	default:
+		panic(fmt.Sprintf("sim.Step: unknown event kind %d", ev.Kind))
+	}
+	ts.Cycle = s.Cycles
+	ts.Usage = s.usageRows()
+	ts.Queues = s.queueStates()
+	return s, ts, changed
+}
+
+// nextEventTime returns the time of the next event after the ones
+// applied, and whether there is one: a scheduled event or the runtime end
+// of an admitted workload.
+func (s *State) nextEventTime() (time.Duration, bool) {
+	var next time.Duration
+	found := false
+	if s.nextEvent < len(s.static.events) {
+		next, found = s.static.events[s.nextEvent].at, true
+	}
+	for _, w := range s.Workloads {
+		if w.Status == Admitted && w.FinishAt != nil && (!found || *w.FinishAt < next) {
+			next, found = *w.FinishAt, true
+		}
+	}
+	return next, found
+}
+
+// applyEvents applies, in this order, runtime ends and scenario finishes,
+// deletions, then arrivals due at or before s.Now; within each kind in
+// document order.
+func (s *State) applyEvents(ts *trace.Step) bool {
+	var due []scheduled
+	for s.nextEvent < len(s.static.events) && s.static.events[s.nextEvent].at <= s.Now {
+		due = append(due, s.static.events[s.nextEvent])
+		s.nextEvent++
+	}
+	// Runtime ends.
+	var ends []int
+	for i, w := range s.Workloads {
+		if w.Status == Admitted && w.FinishAt != nil && *w.FinishAt <= s.Now {
+			ends = append(ends, i)
+		}
+	}
+	for _, i := range ends {
+		s.finish(i, ts, fmt.Sprintf("ran for its runtime %v and finished", *s.Workloads[i].Spec.Runtime))
+	}
+	for _, kind := range []core.EventKind{core.EventFinish, core.EventDelete} {
+		for _, ev := range due {
+			if ev.kind != kindRemoval || ev.event.Kind != kind {
+				continue
+			}
+			i := s.WorkloadIndex(ev.event.Workload)
+			if kind == core.EventFinish {
+				s.finish(i, ts, "finished (scenario event)")
+			} else {
+				s.remove(i, ts, Deleted, trace.EventDelete, "deleted (scenario event)")
+			}
+		}
+	}
+	for _, ev := range due {
+		if ev.kind == kindArrival {
+			s.arrive(ev.wl, ts)
+		}
+	}
+	return len(ts.Events) > 0
+}
+
+// finish ends a workload: an admitted one frees its quota.
+func (s *State) finish(i int, ts *trace.Step, why string) {
+	s.remove(i, ts, Finished, trace.EventFinish, why)
+}
+
+// remove takes a workload out of the simulation (finished or deleted). An
+// admitted workload's quota is freed and its ClusterQueue's generation
+// grows (clusterQueue.deleteWorkload); either way the parked workloads of
+// its cohort tree are requeued (WorkloadReconciler Update/Delete →
+// QueueAssociatedInadmissibleWorkloadsAfter).
+func (s *State) remove(i int, ts *trace.Step, to Status, kind trace.EventKind, why string) {
+	w := s.Workloads[i]
+	switch w.Status {
+	case NotCreated, Finished, Deleted:
+		ts.Events = append(ts.Events, trace.Event{Kind: kind, Workload: w.Key, Message: fmt.Sprintf("ignored: the workload is %s", w.Status)})
+		return
+	}
+	wasAdmitted := w.Status == Admitted || w.Status == Terminating
+	cqName := w.ClusterQueue
+	qi := s.QueueIndex(cqName)
+	m := s.mutWorkload(i)
+	m.Status = to
+	m.FinishAt = nil
+	ev := trace.Event{Kind: kind, Workload: w.Key, ClusterQueue: cqName, Message: why}
+	if wasAdmitted && m.Admission != nil {
+		if aq := s.QueueIndex(m.Admission.ClusterQueue); aq >= 0 {
+			s.Tree.RemoveUsageMap(s.Queues[aq].Node, m.Admission.Usage)
+			s.mutQueue(aq).Generation++
+			ev.Message += fmt.Sprintf("; its quota is released (%s)", formatUsage(m.Admission.Usage))
+			qi = aq
+		}
+	}
+	ts.Events = append(ts.Events, ev)
+	if qi >= 0 {
+		s.removeFromQueue(qi, i)
+		if moved := s.requeueTree(qi); len(moved) > 0 {
+			ts.Events = append(ts.Events, trace.Event{Kind: trace.EventRequeue, ClusterQueue: cqName,
+				Message: fmt.Sprintf("parked workloads of the cohort tree go back to their queues: %s", joinKeys(moved))})
+		}
+	}
+}
+
+// arrive creates a workload and queues it, or records why it cannot be
+// queued (WorkloadReconciler: missing or stopped LocalQueue or
+// ClusterQueue).
+func (s *State) arrive(i int, ts *trace.Step) {
+	w := s.mutWorkload(i)
+	w.Status = Pending
+	ev := trace.Event{Kind: trace.EventArrival, Workload: w.Key}
+	spec := w.Spec
+	lq, ok := s.static.localQs[spec.Namespace+"/"+spec.Queue]
+	switch {
+	case !spec.Active:
+		w.Explanation = "spec.active is false: the workload is not queued"
+		ev.Message = "created inactive (spec.active: false); it is not queued"
+	case !ok:
+		w.Message = fmt.Sprintf("LocalQueue %s doesn't exist", spec.Queue)
+		ev.Message = "created; " + w.Message
+	case lq.StopPolicy != "" && lq.StopPolicy != "None":
+		w.Message = fmt.Sprintf("LocalQueue %s is stopped", spec.Queue)
+		ev.Message = "created; " + w.Message
+	default:
+		qi := s.QueueIndex(lq.ClusterQueue)
+		if qi < 0 {
+			w.Message = fmt.Sprintf("ClusterQueue %s doesn't exist", lq.ClusterQueue)
+			ev.Message = "created; " + w.Message
+			break
+		}
+		w.ClusterQueue = lq.ClusterQueue
+		ev.ClusterQueue = lq.ClusterQueue
+		q := s.Queues[qi]
+		if !q.Active {
+			if q.Spec.StopPolicy != "" && q.Spec.StopPolicy != "None" {
+				w.Message = fmt.Sprintf("ClusterQueue %s is stopped", q.Spec.Name)
+			} else {
+				w.Message = fmt.Sprintf("ClusterQueue %s is inactive", q.Spec.Name)
+			}
+			w.Explanation = q.InactiveReason
+		}
+		s.pushHeap(qi, i)
+		ev.Message = fmt.Sprintf("created in LocalQueue %s/%s, queued in ClusterQueue %s", spec.Namespace, spec.Queue, q.Spec.Name)
+		if w.Message != "" {
+			ev.Message += "; " + w.Message
+		}
+	}
+	ts.Events = append(ts.Events, ev)
+}
+
+// HasHead reports whether some active ClusterQueue has a workload in its
+// heap.
+func (s *State) HasHead() bool {
+	for _, q := range s.Queues {
+		if q.Active && len(q.Heap) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func formatUsage(u map[core.FlavorResource]core.Amount) string {
+	out := ""
+	for i, fr := range sortedFR(u) {
+		if i > 0 {
+			out += ", "
+		}
+		out += fmt.Sprintf("%s/%s %s", fr.Flavor, fr.Resource, core.FormatAmount(fr.Resource, u[fr]))
+	}
+	return out
+}
+
+func sortedFR(u map[core.FlavorResource]core.Amount) []core.FlavorResource {
+	keys := make([]core.FlavorResource, 0, len(u))
+	for k := range u {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, core.FlavorResource.Compare)
+	return keys
+}
+
+func sortedKeys[V any](m map[core.ResourceName]V) []core.ResourceName {
+	keys := make([]core.ResourceName, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+func joinKeys(keys []string) string {
+	out := ""
+	for i, k := range keys {
+		if i > 0 {
+			out += ", "
+		}
+		out += k
+	}
+	return out
+}
+
+func formatLabels(l map[string]string) string {
+	if len(l) == 0 {
+		return "{}"
+	}
+	keys := make([]string, 0, len(l))
+	for k := range l {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	out := "{"
+	for i, k := range keys {
+		if i > 0 {
+			out += ", "
+		}
+		out += k + "=" + l[k]
+	}
+	return out + "}"
+}
+
+func admissionFlavors(a *Admission) []trace.PodSetFlavors {
+	var out []trace.PodSetFlavors
+	for _, ps := range a.PodSets {
+		pf := trace.PodSetFlavors{PodSet: ps.Name}
+		for _, r := range sortedKeys(ps.Flavors) {
+			pf.Flavors = append(pf.Flavors, trace.ResourceFlavor{Resource: string(r), Flavor: string(ps.Flavors[r])})
+		}
+		out = append(out, pf)
+	}
+	return out
+}
+
+// byKey orders workload indexes by key.
+func (s *State) byKey(a, b int) int { return cmp.Compare(s.Workloads[a].Key, s.Workloads[b].Key) }

@@ -1,0 +1,306 @@
+// Package trace is the one output contract of the engine: the UI, the HTTP
+// API, the CLI and the tests all read a Trace and nothing else. A Trace is a
+// plain value (names and numbers, no pointers into engine state), it is
+// versioned, and the same scenario always gives the same bytes, natively
+// and in WebAssembly.
+//
+// A Trace is a list of Steps. A step is either the application of the
+// events due at one virtual time (arrivals, finishes, deletions, quota
+// releases) or one scheduling cycle. A cycle step lists, for every
+// workload nominated in that cycle, every flavor tried for every pod set and
+// resource group, with its mode, borrowing level, the fungibility rule that
+// continued or stopped the search and the reason in words; the flavor
+// chosen and why it beat the others; and the outcome. Every step ends with
+// the usage of every ClusterQueue and Cohort per flavor and resource.
+package trace
+
+// Version identifies the trace format. It changes when a field changes
+// meaning or is removed; adding a field does not change it.
+const Version = "kueueplay.trace/v1"
+
+// Trace is the whole result of running a scenario.
+type Trace struct {
+	Version  string `json:"version"`
+	Scenario string `json:"scenario,omitempty"`
+	// Gates is the effective value of every feature gate, sorted by name.
+	Gates []Gate `json:"gates"`
+	Steps []Step `json:"steps"`
+	// End says why the run stopped: "quiescent" (nothing can change any
+	// more), "until" (spec.until reached) or "maxCycles" (the bound was
+	// reached: the run was truncated).
+	End    string `json:"end"`
+	EndMs  int64  `json:"endMs"`
+	Cycles int    `json:"cycles"`
+	// Workloads is the final state of every workload, sorted by name.
+	Workloads []WorkloadState `json:"workloads"`
+}
+
+// Gate is one feature gate's effective value.
+type Gate struct {
+	Name    string `json:"name"`
+	Enabled bool   `json:"enabled"`
+}
+
+// StepKind tells an event step from a cycle step.
+type StepKind string
+
+const (
+	// StepInitial is step 0: the state before anything happens.
+	StepInitial StepKind = "initial"
+	StepEvents  StepKind = "events"
+	StepCycle   StepKind = "cycle"
+)
+
+// Step is one thing that happened at one virtual time.
+type Step struct {
+	Index int      `json:"index"`
+	Kind  StepKind `json:"kind"`
+	// TimeMs is the virtual time in milliseconds since the start.
+	TimeMs int64 `json:"timeMs"`
+	// Cycle is the 1-based cycle number for cycle steps, else the number of
+	// cycles run so far.
+	Cycle     int        `json:"cycle"`
+	Events    []Event    `json:"events,omitempty"`
+	Heads     []Head     `json:"heads,omitempty"`
+	Decisions []Decision `json:"decisions,omitempty"`
+	// Usage is the usage of every ClusterQueue and Cohort after the step.
+	Usage []UsageRow `json:"usage"`
+	// Queues is every ClusterQueue's queue after the step.
+	Queues []QueueState `json:"queues"`
+}
+
+// EventKind is what an event did.
+type EventKind string
+
+const (
+	EventArrival  EventKind = "arrival"
+	EventFinish   EventKind = "finish"
+	EventDelete   EventKind = "delete"
+	EventRelease  EventKind = "release"
+	EventRequeue  EventKind = "requeue"
+	EventInactive EventKind = "inactive"
+)
+
+// Event is an arrival, finish, deletion, a quota release after a
+// termination delay, or the requeueing of parked workloads that a change
+// in a cohort tree caused.
+type Event struct {
+	Kind     EventKind `json:"kind"`
+	Workload string    `json:"workload,omitempty"`
+	// ClusterQueue is the queue the workload belongs to, if any.
+	ClusterQueue string `json:"clusterQueue,omitempty"`
+	// Message explains the event in words.
+	Message string `json:"message"`
+}
+
+// Head is a workload popped as the head of its ClusterQueue in a cycle.
+type Head struct {
+	ClusterQueue string `json:"clusterQueue"`
+	Workload     string `json:"workload"`
+}
+
+// Outcome of a decision.
+type Outcome string
+
+const (
+	// OutcomeAdmitted: quota reserved; the workload is admitted.
+	OutcomeAdmitted Outcome = "Admitted"
+	// OutcomeNoFit: no flavor fits; the workload stays pending.
+	OutcomeNoFit Outcome = "NoFit"
+	// OutcomeNeedsPreemption: the assignment needs preemption but no
+	// targets were found; capacity may be reserved for it.
+	OutcomeNeedsPreemption Outcome = "NeedsPreemption"
+	// OutcomeSkipped: skipped in this cycle (no longer fits after an
+	// earlier entry was admitted).
+	OutcomeSkipped Outcome = "Skipped"
+	// OutcomeInadmissible: not nominated (namespace does not match,
+	// ClusterQueue inactive...).
+	OutcomeInadmissible Outcome = "Inadmissible"
+)
+
+// Decision is what the cycle decided for one head.
+type Decision struct {
+	Workload     string `json:"workload"`
+	ClusterQueue string `json:"clusterQueue"`
+	Priority     int32  `json:"priority"`
+	// Order is the 1-based position in which the entry was processed
+	// (0 for entries that were not nominated).
+	Order int `json:"order"`
+	// PodSets are the flavor-assignment details, one per pod set.
+	PodSets []PodSetDecision `json:"podSets,omitempty"`
+	// Mode is the assignment's representative mode: Fit, Preempt or NoFit.
+	Mode string `json:"mode,omitempty"`
+	// Borrowing is the assignment's borrowing level (0: no borrowing).
+	Borrowing int     `json:"borrowing"`
+	Outcome   Outcome `json:"outcome"`
+	// Message is what Kueue writes in the QuotaReserved=False condition
+	// (empty for an admitted workload).
+	Message string `json:"message,omitempty"`
+	// Explanation adds the playground's own words (why a namespace does
+	// not match, what was reserved...). Never part of Kueue's message.
+	Explanation string `json:"explanation,omitempty"`
+	// Reserved lists capacity reserved in the snapshot for an entry that
+	// needs preemption.
+	Reserved []Quantity `json:"reserved,omitempty"`
+	// Requeue says how the workload went back to its queue: "immediate"
+	// (back in the heap) or "parked" (inadmissible until a cohort event).
+	Requeue       string `json:"requeue,omitempty"`
+	RequeueReason string `json:"requeueReason,omitempty"`
+	// Admission is pod set -> resource -> flavor for admitted workloads.
+	Admission []PodSetFlavors `json:"admission,omitempty"`
+}
+
+// Quantity is an amount of one flavor-resource.
+type Quantity struct {
+	Flavor   string `json:"flavor"`
+	Resource string `json:"resource"`
+	Amount   int64  `json:"amount"`
+	// Text is the amount formatted like Kubernetes quantities ("1500m").
+	Text string `json:"text"`
+}
+
+// PodSetFlavors is the flavor of each resource of one pod set.
+type PodSetFlavors struct {
+	PodSet  string           `json:"podSet"`
+	Flavors []ResourceFlavor `json:"flavors"`
+}
+
+// ResourceFlavor pairs a resource with its flavor.
+type ResourceFlavor struct {
+	Resource string `json:"resource"`
+	Flavor   string `json:"flavor"`
+}
+
+// PodSetDecision is the flavor assignment of one pod set.
+type PodSetDecision struct {
+	PodSet string `json:"podSet"`
+	Count  int32  `json:"count"`
+	// Requests are the pod set's total requests (per-pod request × count).
+	Requests []Quantity     `json:"requests"`
+	Groups   []GroupAttempt `json:"groups"`
+	Mode     string         `json:"mode"`
+	// Message is the pod set's status message (empty when it fits).
+	Message string `json:"message,omitempty"`
+}
+
+// GroupAttempt is the flavor search for one resource group of a pod set.
+type GroupAttempt struct {
+	// Resources are the requested resources this group covers.
+	Resources []string `json:"resources"`
+	// StartIndex is the index of the first flavor tried: non-zero when the
+	// search resumed after the flavor tried last time.
+	StartIndex int `json:"startIndex"`
+	// Resume explains where the search started and why.
+	Resume   string          `json:"resume"`
+	Attempts []FlavorAttempt `json:"attempts"`
+	// Chosen is the chosen flavor, empty if none.
+	Chosen string `json:"chosen,omitempty"`
+	// Why explains why the chosen flavor beat the others.
+	Why string `json:"why,omitempty"`
+	// PreferenceNote is set when flavorFungibility.preference changed the
+	// choice compared with what the value's name says (Kueue v0.16.1
+	// applies it inverted) or when a gate changed the preference order.
+	PreferenceNote string `json:"preferenceNote,omitempty"`
+	// NextIndex is the flavor index the next attempt resumes from (-1:
+	// start from the first flavor).
+	TriedIndex int `json:"triedIndex"`
+	// Unavailable is set when no group of the ClusterQueue covers the
+	// resource.
+	Unavailable string `json:"unavailable,omitempty"`
+}
+
+// FlavorAttempt is one flavor judged for one resource group.
+type FlavorAttempt struct {
+	Flavor string `json:"flavor"`
+	Index  int    `json:"index"`
+	// Mode is the granular mode: NoFit, NoCandidates, Preempt, Reclaim or Fit.
+	Mode string `json:"mode"`
+	// Borrowing is the borrowing level (0 = inside nominal quota).
+	Borrowing int `json:"borrowing"`
+	// Reasons explain a mode other than Fit, in Kueue's words.
+	Reasons []string `json:"reasons,omitempty"`
+	// Continue is true when the search went on to the next flavor.
+	Continue bool `json:"continue"`
+	// Rule names the fungibility rule that continued or stopped the search.
+	Rule string `json:"rule"`
+	// Best is true when this flavor became the best so far.
+	Best bool `json:"best"`
+}
+
+// UsageRow is the usage of one flavor-resource in one ClusterQueue or
+// Cohort. Amounts are in Kueue's internal unit (milli-cpu, bytes, counts);
+// the *Text fields hold them formatted.
+type UsageRow struct {
+	Node     string `json:"node"`
+	Kind     string `json:"kind"` // ClusterQueue or Cohort
+	Parent   string `json:"parent,omitempty"`
+	Flavor   string `json:"flavor"`
+	Resource string `json:"resource"`
+	// Used is admitted plus terminating usage (for a Cohort: usage its
+	// children place in it beyond their guaranteed quota).
+	Used int64 `json:"used"`
+	// Nominal is the node's own nominal quota.
+	Nominal int64 `json:"nominal"`
+	// SubtreeQuota is nominal plus what children lend (Cohorts), or
+	// nominal (ClusterQueues).
+	SubtreeQuota int64 `json:"subtreeQuota"`
+	// Borrowed is usage beyond the node's subtree quota.
+	Borrowed int64 `json:"borrowed"`
+	// Lent is the part of this node's unused quota that others use. Kueue
+	// pools unused quota (KEP-1224); the trace attributes the borrowing in
+	// a cohort first to the cohort's own quota, then to its children in
+	// name order, so Lent sums to what is borrowed.
+	Lent int64 `json:"lent"`
+	// HeldBack is the part a lending limit keeps from the cohort
+	// (max(0, subtreeQuota - lendingLimit)).
+	HeldBack       int64  `json:"heldBack"`
+	BorrowingLimit *int64 `json:"borrowingLimit,omitempty"`
+	LendingLimit   *int64 `json:"lendingLimit,omitempty"`
+	// Available is what the node can still admit now.
+	Available int64 `json:"available"`
+}
+
+// QueueState is one ClusterQueue's queue after a step.
+type QueueState struct {
+	ClusterQueue string `json:"clusterQueue"`
+	Active       bool   `json:"active"`
+	// InactiveReason is set for an inactive ClusterQueue.
+	InactiveReason string `json:"inactiveReason,omitempty"`
+	// Pending are the workloads in the heap in queue order (the first one
+	// is the next head); Parked the inadmissible ones, by name; Admitted
+	// and Terminating by name. Each list holds at most sim.QueueListCap
+	// names; the counts are exact.
+	Pending          []string `json:"pending,omitempty"`
+	PendingCount     int      `json:"pendingCount"`
+	Parked           []string `json:"parked,omitempty"`
+	ParkedCount      int      `json:"parkedCount"`
+	Admitted         []string `json:"admitted,omitempty"`
+	AdmittedCount    int      `json:"admittedCount"`
+	Terminating      []string `json:"terminating,omitempty"`
+	TerminatingCount int      `json:"terminatingCount"`
+}
+
+// WorkloadStatus is the one state a workload is in.
+type WorkloadStatus string
+
+const (
+	StatusPending     WorkloadStatus = "pending"
+	StatusAdmitted    WorkloadStatus = "admitted"
+	StatusTerminating WorkloadStatus = "terminating"
+	StatusFinished    WorkloadStatus = "finished"
+	// StatusNotCreated is a workload whose arrival time was not reached.
+	StatusNotCreated WorkloadStatus = "notCreated"
+	// StatusDeleted is a workload deleted by an event.
+	StatusDeleted WorkloadStatus = "deleted"
+)
+
+// WorkloadState is a workload's final state.
+type WorkloadState struct {
+	Workload     string          `json:"workload"`
+	ClusterQueue string          `json:"clusterQueue,omitempty"`
+	Status       WorkloadStatus  `json:"status"`
+	Message      string          `json:"message,omitempty"`
+	Admission    []PodSetFlavors `json:"admission,omitempty"`
+	// AdmittedAtMs is set for admitted workloads.
+	AdmittedAtMs *int64 `json:"admittedAtMs,omitempty"`
+}
