@@ -240,6 +240,13 @@ type PodSet struct {
 	// nodeSelectorTerms; nil when absent.
 	RequiredAffinity []NodeSelectorTerm
 	Tolerations      []Toleration
+
+	// Placement only (the node layer): the pod template's labels, its
+	// preferred node affinity, and the per-pod requests kube-scheduler
+	// scores with (its non-zero defaults applied).
+	Labels            map[string]string
+	PreferredAffinity []PreferredSchedulingTerm
+	NonZeroRequests   map[ResourceName]Amount
 }
 
 // PodSetAdmission is one entry of status.admission.podSetAssignments for a
@@ -357,6 +364,12 @@ type Scenario struct {
 	// Workloads are in document order; that order breaks ties between equal
 	// arrival times.
 	Workloads []Workload
+
+	// Placement layer: Nodes, ResourcePolicies and spec.placement (nil
+	// when unset: default weights).
+	Nodes            []Node
+	ResourcePolicies []ResourcePolicy
+	Placement        *PlacementSpec
 
 	// Warnings are things Kueue accepts but that leave something pending
 	// (a workload naming a missing LocalQueue, a ClusterQueue with no

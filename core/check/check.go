@@ -60,7 +60,7 @@ func Run(sc *core.Scenario, gates core.FeatureGates) Result {
 	var final snapshot
 	take := func(s *sim.State) snapshot {
 		shot := snapshot{}
-		for _, w := range s.Workloads {
+		for _, w := range s.All() {
 			shot[w.Key] = w
 		}
 		return shot

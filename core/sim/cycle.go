@@ -84,7 +84,7 @@ func (s *State) cycle(ts *trace.Step) bool {
 		}
 		if w := s.pop(qi); w >= 0 {
 			entries = append(entries, &entry{wl: w, queue: qi})
-			ts.Heads = append(ts.Heads, trace.Head{ClusterQueue: q.Spec.Name, Workload: s.Workloads[w].Key})
+			ts.Heads = append(ts.Heads, trace.Head{ClusterQueue: q.Spec.Name, Workload: s.Workload(w).Key})
 		}
 	}
 
@@ -108,7 +108,7 @@ func (s *State) cycle(ts *trace.Step) bool {
 		if c := cmp.Compare(a.assignment.Borrowing, b.assignment.Borrowing); c != 0 {
 			return c
 		}
-		wa, wb := s.Workloads[a.wl], s.Workloads[b.wl]
+		wa, wb := s.Workload(a.wl), s.Workload(b.wl)
 		if prioritySort {
 			if c := cmp.Compare(wb.Spec.Priority, wa.Spec.Priority); c != 0 {
 				return c
@@ -148,7 +148,7 @@ func (s *State) cycle(ts *trace.Step) bool {
 // nominate fills e's assignment (scheduler.nominate), or marks it
 // inadmissible.
 func (s *State) nominate(e *entry, snap *quota.Tree) {
-	w := s.Workloads[e.wl]
+	w := s.Workload(e.wl)
 	q := s.Queues[e.queue]
 	e.last = w.Last
 	e.decision = trace.Decision{Workload: w.Key, ClusterQueue: q.Spec.Name, Priority: w.Spec.Priority}
@@ -283,6 +283,7 @@ func (s *State) admit(e *entry) {
 		t := s.Now + *w.Spec.Runtime
 		w.FinishAt = &t
 	}
+	s.setRunning(e.wl)
 	s.Tree.AddUsageMap(q.Node, a.Usage)
 	// The workload leaves its queue (sticky head included).
 	s.removeFromQueue(e.queue, e.wl)
@@ -295,7 +296,7 @@ func (s *State) admit(e *entry) {
 // whether the workload's observable state changed.
 func (s *State) requeue(e *entry) bool {
 	q := s.Queues[e.queue]
-	before := *s.Workloads[e.wl]
+	before := *s.Workload(e.wl)
 	reason := e.reason
 	if e.status == skipped && reason == reasonGeneric || e.status == skipped && reason == "" {
 		reason = reasonFailedAfterNomination
@@ -314,7 +315,7 @@ func (s *State) requeue(e *entry) bool {
 		// setSkipped clears it.
 		s.mutWorkload(e.wl).Last = e.last
 	}
-	immediate = immediate || s.Workloads[e.wl].Last.PendingFlavors()
+	immediate = immediate || s.Workload(e.wl).Last.PendingFlavors()
 	w := s.mutWorkload(e.wl)
 	w.Message = e.msg
 	w.Explanation = e.decision.Explanation
@@ -327,7 +328,7 @@ func (s *State) requeue(e *entry) bool {
 	}
 	e.decision.RequeueReason = string(reason)
 	e.decision.Message = e.msg
-	after := s.Workloads[e.wl]
+	after := s.Workload(e.wl)
 	return before.Message != after.Message || before.Parked != after.Parked || !sameLast(before.Last, after.Last)
 }
 

@@ -68,25 +68,25 @@ func New(sc *core.Scenario, gates core.FeatureGates) *State {
 		spec := &sc.Workloads[i]
 		w := &Workload{Spec: spec, Key: spec.Key(), Seq: seqOf[i], gen: s.gen}
 		st.wlIndex[w.Key] = i
-		s.Workloads = append(s.Workloads, w)
+		s.appendWorkload(w)
 	}
 
 	// Workloads that start admitted hold their quota from the start, in
 	// the order of their admission time, then document order.
 	var admitted []int
-	for i, w := range s.Workloads {
+	for i, w := range s.All() {
 		if w.Spec.Admission != nil {
 			admitted = append(admitted, i)
 		}
 	}
 	slices.SortStableFunc(admitted, func(a, b int) int {
-		return cmp.Compare(admittedAt(s.Workloads[a].Spec), admittedAt(s.Workloads[b].Spec))
+		return cmp.Compare(admittedAt(s.Workload(a).Spec), admittedAt(s.Workload(b).Spec))
 	})
 	for _, i := range admitted {
 		s.startAdmitted(i)
 	}
 
-	st.events = scheduledEvents(sc, s.Workloads)
+	st.events = scheduledEvents(sc)
 	return s
 }
 
@@ -124,6 +124,7 @@ func (s *State) startAdmitted(i int) {
 		t := w.AdmittedAt + *w.Spec.Runtime
 		w.FinishAt = &t
 	}
+	s.setRunning(i)
 	if qi := s.QueueIndex(adm.ClusterQueue); qi >= 0 {
 		s.Tree.AddUsageMap(s.Queues[qi].Node, a.Usage)
 	}
@@ -170,16 +171,17 @@ func inactiveReason(cq *core.ClusterQueue, flavors map[core.FlavorName]*core.Res
 // scheduledEvents lists the scenario's events and the workloads' arrivals
 // in application order: by time; at one time, finishes, deletions and
 // releases before arrivals; within a kind, document order.
-func scheduledEvents(sc *core.Scenario, wls []*Workload) []scheduled {
+func scheduledEvents(sc *core.Scenario) []scheduled {
 	var evs []scheduled
 	for i := range sc.Events {
 		evs = append(evs, scheduled{at: sc.Events[i].At, kind: kindRemoval, event: &sc.Events[i], doc: i})
 	}
-	for i, w := range wls {
-		if w.Spec.Admission != nil {
+	for i := range sc.Workloads {
+		w := &sc.Workloads[i]
+		if w.Admission != nil {
 			continue
 		}
-		evs = append(evs, scheduled{at: w.Spec.Arrival, kind: kindArrival, wl: i, doc: i})
+		evs = append(evs, scheduled{at: w.Arrival, kind: kindArrival, wl: i, doc: i})
 	}
 	slices.SortStableFunc(evs, func(a, b scheduled) int {
 		if c := cmp.Compare(a.at, b.at); c != 0 {

@@ -115,7 +115,7 @@ func (s *State) lentAmounts() []map[core.FlavorResource]core.Amount {
 func (s *State) queueStates() []trace.QueueState {
 	admitted := make([][]int, len(s.Queues))
 	terminating := make([][]int, len(s.Queues))
-	for i, w := range s.Workloads {
+	for i, w := range s.All() {
 		if (w.Status == Admitted || w.Status == Terminating) && w.Admission != nil {
 			qi := s.QueueIndex(w.Admission.ClusterQueue)
 			if qi < 0 {
@@ -151,7 +151,7 @@ func (s *State) keys(idx []int) (int, []string) {
 	n := min(len(idx), QueueListCap)
 	out := make([]string, n)
 	for i := range n {
-		out[i] = s.Workloads[idx[i]].Key
+		out[i] = s.Workload(idx[i]).Key
 	}
 	return len(idx), out
 }

@@ -97,7 +97,7 @@ func Run(sc *core.Scenario, opts Options) *trace.Trace {
 // start admitted and inactive ClusterQueues.
 func (s *State) initialStep() trace.Step {
 	ts := trace.Step{Index: 0, Kind: trace.StepInitial}
-	for _, w := range s.Workloads {
+	for _, w := range s.All() {
 		if w.Status == Admitted {
 			ts.Events = append(ts.Events, trace.Event{Kind: trace.EventArrival, Workload: w.Key, ClusterQueue: w.ClusterQueue,
 				Message: fmt.Sprintf("starts admitted in ClusterQueue %s (status.admission), holding %s", w.ClusterQueue, formatUsage(w.Admission.Usage))})
@@ -115,14 +115,14 @@ func (s *State) initialStep() trace.Step {
 
 // workloadStates reports every workload's current state, by name.
 func (s *State) workloadStates() []trace.WorkloadState {
-	idx := make([]int, len(s.Workloads))
+	idx := make([]int, s.NumWorkloads())
 	for i := range idx {
 		idx[i] = i
 	}
 	sortInts(idx, s.byKey)
 	out := make([]trace.WorkloadState, 0, len(idx))
 	for _, i := range idx {
-		w := s.Workloads[i]
+		w := s.Workload(i)
 		ws := trace.WorkloadState{Workload: w.Key, ClusterQueue: w.ClusterQueue, Status: trace.WorkloadStatus(w.Status.String()), Message: w.Message}
 		if (w.Status == Admitted || w.Status == Terminating) && w.Admission != nil {
 			ws.Admission = admissionFlavors(w.Admission)

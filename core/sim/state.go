@@ -106,9 +106,14 @@ type State struct {
 	// Steps counts the steps taken so far.
 	Steps int
 
-	Tree      *quota.Tree
-	Queues    []*ClusterQueue
-	Workloads []*Workload
+	Tree   *quota.Tree
+	Queues []*ClusterQueue
+	// workloads is a copy-on-write vector in chunks, so that cloning a
+	// State costs len/chunkSize pointers, not one per workload.
+	workloads []*chunk
+	numWL     int
+	// running are the admitted workloads with a runtime, by finish time.
+	running []int
 
 	// Static lookups, shared by every State of a run.
 	static *static
@@ -158,21 +163,80 @@ func (s *State) clone() *State {
 	n.gen = s.gen + 1
 	n.Tree = s.Tree.Clone()
 	n.Queues = slices.Clone(s.Queues)
-	n.Workloads = slices.Clone(s.Workloads)
+	n.workloads = slices.Clone(s.workloads)
+	n.running = slices.Clone(s.running)
 	return &n
 }
 
-// mutWorkload returns workload i, copied first if an earlier State shares
-// it.
+const chunkSize = 64
+
+type chunk struct {
+	gen   int
+	items [chunkSize]*Workload
+}
+
+// Workload returns workload i (in document order). The result must not be
+// modified.
+func (s *State) Workload(i int) *Workload { return s.workloads[i/chunkSize].items[i%chunkSize] }
+
+// NumWorkloads returns how many workloads the scenario has.
+func (s *State) NumWorkloads() int { return s.numWL }
+
+// All iterates over every workload with its index.
+func (s *State) All() func(yield func(int, *Workload) bool) {
+	return func(yield func(int, *Workload) bool) {
+		for i := range s.numWL {
+			if !yield(i, s.Workload(i)) {
+				return
+			}
+		}
+	}
+}
+
+// appendWorkload adds a workload while building the initial State.
+func (s *State) appendWorkload(w *Workload) {
+	if s.numWL%chunkSize == 0 {
+		s.workloads = append(s.workloads, &chunk{gen: s.gen})
+	}
+	s.workloads[s.numWL/chunkSize].items[s.numWL%chunkSize] = w
+	s.numWL++
+}
+
+// mutWorkload returns workload i, copied first (with its chunk) if an
+// earlier State shares it.
 func (s *State) mutWorkload(i int) *Workload {
-	w := s.Workloads[i]
+	c := s.workloads[i/chunkSize]
+	if c.gen != s.gen {
+		cc := *c
+		cc.gen = s.gen
+		s.workloads[i/chunkSize] = &cc
+		c = &cc
+	}
+	w := c.items[i%chunkSize]
 	if w.gen != s.gen {
-		c := *w
-		c.gen = s.gen
-		s.Workloads[i] = &c
-		w = &c
+		wc := *w
+		wc.gen = s.gen
+		c.items[i%chunkSize] = &wc
+		w = &wc
 	}
 	return w
+}
+
+// setRunning records or forgets the finish time of workload i.
+func (s *State) setRunning(i int) {
+	s.running = slices.DeleteFunc(s.running, func(x int) bool { return x == i })
+	w := s.Workload(i)
+	if w.Status != Admitted || w.FinishAt == nil {
+		return
+	}
+	pos, _ := slices.BinarySearchFunc(s.running, i, func(a, b int) int {
+		wa, wb := s.Workload(a), s.Workload(b)
+		if c := cmp.Compare(*wa.FinishAt, *wb.FinishAt); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
+	})
+	s.running = slices.Insert(s.running, pos, i)
 }
 
 // mutQueue returns ClusterQueue i, copied first if shared.
@@ -209,7 +273,7 @@ func (s *State) WorkloadIndex(key string) int {
 // higher priority first, then earlier creation, then document order, then
 // name. The sticky workload, when set, is taken before all of them by pop.
 func (s *State) queueLess(a, b int) int {
-	wa, wb := s.Workloads[a], s.Workloads[b]
+	wa, wb := s.Workload(a), s.Workload(b)
 	if c := cmp.Compare(wb.Spec.Priority, wa.Spec.Priority); c != 0 {
 		return c
 	}
@@ -240,7 +304,7 @@ func (s *State) park(qi, w int) {
 	if slices.Contains(q.Parked, w) {
 		return
 	}
-	pos, _ := slices.BinarySearchFunc(q.Parked, w, func(a, b int) int { return cmp.Compare(s.Workloads[a].Key, s.Workloads[b].Key) })
+	pos, _ := slices.BinarySearchFunc(q.Parked, w, func(a, b int) int { return cmp.Compare(s.Workload(a).Key, s.Workload(b).Key) })
 	q.Parked = slices.Insert(q.Parked, pos, w)
 	wl := s.mutWorkload(w)
 	wl.InHeap, wl.Parked = false, true
@@ -321,7 +385,7 @@ func (s *State) requeueTree(qi int) []string {
 	for _, q := range queues {
 		cq := s.Queues[q]
 		for _, w := range slices.Clone(cq.Parked) {
-			wl := s.Workloads[w]
+			wl := s.Workload(w)
 			if !cq.Spec.NamespaceSelector.Matches(s.static.namespaces[wl.Spec.Namespace]) {
 				continue
 			}

@@ -64,9 +64,9 @@ func (s *State) nextEventTime() (time.Duration, bool) {
 	if s.nextEvent < len(s.static.events) {
 		next, found = s.static.events[s.nextEvent].at, true
 	}
-	for _, w := range s.Workloads {
-		if w.Status == Admitted && w.FinishAt != nil && (!found || *w.FinishAt < next) {
-			next, found = *w.FinishAt, true
+	if len(s.running) > 0 {
+		if t := *s.Workload(s.running[0]).FinishAt; !found || t < next {
+			next, found = t, true
 		}
 	}
 	return next, found
@@ -83,13 +83,15 @@ func (s *State) applyEvents(ts *trace.Step) bool {
 	}
 	// Runtime ends.
 	var ends []int
-	for i, w := range s.Workloads {
-		if w.Status == Admitted && w.FinishAt != nil && *w.FinishAt <= s.Now {
-			ends = append(ends, i)
+	for _, i := range s.running {
+		if *s.Workload(i).FinishAt > s.Now {
+			break
 		}
+		ends = append(ends, i)
 	}
+	slices.Sort(ends) // document order
 	for _, i := range ends {
-		s.finish(i, ts, fmt.Sprintf("ran for its runtime %v and finished", *s.Workloads[i].Spec.Runtime))
+		s.finish(i, ts, fmt.Sprintf("ran for its runtime %v and finished", *s.Workload(i).Spec.Runtime))
 	}
 	for _, kind := range []core.EventKind{core.EventFinish, core.EventDelete} {
 		for _, ev := range due {
@@ -123,7 +125,7 @@ func (s *State) finish(i int, ts *trace.Step, why string) {
 // its cohort tree are requeued (WorkloadReconciler Update/Delete →
 // QueueAssociatedInadmissibleWorkloadsAfter).
 func (s *State) remove(i int, ts *trace.Step, to Status, kind trace.EventKind, why string) {
-	w := s.Workloads[i]
+	w := s.Workload(i)
 	switch w.Status {
 	case NotCreated, Finished, Deleted:
 		ts.Events = append(ts.Events, trace.Event{Kind: kind, Workload: w.Key, Message: fmt.Sprintf("ignored: the workload is %s", w.Status)})
@@ -135,6 +137,7 @@ func (s *State) remove(i int, ts *trace.Step, to Status, kind trace.EventKind, w
 	m := s.mutWorkload(i)
 	m.Status = to
 	m.FinishAt = nil
+	s.setRunning(i)
 	ev := trace.Event{Kind: kind, Workload: w.Key, ClusterQueue: cqName, Message: why}
 	if wasAdmitted && m.Admission != nil {
 		if aq := s.QueueIndex(m.Admission.ClusterQueue); aq >= 0 {
@@ -283,4 +286,4 @@ func admissionFlavors(a *Admission) []trace.PodSetFlavors {
 }
 
 // byKey orders workload indexes by key.
-func (s *State) byKey(a, b int) int { return cmp.Compare(s.Workloads[a].Key, s.Workloads[b].Key) }
+func (s *State) byKey(a, b int) int { return cmp.Compare(s.Workload(a).Key, s.Workload(b).Key) }

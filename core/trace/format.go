@@ -5,6 +5,8 @@ import (
 	"io"
 	"strings"
 	"time"
+
+	"github.com/kueueplay/kueueplay/core"
 )
 
 // Format writes the trace as text, one line per decision, in a fixed
@@ -78,8 +80,9 @@ func formatStep(b *strings.Builder, st *Step, prev []UsageRow) {
 		if st.Index == 0 && r.Used == 0 && r.Lent == 0 {
 			continue
 		}
-		fmt.Fprintf(b, "  usage     %s %s %s/%s used=%d nominal=%d subtree=%d borrowed=%d lent=%d heldBack=%d available=%d\n",
-			r.Kind, r.Node, r.Flavor, r.Resource, r.Used, r.Nominal, r.SubtreeQuota, r.Borrowed, r.Lent, r.HeldBack, r.Available)
+		q := func(v int64) string { return core.FormatAmount(core.ResourceName(r.Resource), v) }
+		fmt.Fprintf(b, "  usage     %s %s %s/%s used=%s nominal=%s subtree=%s borrowed=%s lent=%s heldBack=%s available=%s\n",
+			r.Kind, r.Node, r.Flavor, r.Resource, q(r.Used), q(r.Nominal), q(r.SubtreeQuota), q(r.Borrowed), q(r.Lent), q(r.HeldBack), q(r.Available))
 	}
 }
 

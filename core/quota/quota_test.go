@@ -1,0 +1,128 @@
+package quota_test
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/kueueplay/kueueplay/core"
+	"github.com/kueueplay/kueueplay/core/coretest"
+	"github.com/kueueplay/kueueplay/core/quota"
+)
+
+var cpu = core.FlavorResource{Flavor: "default", Resource: core.ResourceCPU}
+
+func cq(name, nominal, borrowing, lending string) core.ClusterQueue {
+	return coretest.MakeClusterQueue(name).Cohort("all").Group(core.ResourceCPU).
+		Flavor("default", nominal).Limits(core.ResourceCPU, borrowing, lending).Obj()
+}
+
+// TestKEP1224 covers the integration cases of KEP-1224's test plan: how
+// much cq-a can borrow given the other queues' lending limits and its own
+// borrowing limit. Amounts are milli-cpu.
+func TestKEP1224(t *testing.T) {
+	cases := map[string]struct {
+		queues []core.ClusterQueue
+		want   core.Amount // PotentialAvailable for cq-a (nominal 10)
+	}{
+		"two queues, b lends 4, a unlimited": {
+			queues: []core.ClusterQueue{cq("cq-a", "10", "", ""), cq("cq-b", "10", "", "4")},
+			want:   14000,
+		},
+		"two queues, b lends 4, a may borrow 2": {
+			queues: []core.ClusterQueue{cq("cq-a", "10", "2", ""), cq("cq-b", "10", "", "4")},
+			want:   12000,
+		},
+		"three queues, b lends 4, c unlimited": {
+			queues: []core.ClusterQueue{cq("cq-a", "10", "", ""), cq("cq-b", "10", "", "4"), cq("cq-c", "10", "", "")},
+			want:   24000,
+		},
+		"three queues, b lends 4, c unlimited, a may borrow 5": {
+			queues: []core.ClusterQueue{cq("cq-a", "10", "5", ""), cq("cq-b", "10", "", "4"), cq("cq-c", "10", "", "")},
+			want:   15000,
+		},
+		"three queues, b lends 4, c lends 3": {
+			queues: []core.ClusterQueue{cq("cq-a", "10", "", ""), cq("cq-b", "10", "", "4"), cq("cq-c", "10", "", "3")},
+			want:   17000,
+		},
+		"three queues, b lends 4, c lends 3, a may borrow 5": {
+			queues: []core.ClusterQueue{cq("cq-a", "10", "5", ""), cq("cq-b", "10", "", "4"), cq("cq-c", "10", "", "3")},
+			want:   15000,
+		},
+		"three queues, b lends 4, c lends 3, a may borrow 9": {
+			queues: []core.ClusterQueue{cq("cq-a", "10", "9", ""), cq("cq-b", "10", "", "4"), cq("cq-c", "10", "", "3")},
+			want:   17000,
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			tree := quota.Build(tc.queues, nil, true)
+			a := tree.ClusterQueue("cq-a")
+			if got := tree.PotentialAvailable(a, cpu); got != tc.want {
+				t.Errorf("PotentialAvailable(cq-a) = %d, want %d", got, tc.want)
+			}
+			if got := tree.Available(a, cpu); got != tc.want {
+				t.Errorf("Available(cq-a) with nothing used = %d, want %d", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestLendingExample is the worked example in the package comment.
+func TestLendingExample(t *testing.T) {
+	tree := quota.Build([]core.ClusterQueue{cq("cq-a", "10", "", "4"), cq("cq-b", "0", "", "")}, nil, true)
+	a, b, all := tree.ClusterQueue("cq-a"), tree.ClusterQueue("cq-b"), tree.Cohort("all")
+	tree.AddUsage(a, cpu, 9000)
+	got := map[string]core.Amount{
+		"cohort subtree": tree.Nodes[all].SubtreeQuota[cpu],
+		"cohort usage":   tree.Nodes[all].Usage[cpu],
+		"a available":    tree.Available(a, cpu),
+		"b available":    tree.Available(b, cpu),
+		"b potential":    tree.PotentialAvailable(b, cpu),
+	}
+	want := map[string]core.Amount{
+		"cohort subtree": 4000, "cohort usage": 3000, "a available": 1000, "b available": 1000, "b potential": 4000,
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("(-want +got):\n%s", d)
+	}
+	tree.RemoveUsage(a, cpu, 9000)
+	if u := tree.Nodes[all].Usage[cpu]; u != 0 {
+		t.Errorf("cohort usage after removal = %d, want 0", u)
+	}
+	// With the LendingLimit gate off the limit is ignored.
+	off := quota.Build([]core.ClusterQueue{cq("cq-a", "10", "", "4"), cq("cq-b", "0", "", "")}, nil, false)
+	if got := off.PotentialAvailable(off.ClusterQueue("cq-b"), cpu); got != 10000 {
+		t.Errorf("gate off: PotentialAvailable(cq-b) = %d, want 10000", got)
+	}
+}
+
+// TestBorrowingHeight checks LowestSubtreeThatFits on a two-level tree.
+func TestBorrowingHeight(t *testing.T) {
+	queues := []core.ClusterQueue{
+		coretest.MakeClusterQueue("a").Cohort("left").Group(core.ResourceCPU).Flavor("default", "2").Obj(),
+		coretest.MakeClusterQueue("b").Cohort("left").Group(core.ResourceCPU).Flavor("default", "2").Obj(),
+		coretest.MakeClusterQueue("c").Cohort("right").Group(core.ResourceCPU).Flavor("default", "4").Obj(),
+	}
+	cohorts := []core.Cohort{{Name: "left", Parent: "root"}, {Name: "right", Parent: "root"}}
+	tree := quota.Build(queues, cohorts, true)
+	a := tree.ClusterQueue("a")
+	cases := map[string]struct {
+		val        core.Amount
+		wantHeight int
+		wantSub    bool
+	}{
+		"within nominal":           {val: 2000, wantHeight: 0, wantSub: true},
+		"borrow inside left":       {val: 4000, wantHeight: 1, wantSub: true},
+		"borrow from the root":     {val: 6000, wantHeight: 2, wantSub: false},
+		"more than the whole tree": {val: 9000, wantHeight: 2, wantSub: false},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			h, sub := tree.LowestSubtreeThatFits(a, cpu, tc.val)
+			if h != tc.wantHeight || sub != tc.wantSub {
+				t.Errorf("LowestSubtreeThatFits(%d) = (%d, %t), want (%d, %t)", tc.val, h, sub, tc.wantHeight, tc.wantSub)
+			}
+		})
+	}
+}

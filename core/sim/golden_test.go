@@ -1,0 +1,81 @@
+package sim_test
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/kueueplay/kueueplay/core/scenario"
+	"github.com/kueueplay/kueueplay/core/sim"
+	"github.com/kueueplay/kueueplay/core/trace"
+)
+
+// update rewrites the golden traces: go test ./core/sim -run TestGolden -update
+// (or make golden). Never set it in CI.
+var update = flag.Bool("update", false, "rewrite testdata/golden/*.trace from the current engine")
+
+const (
+	scenarioDir = "../../testdata/scenarios"
+	goldenDir   = "../../testdata/golden"
+)
+
+// TestGolden runs every scenario under testdata/scenarios and compares its
+// text trace with testdata/golden/NAME.trace. The same test runs natively
+// and compiled to WebAssembly under Node, so both must produce these exact
+// bytes.
+func TestGolden(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join(scenarioDir, "*.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) == 0 {
+		t.Fatalf("no scenario in %s", scenarioDir)
+	}
+	seen := map[string]bool{}
+	for _, f := range files {
+		name := strings.TrimSuffix(filepath.Base(f), ".yaml")
+		seen[name+".trace"] = true
+		t.Run(name, func(t *testing.T) {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sc, err := scenario.Decode(f, data)
+			if err != nil {
+				t.Fatalf("decode: %v", err)
+			}
+			var got bytes.Buffer
+			if err := trace.Format(&got, sim.Run(sc, sim.Options{})); err != nil {
+				t.Fatal(err)
+			}
+			golden := filepath.Join(goldenDir, name+".trace")
+			if *update {
+				if err := os.WriteFile(golden, got.Bytes(), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run `make golden` to create it)", err)
+			}
+			if d := cmp.Diff(string(want), got.String()); d != "" {
+				t.Errorf("trace differs from %s (-want +got):\n%s", golden, d)
+			}
+		})
+	}
+	if *update {
+		return
+	}
+	stale, _ := filepath.Glob(filepath.Join(goldenDir, "*.trace"))
+	for _, g := range stale {
+		if !seen[filepath.Base(g)] {
+			t.Errorf("%s has no scenario; delete it", g)
+		}
+	}
+}
