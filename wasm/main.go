@@ -1,0 +1,95 @@
+//go:build js && wasm
+
+// Command wasm is the core compiled to WebAssembly for the browser: it
+// registers kueueplay.validate(yaml) and kueueplay.simulate(yaml, gates)
+// on the global object and stays alive, so one long-lived instance serves
+// every call. Both return a JSON string: {"trace": ...} or
+// {"diagnostics": [...]} / {"error": "..."}.
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"syscall/js"
+
+	"github.com/kueueplay/kueueplay/core"
+	"github.com/kueueplay/kueueplay/core/scenario"
+	"github.com/kueueplay/kueueplay/core/sim"
+)
+
+type response struct {
+	Trace       any               `json:"trace,omitempty"`
+	Diagnostics []core.Diagnostic `json:"diagnostics,omitempty"`
+	Error       string            `json:"error,omitempty"`
+}
+
+func encode(r response) string {
+	b, err := json.Marshal(r)
+	if err != nil {
+		return fmt.Sprintf(`{"error":%q}`, err.Error())
+	}
+	return string(b)
+}
+
+func decode(text string) (*core.Scenario, response) {
+	sc, err := scenario.Decode("scenario.yaml", []byte(text))
+	if err != nil {
+		var de *core.DiagnosticsError
+		if errors.As(err, &de) {
+			return nil, response{Diagnostics: de.Diagnostics}
+		}
+		return nil, response{Error: err.Error()}
+	}
+	return sc, response{Diagnostics: sc.Warnings}
+}
+
+// guard turns a panic (a bug) into an error response instead of killing
+// the long-lived instance.
+func guard(f func() string) (out string) {
+	defer func() {
+		if r := recover(); r != nil {
+			out = encode(response{Error: fmt.Sprintf("internal error: %v", r)})
+		}
+	}()
+	return f()
+}
+
+func main() {
+	api := js.Global().Get("Object").New()
+	api.Set("validate", js.FuncOf(func(_ js.Value, args []js.Value) any {
+		if len(args) < 1 || args[0].Type() != js.TypeString {
+			return encode(response{Error: "validate(yaml: string)"})
+		}
+		return guard(func() string {
+			_, r := decode(args[0].String())
+			return encode(r)
+		})
+	}))
+	api.Set("simulate", js.FuncOf(func(_ js.Value, args []js.Value) any {
+		if len(args) < 1 || args[0].Type() != js.TypeString {
+			return encode(response{Error: "simulate(yaml: string, gates?: object)"})
+		}
+		return guard(func() string {
+			sc, r := decode(args[0].String())
+			if sc == nil {
+				return encode(r)
+			}
+			gates := core.FeatureGates{}
+			if len(args) > 1 && args[1].Type() == js.TypeObject {
+				keys := js.Global().Get("Object").Call("keys", args[1])
+				for i := range keys.Length() {
+					name := keys.Index(i).String()
+					if err := core.ValidateGateName(name); err != nil {
+						return encode(response{Error: err.Error()})
+					}
+					gates[name] = args[1].Get(name).Truthy()
+				}
+			}
+			r.Trace = sim.Run(sc, sim.Options{Gates: gates})
+			return encode(r)
+		})
+	}))
+	js.Global().Set("kueueplay", api)
+	select {}
+}
