@@ -81,7 +81,7 @@ func TestCLI(t *testing.T) {
 		"test fail shows diff": {args: []string{"test", ok, failing}, wantCode: 1,
 			wantOut: []string{`(?m)^FAIL .*fail.yaml`, `\(-want \+got\)`, `-\s+State: +"pending"`, `\+\s+State: +"admitted"`, `(?m)^1 passed, 1 failed$`}},
 		"test broken file": {args: []string{"test", broken}, wantCode: 1, wantOut: []string{`broken.yaml:\d+:\d+: `, `(?m)^0 passed, 1 failed$`}},
-		"validate error":   {args: []string{"validate", broken}, wantCode: 1, wantOut: []string{`broken.yaml:32:\d+: .*nominalQuota`}},
+		"validate error":   {args: []string{"validate", broken}, wantCode: 1, wantOut: []string{`broken.yaml:22:45: ClusterQueue/cq: spec\.resourceGroups\[0\]\.flavors\[0\]\.resources\[0\]\.nominalQuota: invalid quantity "two"`}},
 		"validate warning": {args: []string{"validate", noSelector}, wantCode: 0, wantOut: []string{`nosel.yaml:\d+:\d+: warning: .*namespaceSelector`}},
 		"no command":       {args: nil, wantCode: 2},
 	}
