@@ -379,3 +379,7 @@ func compareStrings(a, b string) int {
 	}
 	return 0
 }
+
+// Headroom is node i's unclamped available capacity: negative means the
+// node uses more than its quota, borrowing limit and ancestors allow.
+func (t *Tree) Headroom(i int, fr core.FlavorResource) core.Amount { return t.available(i, fr) }

@@ -50,7 +50,12 @@ func TestGolden(t *testing.T) {
 				t.Fatalf("decode: %v", err)
 			}
 			var got bytes.Buffer
-			if err := trace.Format(&got, sim.Run(sc, sim.Options{})); err != nil {
+			observe := func(s *sim.State, st *trace.Step) {
+				for _, v := range sim.CheckInvariants(s) {
+					t.Errorf("step %d: invariant broken: %s", st.Index, v)
+				}
+			}
+			if err := trace.Format(&got, sim.Run(sc, sim.Options{Observe: observe})); err != nil {
 				t.Fatal(err)
 			}
 			golden := filepath.Join(goldenDir, name+".trace")

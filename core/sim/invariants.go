@@ -1,0 +1,81 @@
+package sim
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/kueueplay/kueueplay/core"
+	"github.com/kueueplay/kueueplay/core/quota"
+)
+
+// CheckInvariants returns every safety property that does not hold in s
+// (empty when all hold):
+//
+//  1. No ClusterQueue or Cohort uses more than its quota, its borrowing
+//     limit and its ancestors allow, and no lending limit is lent past
+//     (every node's unclamped headroom is >= 0).
+//  2. Each ClusterQueue's usage equals the sum of its admitted and
+//     terminating workloads' usage, and each cohort's usage is what its
+//     children place in it.
+//  3. Each workload is in exactly one state, and a pending workload of an
+//     existing ClusterQueue is either in its heap or parked, never both;
+//     no other workload is queued.
+func CheckInvariants(s *State) []string {
+	var bad []string
+	t := s.Tree
+	// 2. Usage equals the sum of holders, recomputed from scratch.
+	want := quota.Build(s.Scenario.ClusterQueues, s.Scenario.Cohorts, s.Gates.Enabled(core.GateLendingLimit))
+	for _, w := range s.All() {
+		if (w.Status == Admitted || w.Status == Terminating) && w.Admission != nil {
+			if qi := s.QueueIndex(w.Admission.ClusterQueue); qi >= 0 {
+				want.AddUsageMap(s.Queues[qi].Node, w.Admission.Usage)
+			}
+		}
+	}
+	for i := range t.Nodes {
+		n := &t.Nodes[i]
+		frs := map[core.FlavorResource]bool{}
+		for fr := range n.Usage {
+			frs[fr] = true
+		}
+		for fr := range want.Nodes[i].Usage {
+			frs[fr] = true
+		}
+		for _, fr := range quota.SortedKeys(frs) {
+			if got, w := n.Usage[fr], want.Nodes[i].Usage[fr]; got != w {
+				bad = append(bad, fmt.Sprintf("%s %s/%s: usage %d, but its workloads hold %d", n.Name, fr.Flavor, fr.Resource, got, w))
+			}
+			// 1. Quota, borrowing and lending limits.
+			if h := t.Headroom(i, fr); h < 0 {
+				bad = append(bad, fmt.Sprintf("%s %s/%s: %d over what its quota and limits allow", n.Name, fr.Flavor, fr.Resource, -h))
+			}
+		}
+	}
+	// 3. Queue membership.
+	where := map[int][]string{}
+	for _, q := range s.Queues {
+		for _, w := range q.Heap {
+			where[w] = append(where[w], q.Spec.Name+" heap")
+		}
+		for _, w := range q.Parked {
+			where[w] = append(where[w], q.Spec.Name+" parked")
+		}
+	}
+	for i, w := range s.All() {
+		places := where[i]
+		queued := w.Status == Pending && s.QueueIndex(w.ClusterQueue) >= 0
+		switch {
+		case queued && len(places) != 1:
+			bad = append(bad, fmt.Sprintf("%s is pending in ClusterQueue %s but queued in %v", w.Key, w.ClusterQueue, places))
+		case !queued && len(places) > 0:
+			bad = append(bad, fmt.Sprintf("%s is %s but queued in %v", w.Key, w.Status, places))
+		case queued && w.InHeap == w.Parked:
+			bad = append(bad, fmt.Sprintf("%s: InHeap=%t Parked=%t", w.Key, w.InHeap, w.Parked))
+		}
+		if (w.Status == Admitted || w.Status == Terminating) != (w.Admission != nil && w.Status != Pending) && w.Status != Finished && w.Status != Deleted {
+			bad = append(bad, fmt.Sprintf("%s is %s with admission %v", w.Key, w.Status, w.Admission != nil))
+		}
+	}
+	slices.Sort(bad)
+	return bad
+}
