@@ -67,6 +67,9 @@ type Input struct {
 	PodSets []core.PodSet
 	// Last is the previous attempt's state, nil for a fresh start.
 	Last *LastState
+	// ResetReason says why Last is nil when an earlier attempt existed
+	// (shown in the trace).
+	ResetReason string
 	// Generation is the ClusterQueue's allocatable-resource generation.
 	Generation int64
 	Gates      core.FeatureGates
@@ -320,7 +323,9 @@ func (in *Input) checkFlavor(name core.FlavorName, ps *core.PodSet, sel map[stri
 	if t, found := core.FirstUntoleratedTaint(rf.NodeTaints, tols, func(t core.Taint) bool {
 		return t.Effect == "NoSchedule" || t.Effect == "NoExecute"
 	}); found {
-		return false, fmt.Sprintf("untolerated taint %s in flavor %s", t, name), nil
+		// Kueue formats the corev1.Taint struct with %s
+		// (checkFlavorForPodSets), which prints its fields in braces.
+		return false, fmt.Sprintf("untolerated taint {%s %s %s <nil>} in flavor %s", t.Key, t.Value, t.Effect, name), nil
 	}
 	match, err := core.MatchesNodeSelector(sel, terms, rf.NodeLabels)
 	if err != nil {
@@ -375,6 +380,8 @@ func (in *Input) findFlavor(psIdx int, ps *core.PodSet, requests map[core.Resour
 		ga.Resume = "started from the first flavor: the ClusterQueue's generation changed since the last attempt"
 	case last != nil && psIdx < len(last.TriedFlavorIdx) && last.TriedFlavorIdx[psIdx][res] == -1:
 		ga.Resume = "started from the first flavor: the previous attempt reached the last flavor"
+	case last == nil && in.ResetReason != "":
+		ga.Resume = "started from the first flavor: " + in.ResetReason
 	default:
 		ga.Resume = "started from the first flavor"
 	}
@@ -465,6 +472,9 @@ func (in *Input) findFlavor(psIdx int, ps *core.PodSet, requests map[core.Resour
 				core.GateFlavorFungibilityImplicitPreferenceDefault, ord)
 		}
 	}
+	if !fungible && best != nil {
+		ga.TriedIndex = 0 // Kueue leaves TriedFlavorIdx at its zero value
+	}
 	if fungible {
 		tried := attempted
 		if attempted == len(g.Flavors)-1 {
@@ -533,9 +543,14 @@ func explainChoice(atts []trace.FlavorAttempt, bestAt int, ord order, fungible b
 		}
 		return desc + " stopped the search; earlier candidates: " + strings.Join(others, ", ")
 	case len(others) == 0:
-		return desc + " is the only tried flavor that can be used"
+		return desc + " is the only tried flavor that is not NoFit"
 	default:
-		return fmt.Sprintf("%s beats %s when comparing %s; ties keep the earlier flavor", desc, strings.Join(others, ", "), ord)
+		for _, a := range atts {
+			if a.Index != bestAt && a.Mode == chosen.Mode && a.Borrowing == chosen.Borrowing {
+				return fmt.Sprintf("%s ties with %s when comparing %s; the earlier flavor is kept", desc, strings.Join(others, ", "), ord)
+			}
+		}
+		return fmt.Sprintf("%s beats %s when comparing %s", desc, strings.Join(others, ", "), ord)
 	}
 }
 

@@ -139,8 +139,15 @@ func (s *State) cycle(ts *trace.Step) bool {
 			changed = true
 		}
 	}
-	for _, e := range entries {
+	// Decisions in processing order, then the entries that were not
+	// nominated, in ClusterQueue order.
+	for _, e := range nominated {
 		ts.Decisions = append(ts.Decisions, e.decision)
+	}
+	for _, e := range entries {
+		if !e.nominated {
+			ts.Decisions = append(ts.Decisions, e.decision)
+		}
 	}
 	return changed
 }
@@ -172,6 +179,7 @@ func (s *State) nominate(e *entry, snap *quota.Tree) {
 		Flavors:      s.static.flavors,
 		PodSets:      w.Spec.PodSets,
 		Last:         w.Last,
+		ResetReason:  w.ResetReason,
 		Generation:   q.Generation,
 		Gates:        s.Gates,
 		Oracle:       noPreemptionOracle{tree: snap, node: q.Node},
@@ -313,7 +321,12 @@ func (s *State) requeue(e *entry) bool {
 	if e.nominated || e.status == skipped {
 		// scheduler.nominate sets LastAssignment for nominated entries;
 		// setSkipped clears it.
-		s.mutWorkload(e.wl).Last = e.last
+		m := s.mutWorkload(e.wl)
+		m.Last = e.last
+		m.ResetReason = ""
+		if e.status == skipped {
+			m.ResetReason = "the entry was skipped in the previous attempt (setSkipped clears the resume state)"
+		}
 	}
 	immediate = immediate || s.Workload(e.wl).Last.PendingFlavors()
 	w := s.mutWorkload(e.wl)

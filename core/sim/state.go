@@ -45,6 +45,8 @@ type Workload struct {
 	Explanation string
 	// Last is where the previous flavor assignment stopped (resume state).
 	Last *flavor.LastState
+	// ResetReason says why Last was cleared, for the trace.
+	ResetReason string
 	// Queue placement of a pending workload.
 	InHeap bool
 	Parked bool

@@ -174,7 +174,9 @@ func (s *State) arrive(i int, ts *trace.Step) {
 		w.Message = fmt.Sprintf("LocalQueue %s doesn't exist", spec.Queue)
 		ev.Message = "created; " + w.Message
 	case lq.StopPolicy != "" && lq.StopPolicy != "None":
-		w.Message = fmt.Sprintf("LocalQueue %s is stopped", spec.Queue)
+		// WorkloadReconciler.Reconcile, case !lqActive.
+		w.Message = fmt.Sprintf("LocalQueue %s is inactive", spec.Queue)
+		w.Explanation = fmt.Sprintf("LocalQueue %s has stopPolicy %s", spec.Queue, lq.StopPolicy)
 		ev.Message = "created; " + w.Message
 	default:
 		qi := s.QueueIndex(lq.ClusterQueue)
@@ -187,11 +189,9 @@ func (s *State) arrive(i int, ts *trace.Step) {
 		ev.ClusterQueue = lq.ClusterQueue
 		q := s.Queues[qi]
 		if !q.Active {
-			if q.Spec.StopPolicy != "" && q.Spec.StopPolicy != "None" {
-				w.Message = fmt.Sprintf("ClusterQueue %s is stopped", q.Spec.Name)
-			} else {
-				w.Message = fmt.Sprintf("ClusterQueue %s is inactive", q.Spec.Name)
-			}
+			// WorkloadReconciler.Reconcile, case !ClusterQueueActive: a
+			// pending workload reads "is inactive" whatever the cause.
+			w.Message = fmt.Sprintf("ClusterQueue %s is inactive", q.Spec.Name)
 			w.Explanation = q.InactiveReason
 		}
 		s.pushHeap(qi, i)
