@@ -1,0 +1,83 @@
+# kueueplay build and test entry points. `make test` is what CI runs (see
+# .ci/run); it needs only Go (the version in go.mod) and Node 20 on PATH.
+
+SHELL := bash
+.SHELLFLAGS := -euo pipefail -c
+.DEFAULT_GOAL := test
+# Steps run in the order listed, even under make -j.
+.NOTPARALLEL:
+
+GO ?= go
+FUZZTIME ?= 30s
+# How long the fuzzer may spend minimising each new input; Go's default of
+# 60s can eat a short FUZZTIME whole.
+FUZZMINIMIZETIME ?= 5s
+
+# REQUIRE_BROWSER=1 makes browser tests fail instead of skipping when no
+# browser is available. CI sets it; tests read it from the environment.
+REQUIRE_BROWSER ?= 0
+export REQUIRE_BROWSER
+
+WASM_ENV := GOOS=js GOARCH=wasm
+# go_js_wasm_exec runs a js/wasm test binary under node (Go 1.24+ keeps it
+# in lib/wasm).
+WASM_EXEC = $(shell $(GO) env GOROOT)/lib/wasm/go_js_wasm_exec
+
+.PHONY: test deps vet wasm-vet wasm-build test-native test-wasm check-node \
+	check-imports run golden bench fuzz help
+
+## test: everything CI checks: vet and build for both targets, native tests, core tests under Node
+test: deps vet wasm-vet wasm-build test-native test-wasm
+
+## deps: download the modules go.mod needs
+deps:
+	$(GO) mod download
+
+## vet: go vet for the native target
+vet:
+	$(GO) vet ./...
+
+## wasm-vet: go vet for GOOS=js GOARCH=wasm (keeps the wasm side compiling)
+wasm-vet:
+	$(WASM_ENV) $(GO) vet ./...
+
+## wasm-build: compile every package for GOOS=js GOARCH=wasm
+wasm-build:
+	$(WASM_ENV) $(GO) build ./...
+
+## test-native: go test ./... natively
+test-native:
+	$(GO) test -count=1 ./...
+
+## test-wasm: core's tests compiled to WebAssembly and run under Node
+test-wasm: check-node
+	$(WASM_ENV) $(GO) test -count=1 ./core/... -exec="$(WASM_EXEC)"
+
+check-node:
+	@command -v node >/dev/null || bash scripts/install-node.sh
+	@test -x "$(WASM_EXEC)" || { echo "make: $(WASM_EXEC) not found; is Go 1.24 or newer installed?" >&2; exit 1; }
+
+## check-imports: the core purity test (no JS, I/O, wall clock in core/) and the wasm vet
+check-imports:
+	$(GO) test -count=1 -run '^TestCoreImports' ./core/
+	$(WASM_ENV) $(GO) vet ./...
+
+## run: run the CLI on the default scenario
+run:
+	$(GO) run ./cmd/kueueplay run testdata/scenarios/default.yaml
+
+## golden: rewrite testdata/golden/*.trace from the current engine; review the diff before committing
+golden:
+	$(GO) test -count=1 ./core/sim -run '^TestGolden$$' -update
+
+## bench: core benchmarks (BenchmarkCycle: 30 queues, 15,000 workloads, ns per cycle)
+bench:
+	$(GO) test -run '^$$' -bench . -benchtime 3x -benchmem ./core/...
+
+## fuzz: run every fuzz target in the module in turn, FUZZTIME each (make fuzz FUZZTIME=30s)
+fuzz:
+	GO="$(GO)" FUZZTIME="$(FUZZTIME)" FUZZMINIMIZETIME="$(FUZZMINIMIZETIME)" bash scripts/fuzz.sh
+
+## help: list the targets
+help:
+	@sed -n 's/^## //p' $(MAKEFILE_LIST)
