@@ -159,7 +159,7 @@ func (s *State) nominate(e *entry, snap *quota.Tree) {
 	q := s.Queues[e.queue]
 	e.last = w.Last
 	e.decision = trace.Decision{Workload: w.Key, ClusterQueue: q.Spec.Name, Priority: w.Spec.Priority}
-	labels := s.static.namespaces[w.Spec.Namespace]
+	labels := s.namespaceLabels(w.Spec.Namespace)
 	if !q.Spec.NamespaceSelector.Matches(labels) {
 		e.msg = "Workload namespace doesn't match ClusterQueue selector"
 		e.reason = reasonNamespaceMismatch

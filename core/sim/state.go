@@ -388,7 +388,7 @@ func (s *State) requeueTree(qi int) []string {
 		cq := s.Queues[q]
 		for _, w := range slices.Clone(cq.Parked) {
 			wl := s.Workload(w)
-			if !cq.Spec.NamespaceSelector.Matches(s.static.namespaces[wl.Spec.Namespace]) {
+			if !cq.Spec.NamespaceSelector.Matches(s.namespaceLabels(wl.Spec.Namespace)) {
 				continue
 			}
 			m := s.mutQueue(q)
@@ -401,3 +401,13 @@ func (s *State) requeueTree(qi int) []string {
 }
 
 func sortInts(xs []int, f func(a, b int) int) { slices.SortFunc(xs, f) }
+
+// namespaceLabels returns a namespace's labels. A namespace the scenario
+// does not declare exists implicitly with only the label the API server
+// puts on every namespace, kubernetes.io/metadata.name.
+func (s *State) namespaceLabels(ns string) map[string]string {
+	if l, ok := s.static.namespaces[ns]; ok {
+		return l
+	}
+	return map[string]string{"kubernetes.io/metadata.name": ns}
+}

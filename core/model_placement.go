@@ -1,0 +1,147 @@
+package core
+
+// This file holds the decoded inputs of the placement layer (kube-scheduler
+// with the proposed ResourcePolicy plugin, KEP #594): Nodes, ResourcePolicies
+// and the score weights of a Scenario. The quota layer (Kueue) never reads
+// them. See /work/shared/reference/resourcepolicy.md for the semantics.
+
+// Node is a v1 Node: the labels, taints and allocatable capacity the
+// placement filters and scores look at.
+type Node struct {
+	Name   string
+	Labels map[string]string
+	// Taints is spec.taints (effect NoSchedule, PreferNoSchedule or
+	// NoExecute).
+	Taints []Taint
+	// Unschedulable is spec.unschedulable (a cordoned node).
+	Unschedulable bool
+	// Allocatable is status.allocatable, or status.capacity when allocatable
+	// is absent, in Amount units (cpu in milli-units; memory, pods and
+	// extended resources such as nvidia.com/gpu in whole units).
+	Allocatable map[ResourceName]Amount
+	Pos         Pos
+}
+
+// PreferredSchedulingTerm is one entry of a pod's
+// nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution: a weight in
+// [1, 100] and a node selector term. The NodeAffinity score sums the weights
+// of the terms a node matches.
+type PreferredSchedulingTerm struct {
+	Weight     int32
+	Preference NodeSelectorTerm
+}
+
+// ResourcePolicyStrategy is spec.strategy of a ResourcePolicy.
+type ResourcePolicyStrategy string
+
+const (
+	// ResourcePolicyRequired rejects nodes that are in no unit.
+	ResourcePolicyRequired ResourcePolicyStrategy = "required"
+	// ResourcePolicyPrefer lets pods use nodes outside every unit (score 0).
+	ResourcePolicyPrefer ResourcePolicyStrategy = "prefer"
+)
+
+// ResourcePolicyUnit is one entry of spec.units: a set of nodes (selected
+// by NodeSelector) with a priority and an optional pod count limit.
+type ResourcePolicyUnit struct {
+	// Name is a playground-only label for the UI; empty when unset.
+	Name string
+	// Priority is the unit's priority (default 0, never negative). The KEP
+	// scores a node of this unit priority*20 before normalisation.
+	Priority int32
+	// MaxCount limits the pods counted in this unit: nil means unlimited,
+	// 0 means the unit is never usable.
+	MaxCount *int32
+	// NodeSelector selects the unit's nodes. An empty selector selects every
+	// node.
+	NodeSelector LabelSelector
+	Pos          Pos
+}
+
+// ResourcePolicy is a scheduling.x-k8s.io/v1alpha1 ResourcePolicy in the
+// shape of KEP #594 (scheduler-plugins PR #594). It governs the pods of its
+// namespace that PodSelector matches.
+type ResourcePolicy struct {
+	Namespace string
+	Name      string
+	// PodSelector selects the governed pods; an empty selector (the value
+	// when spec.podSelector is absent) selects every pod of the namespace.
+	PodSelector LabelSelector
+	// MatchLabelKeys split the governed pods into groups counted
+	// separately, by the values of these pod label keys.
+	MatchLabelKeys []string
+	// IgnoreTerminatingPod is spec.matchPolicy.ignoreTerminatingPod: pods
+	// being deleted are not counted.
+	IgnoreTerminatingPod bool
+	// Strategy is required in scenario files (the KEP gives no default).
+	Strategy ResourcePolicyStrategy
+	Units    []ResourcePolicyUnit
+	Pos      Pos
+}
+
+// ScorePlugin names a kube-scheduler score plugin whose weight a Scenario
+// may set in spec.placement.weights.
+type ScorePlugin string
+
+const (
+	PluginNodeResourcesFit                ScorePlugin = "NodeResourcesFit"
+	PluginNodeResourcesBalancedAllocation ScorePlugin = "NodeResourcesBalancedAllocation"
+	PluginTaintToleration                 ScorePlugin = "TaintToleration"
+	PluginNodeAffinity                    ScorePlugin = "NodeAffinity"
+	PluginResourcePolicy                  ScorePlugin = "ResourcePolicy"
+)
+
+// MaxPluginWeight is the largest weight a Scenario may give a score plugin.
+const MaxPluginWeight = 100
+
+// DefaultPluginWeight returns the weight kube-scheduler's default profile
+// gives plugin (pkg/scheduler/apis/config/v1/default_plugins.go:
+// getDefaultPlugins; ResourcePolicy is added through multiPoint without a
+// weight, so 1), and whether plugin is a known score plugin. It is a
+// function rather than a table so that core holds no globals.
+func DefaultPluginWeight(plugin ScorePlugin) (int, bool) {
+	switch plugin {
+	case PluginTaintToleration:
+		return 3, true
+	case PluginNodeAffinity:
+		return 2, true
+	case PluginNodeResourcesFit, PluginNodeResourcesBalancedAllocation, PluginResourcePolicy:
+		return 1, true
+	}
+	return 0, false
+}
+
+// ScorePlugins returns every known score plugin, sorted by name.
+func ScorePlugins() []ScorePlugin {
+	return []ScorePlugin{
+		PluginNodeAffinity,
+		PluginNodeResourcesBalancedAllocation,
+		PluginNodeResourcesFit,
+		PluginResourcePolicy,
+		PluginTaintToleration,
+	}
+}
+
+// PlacementSpec is a Scenario's spec.placement. Weights holds only the
+// weights the file sets; use Weight for the effective value. A weight of 0
+// turns the plugin's score off (kube-scheduler itself would treat 0 as 1;
+// the playground uses 0 to isolate the other scores).
+type PlacementSpec struct {
+	Weights map[ScorePlugin]int
+}
+
+// Weight returns the effective weight of plugin: the file's value, else
+// kube-scheduler's default. A nil *PlacementSpec gives the defaults. It
+// panics on an unknown plugin, which is a programming error.
+func (p *PlacementSpec) Weight(plugin ScorePlugin) int {
+	if p != nil {
+		if w, ok := p.Weights[plugin]; ok {
+			return w
+		}
+	}
+	w, ok := DefaultPluginWeight(plugin)
+	if !ok {
+		panic("unknown score plugin " + string(plugin))
+	}
+	return w
+}

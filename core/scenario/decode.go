@@ -1,0 +1,406 @@
+package scenario
+
+import (
+	"bytes"
+	"cmp"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/kueueplay/kueueplay/core"
+)
+
+// Bounds on the input. Decode rejects a file that exceeds any of them, and
+// the diagnostic names the bound.
+const (
+	// MaxInputBytes is the largest file Decode accepts (16 MiB).
+	MaxInputBytes = 16 << 20
+	// MaxObjects is the largest number of objects (documents plus the items
+	// of kind: List documents) in one file.
+	MaxObjects = 60_000
+	// MaxDepth is the deepest nesting of YAML mappings and lists.
+	MaxDepth = 100
+	// MaxAliasNodes is how many YAML nodes may be reached through aliases
+	// (*name) in total, which defuses "billion laughs" alias bombs.
+	MaxAliasNodes = 1_000_000
+	// MaxNameLength bounds object names and references (RFC 1123 DNS
+	// subdomains, as Kubernetes requires).
+	MaxNameLength = 253
+	// MaxDNSLabelLength bounds names that must be RFC 1123 DNS labels:
+	// namespaces and pod set names. Job names are also limited to it,
+	// because the Job controller copies them into a pod label.
+	MaxDNSLabelLength = 63
+	// MaxLabelValueLength bounds label values and the name part of label
+	// keys.
+	MaxLabelValueLength = 63
+)
+
+// Decode decodes and validates one scenario file. file is used only in
+// positions. On any error-severity problem it returns a
+// *core.DiagnosticsError listing every problem found (warnings included),
+// sorted by position, then message; otherwise the warnings are in
+// Scenario.Warnings.
+func Decode(file string, data []byte) (*core.Scenario, error) {
+	d := &decoder{file: file, aliasBudget: MaxAliasNodes}
+	sc := d.run(data)
+	return d.result(sc)
+}
+
+// result sorts the diagnostics and splits the outcome.
+func (d *decoder) result(sc *core.Scenario) (*core.Scenario, error) {
+	slices.SortStableFunc(d.diags, func(a, b core.Diagnostic) int {
+		return cmp.Or(
+			cmp.Compare(a.Pos.Line, b.Pos.Line),
+			cmp.Compare(a.Pos.Col, b.Pos.Col),
+			cmp.Compare(a.Message, b.Message),
+			cmp.Compare(a.Object, b.Object),
+			cmp.Compare(a.Field, b.Field),
+			cmp.Compare(a.Severity, b.Severity),
+		)
+	})
+	// An aliased node is decoded once per alias: report each problem once.
+	d.diags = slices.Compact(d.diags)
+	hasErr := false
+	for _, diag := range d.diags {
+		if diag.Severity == core.SeverityError {
+			hasErr = true
+			break
+		}
+	}
+	if hasErr || sc == nil {
+		return nil, &core.DiagnosticsError{Diagnostics: d.diags}
+	}
+	sc.Warnings = d.diags
+	return sc, nil
+}
+
+// rawObject is one object of the file before decoding: its mapping node,
+// its entries, and its apiVersion and kind.
+type rawObject struct {
+	node       *yaml.Node
+	pairs      []pair
+	apiVersion string
+	kind       string
+	kindNode   *yaml.Node
+}
+
+func (d *decoder) run(data []byte) *core.Scenario {
+	if len(data) > MaxInputBytes {
+		d.diags = append(d.diags, core.Diagnostic{
+			Pos:      core.Pos{File: d.file, Line: 1, Col: 1},
+			Severity: core.SeverityError,
+			Message:  fmt.Sprintf("the file is %d bytes; at most %d bytes (16 MiB, MaxInputBytes) are accepted", len(data), MaxInputBytes),
+		})
+		return nil
+	}
+	docs, ok := d.parse(data)
+	if !ok {
+		return nil
+	}
+	objs, ok := d.collect(docs)
+	if !ok {
+		return nil
+	}
+	st := newState()
+	// The Scenario object goes first: its feature gates change how other
+	// objects validate (LendingLimit).
+	for _, o := range objs {
+		if o.apiVersion == apiKueueplay && o.kind == "Scenario" {
+			d.scenarioObject(st, o)
+		}
+	}
+	for _, o := range objs {
+		if o.apiVersion == apiKueueplay && o.kind == "Scenario" {
+			continue
+		}
+		d.dispatch(st, o)
+	}
+	d.obj = ""
+	d.link(st)
+	return st.build()
+}
+
+// parse splits the stream into documents. yaml.v3 reports syntax errors
+// with a line only; the column is then 1.
+func (d *decoder) parse(data []byte) ([]*yaml.Node, bool) {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var docs []*yaml.Node
+	for {
+		doc := new(yaml.Node)
+		err := decodeNext(dec, doc)
+		if errors.Is(err, io.EOF) {
+			return docs, true
+		}
+		if err != nil {
+			d.syntaxError(data, err)
+			return nil, false
+		}
+		docs = append(docs, doc)
+		if len(docs) > MaxObjects {
+			d.errorf(doc, "", "more than %d documents (MaxObjects)", MaxObjects)
+			return nil, false
+		}
+	}
+}
+
+// decodeNext reads one document. yaml.v3 reports errors by panicking
+// internally and recovering; the extra recover turns any panic that escapes
+// it into an error, so that no input can crash the caller.
+func decodeNext(dec *yaml.Decoder, doc *yaml.Node) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("yaml: %v", r)
+		}
+	}()
+	return dec.Decode(doc)
+}
+
+// syntaxError turns a yaml.v3 error ("yaml: line 4: did not find expected
+// key") into a positioned diagnostic.
+func (d *decoder) syntaxError(data []byte, err error) {
+	msg := strings.TrimPrefix(err.Error(), "yaml: ")
+	line, col := 1, 1
+	if rest, ok := strings.CutPrefix(msg, "line "); ok {
+		num, tail, found := strings.Cut(rest, ": ")
+		if n, convErr := strconv.Atoi(num); found && convErr == nil && n > 0 {
+			line, msg = n, tail
+			// yaml.v3 (parser.fail) adds 1 to the 0-based line of scanner
+			// errors only: a parser error's line is 0-based and points at
+			// the construct that is not closed properly.
+			if isParserProblem(msg) {
+				line++
+			}
+		}
+	} else if name, ok := strings.CutPrefix(msg, "unknown anchor '"); ok {
+		// Point at the alias that names the unknown anchor.
+		name, _, _ = strings.Cut(name, "'")
+		if i := bytes.Index(data, []byte("*"+name)); i >= 0 {
+			line = bytes.Count(data[:i], []byte("\n")) + 1
+			col = i - bytes.LastIndexByte(data[:i], '\n')
+		}
+	}
+	d.diags = append(d.diags, core.Diagnostic{
+		Pos:      core.Pos{File: d.file, Line: line, Col: col},
+		Severity: core.SeverityError,
+		Message:  "invalid YAML: " + msg,
+	})
+}
+
+// isParserProblem reports whether msg is one of the problems yaml.v3's
+// parser (parserc.go), rather than its scanner, reports.
+func isParserProblem(msg string) bool {
+	switch msg {
+	case "did not find expected <stream-start>",
+		"did not find expected <document start>",
+		"found undefined tag handle",
+		"did not find expected node content",
+		"did not find expected '-' indicator",
+		"did not find expected key",
+		"did not find expected ',' or ']'",
+		"did not find expected ',' or '}'",
+		"found duplicate %YAML directive",
+		"found incompatible YAML document",
+		"found duplicate %TAG directive":
+		return true
+	}
+	return false
+}
+
+// collect checks the nesting depth of each document and flattens the
+// documents (and kind: List items) into objects.
+func (d *decoder) collect(docs []*yaml.Node) ([]*rawObject, bool) {
+	var objs []*rawObject
+	for _, doc := range docs {
+		if len(doc.Content) == 0 {
+			continue
+		}
+		root := doc.Content[0]
+		if isNull(root) {
+			continue // an empty document
+		}
+		if !d.checkDepth(root) {
+			continue
+		}
+		o := d.rawObject(root, "")
+		if o == nil {
+			continue
+		}
+		if o.kind != "List" {
+			objs = append(objs, o)
+		} else {
+			objs = append(objs, d.listItems(o)...)
+		}
+		if len(objs) > MaxObjects {
+			d.errorf(root, "", "more than %d objects (MaxObjects)", MaxObjects)
+			return nil, false
+		}
+	}
+	return objs, true
+}
+
+// checkDepth rejects a document nested deeper than MaxDepth. It walks the
+// tree iteratively (aliases are not followed: they cost no depth here and
+// are charged to the alias budget when decoded).
+func (d *decoder) checkDepth(root *yaml.Node) bool {
+	type entry struct {
+		n     *yaml.Node
+		depth int
+	}
+	stack := []entry{{root, 1}}
+	for len(stack) > 0 {
+		e := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if e.depth > MaxDepth {
+			d.errorf(e.n, "", "YAML nesting is deeper than %d levels (MaxDepth)", MaxDepth)
+			return false
+		}
+		for _, c := range e.n.Content {
+			stack = append(stack, entry{c, e.depth + 1})
+		}
+	}
+	return true
+}
+
+// rawObject reads apiVersion and kind of an object mapping; path is the
+// object's position in a List ("items[3]") for messages, or "".
+func (d *decoder) rawObject(n *yaml.Node, path string) *rawObject {
+	n = d.deref(n)
+	if n == nil {
+		return nil
+	}
+	if n.Kind != yaml.MappingNode {
+		d.errorf(n, path, "expected a Kubernetes object (a mapping with apiVersion and kind), got %s", describe(n))
+		return nil
+	}
+	o := &rawObject{node: n, pairs: d.pairs(n, "")}
+	var haveAPI, haveKind bool
+	for _, p := range o.pairs {
+		switch p.name {
+		case "apiVersion":
+			o.apiVersion, haveAPI = d.str(p.val, "apiVersion")
+		case "kind":
+			o.kind, haveKind = d.str(p.val, "kind")
+			o.kindNode = d.deref(p.val)
+		}
+	}
+	if !haveAPI {
+		d.required(n, "", "apiVersion")
+	}
+	if !haveKind {
+		d.required(n, "", "kind")
+	}
+	if !haveAPI || !haveKind {
+		return nil
+	}
+	return o
+}
+
+// listItems flattens a kind: List document (what `kubectl get -o yaml`
+// prints for several objects).
+func (d *decoder) listItems(list *rawObject) []*rawObject {
+	if list.apiVersion != "v1" {
+		d.errorf(list.kindNode, "kind", "kind List must have apiVersion v1, got %q", clip(list.apiVersion))
+		return nil
+	}
+	var out []*rawObject
+	for _, p := range list.pairs {
+		switch p.name {
+		case "apiVersion", "kind":
+		case "metadata":
+			// ListMeta (resourceVersion, continue, ...): not interpreted.
+		case "items":
+			for i, item := range d.items(p.val, "items") {
+				o := d.rawObject(item, index("items", i))
+				if o == nil {
+					continue
+				}
+				if o.kind == "List" {
+					d.errorf(o.kindNode, index("items", i)+".kind", "a List cannot contain another List")
+					continue
+				}
+				out = append(out, o)
+			}
+		default:
+			d.unknown(p, "")
+		}
+	}
+	return out
+}
+
+// API versions accepted in scenario files.
+const (
+	apiKueueV1beta2   = "kueue.x-k8s.io/v1beta2"
+	apiKueueV1beta1   = "kueue.x-k8s.io/v1beta1"
+	apiBatchV1        = "batch/v1"
+	apiCoreV1         = "v1"
+	apiSchedulingV1   = "scheduling.k8s.io/v1"
+	apiResourcePolicy = "scheduling.x-k8s.io/v1alpha1"
+	// apiResourcePolicyKEP is the group the KEP #594 text uses (a typo of
+	// scheduling.x-k8s.io); accepted for pasted examples.
+	apiResourcePolicyKEP = "scheduling.sigs.x-k8s.io/v1alpha1"
+	apiKueueplay         = "kueueplay/v1alpha1"
+)
+
+const acceptedKinds = "kueue.x-k8s.io/v1beta2 or kueue.x-k8s.io/v1beta1 " +
+	"(ResourceFlavor, ClusterQueue, Cohort, LocalQueue, Workload, WorkloadPriorityClass), " +
+	"batch/v1 Job, v1 Namespace, v1 Node, scheduling.k8s.io/v1 PriorityClass, " +
+	"scheduling.x-k8s.io/v1alpha1 ResourcePolicy, kueueplay/v1alpha1 Scenario"
+
+// dispatch decodes one object according to its apiVersion and kind.
+func (d *decoder) dispatch(st *state, o *rawObject) {
+	d.obj = ""
+	switch o.apiVersion {
+	case apiKueueV1beta2, apiKueueV1beta1:
+		v1beta1 := o.apiVersion == apiKueueV1beta1
+		switch o.kind {
+		case "ResourceFlavor":
+			d.resourceFlavor(st, o)
+			return
+		case "ClusterQueue":
+			d.clusterQueue(st, o, v1beta1)
+			return
+		case "Cohort":
+			d.cohort(st, o)
+			return
+		case "LocalQueue":
+			d.localQueue(st, o)
+			return
+		case "Workload":
+			d.workload(st, o, v1beta1)
+			return
+		case "WorkloadPriorityClass":
+			d.workloadPriorityClass(st, o)
+			return
+		}
+	case apiBatchV1:
+		if o.kind == "Job" {
+			d.job(st, o)
+			return
+		}
+	case apiCoreV1:
+		switch o.kind {
+		case "Namespace":
+			d.namespace(st, o)
+			return
+		case "Node":
+			d.node(st, o)
+			return
+		}
+	case apiSchedulingV1:
+		if o.kind == "PriorityClass" {
+			d.priorityClass(st, o)
+			return
+		}
+	case apiResourcePolicy, apiResourcePolicyKEP:
+		if o.kind == "ResourcePolicy" {
+			d.resourcePolicy(st, o)
+			return
+		}
+	}
+	d.errorf(o.kindNode, "kind", "unsupported object apiVersion %q, kind %q; accepted: %s", clip(o.apiVersion), clip(o.kind), acceptedKinds)
+}

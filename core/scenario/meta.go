@@ -1,0 +1,316 @@
+package scenario
+
+import (
+	"strings"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Simulation-only settings ride on Workloads and Jobs as annotations, so the
+// manifests stay valid Kubernetes objects.
+const (
+	annotationPrefix           = "kueueplay/"
+	annotationArrival          = "kueueplay/arrival"
+	annotationRuntime          = "kueueplay/runtime"
+	annotationTerminationDelay = "kueueplay/termination-delay"
+)
+
+// Labels Kueue and Kubernetes read.
+const (
+	labelQueueName         = "kueue.x-k8s.io/queue-name"
+	labelPriorityClass     = "kueue.x-k8s.io/priority-class"
+	labelPodSet            = "kueue.x-k8s.io/podset"
+	labelJobName           = "batch.kubernetes.io/job-name"
+	labelLegacyJobName     = "job-name"
+	labelNamespaceMetaName = "kubernetes.io/metadata.name"
+	defaultNamespace       = "default"
+	defaultLocalQueueName  = "default"
+)
+
+// nameRule says how metadata.name is validated.
+type nameRule int
+
+const (
+	// nameSubdomain: an RFC 1123 subdomain of at most MaxNameLength
+	// characters (most objects).
+	nameSubdomain nameRule = iota
+	// nameLabel: an RFC 1123 label of at most MaxDNSLabelLength characters
+	// (Namespaces).
+	nameLabel
+	// nameJob: a subdomain of at most MaxDNSLabelLength characters. The Job
+	// controller copies the name into the pod label
+	// batch.kubernetes.io/job-name, so the API server rejects longer names.
+	nameJob
+)
+
+func checkName(name string, rule nameRule) string {
+	switch rule {
+	case nameLabel:
+		return checkDNSLabel(name)
+	case nameJob:
+		return checkDNSSubdomain(name, MaxDNSLabelLength)
+	}
+	return checkDNSSubdomain(name, MaxNameLength)
+}
+
+// objMeta is the part of ObjectMeta the playground reads.
+type objMeta struct {
+	name, namespace string
+	// node is the metadata mapping, or the object when metadata is absent.
+	node     *yaml.Node
+	nameNode *yaml.Node
+	labels   map[string]string
+	// labelNodes and annNodes hold the value nodes, for positions.
+	labelNodes map[string]*yaml.Node
+	ann        map[string]string
+	annNodes   map[string]*yaml.Node
+	// label is "Kind/name" or "Kind/namespace/name".
+	label string
+}
+
+// begin decodes an object's metadata, makes it the current object for
+// diagnostics, and returns the object's other top-level entries.
+func (d *decoder) begin(o *rawObject, namespaced bool, rule nameRule) (objMeta, []pair) {
+	m := objMeta{node: o.node, nameNode: o.node}
+	var rest []pair
+	var metaNode *yaml.Node
+	found := false
+	for _, p := range o.pairs {
+		switch p.name {
+		case "apiVersion", "kind":
+		case "metadata":
+			found, metaNode = true, p.val
+		default:
+			rest = append(rest, p)
+		}
+	}
+	// Name the object before decoding its metadata, so that problems inside
+	// metadata carry the object too.
+	name, namespace := peekName(metaNode)
+	d.obj = objectLabel(o.kind, name, namespace, namespaced)
+	if found {
+		m = d.objectMeta(metaNode, o.node, "metadata", namespaced, rule)
+	}
+	if namespaced && m.namespace == "" {
+		m.namespace = defaultNamespace
+	}
+	m.label = objectLabel(o.kind, m.name, m.namespace, namespaced)
+	d.obj = m.label
+	if !found {
+		d.required(o.node, "", "metadata")
+	} else if m.name == "" {
+		d.required(m.node, "metadata", "name")
+	}
+	return m, rest
+}
+
+// objectLabel builds Diagnostic.Object: "Kind/name" or "Kind/namespace/name".
+func objectLabel(kind, name, namespace string, namespaced bool) string {
+	if name == "" {
+		name = "(unnamed)"
+	}
+	if !namespaced {
+		return kind + "/" + name
+	}
+	if namespace == "" {
+		namespace = defaultNamespace
+	}
+	return kind + "/" + namespace + "/" + name
+}
+
+// peekName reads metadata.name and metadata.namespace without reporting
+// anything (objectMeta validates them).
+func peekName(n *yaml.Node) (name, namespace string) {
+	if n == nil || n.Kind != yaml.MappingNode {
+		return "", ""
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if v.Kind != yaml.ScalarNode || v.Tag != tagStr {
+			continue
+		}
+		switch {
+		case k.Value == "name" && name == "":
+			name = v.Value
+		case k.Value == "namespace" && namespace == "":
+			namespace = v.Value
+		}
+	}
+	return name, namespace
+}
+
+// objectMeta decodes metav1.ObjectMeta. Only name, namespace, labels and
+// annotations are read; the other real fields are accepted and skipped.
+func (d *decoder) objectMeta(n, obj *yaml.Node, path string, namespaced bool, rule nameRule) objMeta {
+	m := objMeta{node: obj, nameNode: obj}
+	if dn := d.deref(n); !isNull(dn) {
+		m.node, m.nameNode = dn, dn
+	}
+	var nsNode *yaml.Node
+	for _, p := range d.pairs(n, path) {
+		fp := join(path, p.name)
+		switch p.name {
+		case "name":
+			if s, ok := d.str(p.val, fp); ok {
+				m.name, m.nameNode = s, d.deref(p.val)
+			}
+		case "namespace":
+			if s, ok := d.str(p.val, fp); ok {
+				m.namespace, nsNode = s, d.deref(p.val)
+			}
+		case "labels":
+			var keys map[string]*yaml.Node
+			m.labels, keys, m.labelNodes = d.stringMap(p.val, fp)
+			d.checkLabels(m.labels, keys, m.labelNodes, fp)
+		case "annotations":
+			var keys map[string]*yaml.Node
+			m.ann, keys, m.annNodes = d.stringMap(p.val, fp)
+			for k := range m.ann {
+				if msg := checkQualifiedName(k); msg != "" {
+					d.errorf(keys[k], key(fp, k), "invalid annotation key: %s", msg)
+				}
+			}
+		case "generateName", "selfLink", "uid", "resourceVersion", "generation",
+			"creationTimestamp", "deletionTimestamp", "deletionGracePeriodSeconds",
+			"ownerReferences", "finalizers", "managedFields":
+			// Real ObjectMeta fields the playground does not interpret.
+		default:
+			d.unknown(p, path)
+		}
+	}
+	if m.name != "" {
+		if msg := checkName(m.name, rule); msg != "" {
+			d.errorf(m.nameNode, join(path, "name"), "invalid name: %s", msg)
+		}
+	}
+	if namespaced && m.namespace != "" {
+		if msg := checkDNSLabel(m.namespace); msg != "" {
+			d.errorf(nsNode, join(path, "namespace"), "invalid namespace: %s", msg)
+		}
+	}
+	// For cluster-scoped kinds the API server clears metadata.namespace.
+	if !namespaced {
+		m.namespace = ""
+	}
+	return m
+}
+
+// checkLabels mirrors metav1validation.ValidateLabels.
+func (d *decoder) checkLabels(labels map[string]string, keys, vals map[string]*yaml.Node, path string) {
+	for k, v := range labels {
+		if msg := checkQualifiedName(k); msg != "" {
+			d.errorf(keys[k], key(path, k), "invalid label key: %s", msg)
+		}
+		if msg := checkLabelValue(v); msg != "" {
+			d.errorf(vals[k], key(path, k), "invalid label value: %s", msg)
+		}
+	}
+}
+
+// simAnnotations are the kueueplay/ annotations of a Workload or Job.
+type simAnnotations struct {
+	arrival          time.Duration
+	runtime          *time.Duration
+	terminationDelay *time.Duration
+}
+
+// annotations validates the kueueplay/ annotations. forWorkload is false
+// for kinds that do not read them (a warning then).
+func (d *decoder) annotations(m objMeta, forWorkload bool, kind string) simAnnotations {
+	var sa simAnnotations
+	for k, v := range m.ann {
+		if !strings.HasPrefix(k, annotationPrefix) {
+			continue
+		}
+		n := m.annNodes[k]
+		fp := key("metadata.annotations", k)
+		switch k {
+		case annotationArrival, annotationRuntime, annotationTerminationDelay:
+		default:
+			d.errorf(n, fp, "unknown kueueplay annotation %q (known: %s, %s, %s)", k, annotationArrival, annotationRuntime, annotationTerminationDelay)
+			continue
+		}
+		if !forWorkload {
+			d.warnf(n, fp, "annotation %q is only read on Workloads and Jobs; it has no effect on a %s", k, kind)
+			continue
+		}
+		dur, ok := d.parseDuration(n, fp, v)
+		if !ok {
+			continue
+		}
+		switch k {
+		case annotationArrival:
+			sa.arrival = dur
+		case annotationRuntime:
+			sa.runtime = &dur
+		case annotationTerminationDelay:
+			sa.terminationDelay = &dur
+		}
+	}
+	return sa
+}
+
+// register records an object's key (kind, namespace, name) and reports a
+// duplicate. A Job registers both itself and the Workload it becomes
+// (byJob is then the Job's name), so that a Job x and a Workload job-x in
+// one namespace collide.
+func (d *decoder) register(st *state, kind, namespace, name string, n *yaml.Node, byJob string) bool {
+	if name == "" {
+		return false
+	}
+	k := kind + "/" + name
+	shown := name
+	if namespace != "" {
+		k = kind + "/" + namespace + "/" + name
+		shown = namespace + "/" + name
+	}
+	first, dup := st.keys[k]
+	switch {
+	case !dup:
+		st.keys[k] = keyInfo{line: n.Line, byJob: byJob}
+		return true
+	case first.byJob != "":
+		d.errorf(n, "metadata.name", "duplicate %s %q: Job %q (line %d) already becomes this Workload", kind, shown, first.byJob, first.line)
+	case byJob != "":
+		d.errorf(n, "metadata.name", "duplicate %s %q: Job %q becomes this Workload, which is already defined at line %d", kind, shown, byJob, first.line)
+	default:
+		d.errorf(n, "metadata.name", "duplicate %s %q (first defined at line %d)", kind, shown, first.line)
+	}
+	return false
+}
+
+// keyInfo is where an object key was first registered.
+type keyInfo struct {
+	line  int
+	byJob string
+}
+
+// nsLabels returns the labels of a declared Namespace, including the
+// kubernetes.io/metadata.name label the API server always sets
+// (NamespaceDefaultLabelName), which namespaceSelectors often use.
+func nsLabels(name string, labels map[string]string) map[string]string {
+	out := make(map[string]string, len(labels)+1)
+	for k, v := range labels {
+		out[k] = v
+	}
+	out[labelNamespaceMetaName] = name
+	return out
+}
+
+// podSetLabelsFor adds the labels Kueue and the Job controller put on the
+// pods of a pod set: kueue.x-k8s.io/podset (podset.FromAssignment via
+// jobframework startJob) and, for Jobs, batch.kubernetes.io/job-name and
+// job-name.
+func podSetLabelsFor(template map[string]string, podSet, jobName string) map[string]string {
+	out := make(map[string]string, len(template)+3)
+	for k, v := range template {
+		out[k] = v
+	}
+	out[labelPodSet] = podSet
+	if jobName != "" {
+		out[labelJobName] = jobName
+		out[labelLegacyJobName] = jobName
+	}
+	return out
+}

@@ -1,0 +1,488 @@
+package scenario
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/kueueplay/kueueplay/core"
+)
+
+// YAML tags as yaml.v3 resolves them.
+const (
+	tagStr       = "!!str"
+	tagInt       = "!!int"
+	tagFloat     = "!!float"
+	tagBool      = "!!bool"
+	tagNull      = "!!null"
+	tagTimestamp = "!!timestamp"
+	tagMerge     = "!!merge"
+)
+
+// decoder carries the state of one Decode call: the diagnostics found so
+// far, the alias budget, and the object being decoded (for Diagnostic.Object).
+type decoder struct {
+	file  string
+	diags []core.Diagnostic
+
+	// aliasBudget is how many more nodes may be reached through YAML aliases
+	// (see MaxAliasNodes).
+	aliasBudget   int
+	aliasReported bool
+
+	// obj is the "Kind/name" of the object being decoded.
+	obj string
+}
+
+func (d *decoder) pos(n *yaml.Node) core.Pos {
+	if n == nil {
+		return core.Pos{File: d.file}
+	}
+	return core.Pos{File: d.file, Line: n.Line, Col: n.Column}
+}
+
+func (d *decoder) add(sev core.Severity, obj string, n *yaml.Node, field, msg string) {
+	d.diags = append(d.diags, core.Diagnostic{
+		Pos:      d.pos(n),
+		Severity: sev,
+		Object:   obj,
+		Field:    field,
+		Message:  msg,
+	})
+}
+
+// errorf reports an error about node n (field path field) of the current
+// object.
+func (d *decoder) errorf(n *yaml.Node, field, format string, args ...any) {
+	d.add(core.SeverityError, d.obj, n, field, fmt.Sprintf(format, args...))
+}
+
+// warnf reports a warning about node n of the current object.
+func (d *decoder) warnf(n *yaml.Node, field, format string, args ...any) {
+	d.add(core.SeverityWarning, d.obj, n, field, fmt.Sprintf(format, args...))
+}
+
+// errorObj and warnObj report about another object than the current one
+// (used by the cross-object checks).
+func (d *decoder) errorObj(obj string, n *yaml.Node, field, format string, args ...any) {
+	d.add(core.SeverityError, obj, n, field, fmt.Sprintf(format, args...))
+}
+
+func (d *decoder) warnObj(obj string, n *yaml.Node, field, format string, args ...any) {
+	d.add(core.SeverityWarning, obj, n, field, fmt.Sprintf(format, args...))
+}
+
+// join builds a field path: join("spec", "cohortName") = "spec.cohortName".
+func join(path, name string) string {
+	if path == "" {
+		return name
+	}
+	return path + "." + name
+}
+
+// index builds "path[i]".
+func index(path string, i int) string {
+	return path + "[" + strconv.Itoa(i) + "]"
+}
+
+// key builds "path[key]" for map entries (as Kubernetes field paths do).
+func key(path, k string) string {
+	return path + "[" + k + "]"
+}
+
+// deref follows alias nodes, charging the size of each target against the
+// alias budget. It returns nil once the budget is spent (callers treat nil
+// as null), so alias bombs and self-referencing anchors cost at most
+// MaxAliasNodes node visits.
+func (d *decoder) deref(n *yaml.Node) *yaml.Node {
+	for n != nil && n.Kind == yaml.AliasNode {
+		target := n.Alias
+		if target == nil {
+			return nil
+		}
+		d.aliasBudget -= subtreeSize(target, d.aliasBudget+1)
+		if d.aliasBudget < 0 {
+			if !d.aliasReported {
+				d.aliasReported = true
+				d.errorf(n, "", "YAML alias *%s: aliases may expand to at most %d nodes in total (MaxAliasNodes)", n.Value, MaxAliasNodes)
+			}
+			return nil
+		}
+		n = target
+	}
+	return n
+}
+
+// subtreeSize counts the nodes of n's subtree without following aliases,
+// stopping at limit.
+func subtreeSize(n *yaml.Node, limit int) int {
+	count := 0
+	stack := []*yaml.Node{n}
+	for len(stack) > 0 && count < limit {
+		top := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		count++
+		stack = append(stack, top.Content...)
+	}
+	return count
+}
+
+// isNull reports whether n is absent or a YAML null (which Kubernetes treats
+// like an absent field).
+func isNull(n *yaml.Node) bool {
+	return n == nil || (n.Kind == yaml.ScalarNode && n.Tag == tagNull)
+}
+
+// describe names the YAML shape of n for type errors.
+func describe(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.ScalarNode:
+		switch n.Tag {
+		case tagStr:
+			return fmt.Sprintf("the string %q", clip(n.Value))
+		case tagInt:
+			return "the integer " + clip(n.Value)
+		case tagFloat:
+			return "the number " + clip(n.Value)
+		case tagBool:
+			return "the boolean " + clip(n.Value)
+		case tagNull:
+			return "null"
+		}
+		return fmt.Sprintf("%s %q", n.Tag, clip(n.Value))
+	}
+	return "an unsupported YAML node"
+}
+
+// clip shortens long values quoted in messages, without splitting a UTF-8
+// sequence.
+func clip(s string) string {
+	const max = 64
+	if len(s) <= max {
+		return s
+	}
+	cut := max
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "..."
+}
+
+// pair is one key/value entry of a YAML mapping.
+type pair struct {
+	key, val *yaml.Node
+	name     string
+}
+
+// pairs returns the entries of mapping n, with YAML merge keys (<<) expanded
+// (explicit keys win over merged ones), and reports duplicate keys. A null
+// or absent n gives no entries; any other non-mapping is a type error.
+func (d *decoder) pairs(n *yaml.Node, path string) []pair {
+	n = d.deref(n)
+	if isNull(n) {
+		return nil
+	}
+	if n.Kind != yaml.MappingNode {
+		d.errorf(n, path, "expected a mapping, got %s", describe(n))
+		return nil
+	}
+	seen := map[string]*yaml.Node{}
+	var out []pair
+	d.collectPairs(n, path, seen, &out, map[*yaml.Node]bool{}, true)
+	return out
+}
+
+func (d *decoder) collectPairs(n *yaml.Node, path string, seen map[string]*yaml.Node, out *[]pair, visiting map[*yaml.Node]bool, explicit bool) {
+	if visiting[n] {
+		d.errorf(n, path, "YAML merge key cycle")
+		return
+	}
+	visiting[n] = true
+	defer delete(visiting, n)
+	var merges []*yaml.Node
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := d.deref(n.Content[i]), n.Content[i+1]
+		if k == nil {
+			continue
+		}
+		if k.Kind == yaml.ScalarNode && k.Tag == tagMerge {
+			merges = append(merges, v)
+			continue
+		}
+		if k.Kind != yaml.ScalarNode || k.Tag == tagNull {
+			d.errorf(k, path, "mapping keys must be strings, got %s", describe(k))
+			continue
+		}
+		if first, dup := seen[k.Value]; dup {
+			if explicit {
+				d.errorf(k, join(path, k.Value), "duplicate field %q (first set at line %d)", k.Value, first.Line)
+			}
+			continue
+		}
+		seen[k.Value] = k
+		// Values are dereferenced once here, so that an alias is charged to
+		// the budget once however often its value is looked at.
+		*out = append(*out, pair{key: k, val: d.deref(v), name: k.Value})
+	}
+	for _, m := range merges {
+		m = d.deref(m)
+		if isNull(m) {
+			continue
+		}
+		switch m.Kind {
+		case yaml.MappingNode:
+			d.collectPairs(m, path, seen, out, visiting, false)
+		case yaml.SequenceNode:
+			for _, item := range m.Content {
+				item = d.deref(item)
+				if item == nil {
+					continue
+				}
+				if item.Kind != yaml.MappingNode {
+					d.errorf(item, path, "a YAML merge (<<) takes mappings, got %s", describe(item))
+					continue
+				}
+				d.collectPairs(item, path, seen, out, visiting, false)
+			}
+		default:
+			d.errorf(m, path, "a YAML merge (<<) takes a mapping or a list of mappings, got %s", describe(m))
+		}
+	}
+}
+
+// items returns the entries of sequence n; null or absent gives none.
+func (d *decoder) items(n *yaml.Node, path string) []*yaml.Node {
+	n = d.deref(n)
+	if isNull(n) {
+		return nil
+	}
+	if n.Kind != yaml.SequenceNode {
+		d.errorf(n, path, "expected a list, got %s", describe(n))
+		return nil
+	}
+	out := make([]*yaml.Node, len(n.Content))
+	for i, item := range n.Content {
+		out[i] = d.deref(item)
+	}
+	return out
+}
+
+// unknown reports a field that the Kubernetes type does not have.
+func (d *decoder) unknown(p pair, path string) {
+	d.errorf(p.key, join(path, p.name), "unknown field %q", p.name)
+}
+
+// required reports a missing required field; n is the mapping that lacks it.
+func (d *decoder) required(n *yaml.Node, path, name string) {
+	d.errorf(n, join(path, name), "missing required field %q", name)
+}
+
+// str decodes a string field. ok is false for null (absent) and for type
+// errors, which it reports. Like Kubernetes' JSON decoding it rejects
+// numbers and booleans: quote them.
+func (d *decoder) str(n *yaml.Node, path string) (string, bool) {
+	n = d.deref(n)
+	if isNull(n) {
+		return "", false
+	}
+	if n.Kind == yaml.ScalarNode {
+		switch n.Tag {
+		case tagStr, tagTimestamp:
+			return n.Value, true
+		case tagInt, tagFloat, tagBool:
+			d.errorf(n, path, "expected a string, got %s (quote it)", describe(n))
+			return "", false
+		}
+	}
+	d.errorf(n, path, "expected a string, got %s", describe(n))
+	return "", false
+}
+
+// scalarText decodes any non-null scalar as text (for quantities and
+// durations, which accept numbers).
+func (d *decoder) scalarText(n *yaml.Node, path, what string) (string, bool) {
+	n = d.deref(n)
+	if isNull(n) {
+		return "", false
+	}
+	if n.Kind == yaml.ScalarNode {
+		switch n.Tag {
+		case tagStr, tagInt, tagFloat:
+			return n.Value, true
+		}
+	}
+	d.errorf(n, path, "expected %s, got %s", what, describe(n))
+	return "", false
+}
+
+// integer decodes an integer field within [min, max].
+func (d *decoder) integer(n *yaml.Node, path string, min, max int64) (int64, bool) {
+	n = d.deref(n)
+	if isNull(n) {
+		return 0, false
+	}
+	if n.Kind != yaml.ScalarNode || n.Tag != tagInt {
+		d.errorf(n, path, "expected an integer, got %s", describe(n))
+		return 0, false
+	}
+	var v int64
+	if err := n.Decode(&v); err != nil {
+		d.errorf(n, path, "invalid integer %q", clip(n.Value))
+		return 0, false
+	}
+	if v < min || v > max {
+		d.errorf(n, path, "must be between %d and %d, got %d", min, max, v)
+		return 0, false
+	}
+	return v, true
+}
+
+// int32v decodes an int32 field that must be >= min.
+func (d *decoder) int32v(n *yaml.Node, path string, min int64) (int32, bool) {
+	v, ok := d.integer(n, path, min, 1<<31-1)
+	return int32(v), ok
+}
+
+// boolean decodes a boolean field.
+func (d *decoder) boolean(n *yaml.Node, path string) (bool, bool) {
+	n = d.deref(n)
+	if isNull(n) {
+		return false, false
+	}
+	if n.Kind != yaml.ScalarNode || n.Tag != tagBool {
+		d.errorf(n, path, "expected a boolean, got %s", describe(n))
+		return false, false
+	}
+	var v bool
+	if err := n.Decode(&v); err != nil {
+		d.errorf(n, path, "invalid boolean %q", clip(n.Value))
+		return false, false
+	}
+	return v, true
+}
+
+// quantity decodes a Kubernetes quantity for resource name and converts it
+// to Kueue's integer Amount (core.ResourceAmount). Negative values are
+// returned as is; callers decide whether they are allowed.
+func (d *decoder) quantity(n *yaml.Node, path string, name core.ResourceName) (core.Amount, bool) {
+	n = d.deref(n)
+	s, ok := d.scalarText(n, path, "a quantity")
+	if !ok {
+		return 0, false
+	}
+	v, err := core.ResourceAmount(name, s)
+	if err != nil {
+		d.errorf(n, path, "%v", err)
+		return 0, false
+	}
+	return v, true
+}
+
+// nonNegQuantity decodes a quantity that must not be negative, as
+// Kueue's validateResourceQuantity and Kubernetes' container resource
+// validation require.
+func (d *decoder) nonNegQuantity(n *yaml.Node, path string, name core.ResourceName) (core.Amount, bool) {
+	n = d.deref(n)
+	v, ok := d.quantity(n, path, name)
+	if ok && v < 0 {
+		d.errorf(n, path, "must be greater than or equal to 0, got %s", clip(n.Value))
+		return 0, false
+	}
+	return v, ok
+}
+
+// duration decodes a non-negative Go duration (time.ParseDuration syntax).
+func (d *decoder) duration(n *yaml.Node, path string) (time.Duration, bool) {
+	n = d.deref(n)
+	s, ok := d.scalarText(n, path, "a duration such as 30s or 1m30s")
+	if !ok {
+		return 0, false
+	}
+	return d.parseDuration(n, path, s)
+}
+
+func (d *decoder) parseDuration(n *yaml.Node, path, s string) (time.Duration, bool) {
+	v, err := time.ParseDuration(strings.TrimSpace(s))
+	if err != nil {
+		d.errorf(n, path, "invalid duration %q: use Go duration syntax such as 30s, 1m30s or 200ms", clip(s))
+		return 0, false
+	}
+	if v < 0 {
+		d.errorf(n, path, "duration must not be negative, got %s", clip(s))
+		return 0, false
+	}
+	return v, true
+}
+
+// strEnum decodes a string that must be one of allowed.
+func (d *decoder) strEnum(n *yaml.Node, path string, allowed ...string) (string, bool) {
+	n = d.deref(n)
+	s, ok := d.str(n, path)
+	if !ok {
+		return "", false
+	}
+	for _, a := range allowed {
+		if s == a {
+			return s, true
+		}
+	}
+	d.errorf(n, path, "unsupported value %q: supported values: %s", clip(s), quoteList(allowed))
+	return "", false
+}
+
+func quoteList(ss []string) string {
+	q := make([]string, len(ss))
+	for i, s := range ss {
+		q[i] = strconv.Quote(s)
+	}
+	return strings.Join(q, ", ")
+}
+
+// stringList decodes a list of strings.
+func (d *decoder) stringList(n *yaml.Node, path string) ([]string, []*yaml.Node) {
+	var out []string
+	var nodes []*yaml.Node
+	for i, item := range d.items(n, path) {
+		item = d.deref(item)
+		if s, ok := d.str(item, index(path, i)); ok {
+			out = append(out, s)
+			nodes = append(nodes, item)
+		}
+	}
+	return out, nodes
+}
+
+// stringMap decodes a map of strings; keyNodes and valNodes give positions.
+func (d *decoder) stringMap(n *yaml.Node, path string) (m map[string]string, keyNodes, valNodes map[string]*yaml.Node) {
+	n = d.deref(n)
+	ps := d.pairs(n, path)
+	if !isNull(n) {
+		m = map[string]string{}
+	}
+	keyNodes = map[string]*yaml.Node{}
+	valNodes = map[string]*yaml.Node{}
+	for _, p := range ps {
+		val := d.deref(p.val)
+		v, ok := d.str(val, key(path, p.name))
+		if !ok {
+			if val != nil && isNull(val) {
+				// {key: null} is the empty string in Kubernetes' JSON.
+				v, ok = "", true
+			}
+		}
+		if ok {
+			m[p.name] = v
+			keyNodes[p.name] = p.key
+			valNodes[p.name] = val
+		}
+	}
+	return m, keyNodes, valNodes
+}

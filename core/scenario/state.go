@@ -1,0 +1,153 @@
+package scenario
+
+import (
+	"time"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/kueueplay/kueueplay/core"
+)
+
+// state collects the decoded objects of one file, with the positions the
+// cross-object checks (link) need.
+type state struct {
+	// keys detects duplicate objects: "Kind/name" or "Kind/ns/name".
+	keys map[string]keyInfo
+
+	scenarioSeen bool
+	scenario     scenarioInfo
+
+	flavors       []core.ResourceFlavor
+	flavorNames   map[string]bool
+	clusterQueues []*cqInfo
+	cohorts       []*cohortInfo
+	localQueues   []*lqInfo
+	namespaces    []core.Namespace
+	nodes         []core.Node
+	policies      []core.ResourcePolicy
+	// workloads holds Workload objects and Jobs, in document order.
+	workloads      []*wlInfo
+	priorityClass  map[string]*pcInfo
+	workloadPClass map[string]*pcInfo
+	// defaultPriorityClass is the PriorityClass with globalDefault: true.
+	defaultPriorityClass string
+}
+
+func newState() *state {
+	return &state{
+		keys:           map[string]keyInfo{},
+		flavorNames:    map[string]bool{},
+		priorityClass:  map[string]*pcInfo{},
+		workloadPClass: map[string]*pcInfo{},
+		scenario: scenarioInfo{
+			sc: core.Scenario{
+				CycleDuration: core.DefaultCycleDuration,
+				MaxCycles:     core.DefaultMaxCycles,
+			},
+		},
+	}
+}
+
+// ref is a name that another object refers to, with where it was written.
+type ref struct {
+	name string
+	node *yaml.Node
+	path string
+}
+
+// cqInfo is a decoded ClusterQueue and its references.
+type cqInfo struct {
+	cq      core.ClusterQueue
+	label   string
+	flavors []ref
+}
+
+// cohortInfo is a decoded Cohort and its parent reference.
+type cohortInfo struct {
+	cohort core.Cohort
+	label  string
+	parent ref
+}
+
+// lqInfo is a decoded LocalQueue.
+type lqInfo struct {
+	lq    core.LocalQueue
+	label string
+	cq    ref
+	// node is the object, for the missing-clusterQueue warning.
+	node *yaml.Node
+}
+
+// pcInfo is a PriorityClass or WorkloadPriorityClass.
+type pcInfo struct {
+	value         int32
+	globalDefault bool
+	node          *yaml.Node
+}
+
+// wlInfo is a decoded Workload, or a Job that becomes one.
+type wlInfo struct {
+	wl    core.Workload
+	label string
+	// queue is spec.queueName (or the Job's queue-name label).
+	queue ref
+	// node is the object's mapping; nameNode its metadata.name.
+	node, nameNode *yaml.Node
+
+	// admittedAt is the QuotaReserved condition's lastTransitionTime.
+	admittedAt *time.Time
+	// admissionCQ is status.admission.clusterQueue.
+	admissionCQ ref
+
+	// Jobs only.
+	job          bool
+	jobName      string
+	noQueueLabel bool
+	// wpc is the kueue.x-k8s.io/priority-class label; pc the pod template's
+	// priorityClassName.
+	wpc, pc ref
+
+	// dropped workloads are left out of the Scenario (finished, or a Job
+	// Kueue does not manage).
+	dropped bool
+}
+
+// scenarioInfo is the decoded Scenario object with the workload references
+// of its events and expectations, checked once every workload is known.
+type scenarioInfo struct {
+	sc    core.Scenario
+	label string
+	refs  []wlRef
+}
+
+// wlRef is a workload named in an event or expectation, normalised to
+// "namespace/name".
+type wlRef struct {
+	name string
+	node *yaml.Node
+	path string
+}
+
+// build assembles the Scenario.
+func (st *state) build() *core.Scenario {
+	sc := st.scenario.sc
+	sc.Flavors = st.flavors
+	for _, c := range st.clusterQueues {
+		sc.ClusterQueues = append(sc.ClusterQueues, c.cq)
+	}
+	for _, c := range st.cohorts {
+		sc.Cohorts = append(sc.Cohorts, c.cohort)
+	}
+	for _, q := range st.localQueues {
+		sc.LocalQueues = append(sc.LocalQueues, q.lq)
+	}
+	sc.Namespaces = st.namespaces
+	for _, w := range st.workloads {
+		if !w.dropped {
+			sc.Workloads = append(sc.Workloads, w.wl)
+		}
+	}
+	sc.Nodes = st.nodes
+	sc.ResourcePolicies = st.policies
+	return &sc
+}
