@@ -79,7 +79,7 @@ func TestCLI(t *testing.T) {
 		"run unknown gate": {args: []string{"run", ok, "-gate", "Nope=true"}, wantCode: 2},
 		"test pass":        {args: []string{"test", ok}, wantCode: 0, wantOut: []string{`(?m)^PASS `, `(?m)^1 passed, 0 failed$`}},
 		"test fail shows diff": {args: []string{"test", ok, failing}, wantCode: 1,
-			wantOut: []string{`(?m)^FAIL .*fail.yaml`, `\(-want \+got\)`, `-\s+State: +"pending"`, `\+\s+State: +"admitted"`, `(?m)^1 passed, 1 failed$`}},
+			wantOut: []string{`(?m)^FAIL .*fail.yaml`, `\(-want \+got\)`, `-[\s\x{a0}]+State:[\s\x{a0}]+"pending"`, `\+[\s\x{a0}]+State:[\s\x{a0}]+"admitted"`, `(?m)^1 passed, 1 failed$`}},
 		"test broken file": {args: []string{"test", broken}, wantCode: 1, wantOut: []string{`broken.yaml:\d+:\d+: `, `(?m)^0 passed, 1 failed$`}},
 		"validate error":   {args: []string{"validate", broken}, wantCode: 1, wantOut: []string{`broken.yaml:22:45: ClusterQueue/cq: spec\.resourceGroups\[0\]\.flavors\[0\]\.resources\[0\]\.nominalQuota: invalid quantity "two"`}},
 		"validate warning": {args: []string{"validate", noSelector}, wantCode: 0, wantOut: []string{`nosel.yaml:\d+:\d+: warning: .*namespaceSelector`}},
