@@ -25,6 +25,7 @@
 package quota
 
 import (
+	"cmp"
 	"maps"
 	"slices"
 
@@ -88,7 +89,7 @@ func Build(cqs []core.ClusterQueue, cohorts []core.Cohort, lending bool) *Tree {
 	// Declared cohorts first, then implicit ones, in a sorted order so the
 	// indexes do not depend on document order.
 	sortedCohorts := slices.Clone(cohorts)
-	slices.SortFunc(sortedCohorts, func(a, b core.Cohort) int { return compareStrings(a.Name, b.Name) })
+	slices.SortFunc(sortedCohorts, func(a, b core.Cohort) int { return cmp.Compare(a.Name, b.Name) })
 	for _, c := range sortedCohorts {
 		i := addCohort(c.Name)
 		t.Nodes[i].Quotas = quotasOf(c.ResourceGroups, lending)
@@ -100,7 +101,7 @@ func Build(cqs []core.ClusterQueue, cohorts []core.Cohort, lending bool) *Tree {
 		}
 	}
 	sortedCQs := slices.Clone(cqs)
-	slices.SortFunc(sortedCQs, func(a, b core.ClusterQueue) int { return compareStrings(a.Name, b.Name) })
+	slices.SortFunc(sortedCQs, func(a, b core.ClusterQueue) int { return cmp.Compare(a.Name, b.Name) })
 	for _, cq := range sortedCQs {
 		n := newNode(cq.Name, true)
 		n.Quotas = quotasOf(cq.ResourceGroups, lending)
@@ -122,7 +123,7 @@ func Build(cqs []core.ClusterQueue, cohorts []core.Cohort, lending bool) *Tree {
 	}
 	for i := range t.Nodes {
 		n := &t.Nodes[i]
-		byName := func(a, b int) int { return compareStrings(t.Nodes[a].Name, t.Nodes[b].Name) }
+		byName := func(a, b int) int { return cmp.Compare(t.Nodes[a].Name, t.Nodes[b].Name) }
 		slices.SortFunc(n.ChildCohorts, byName)
 		slices.SortFunc(n.ChildClusterQueues, byName)
 	}
@@ -368,16 +369,6 @@ func SortedKeys[V any](m map[core.FlavorResource]V) []core.FlavorResource {
 	}
 	slices.SortFunc(keys, core.FlavorResource.Compare)
 	return keys
-}
-
-func compareStrings(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // Headroom is node i's unclamped available capacity: negative means the

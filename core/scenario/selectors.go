@@ -42,27 +42,43 @@ func (d *decoder) labelSelector(n *yaml.Node, path, hint string) *core.LabelSele
 	return sel
 }
 
-// labelRequirement decodes one matchExpressions entry.
+// labelRequirement decodes one matchExpressions entry of a
+// metav1.LabelSelector (In, NotIn, Exists, DoesNotExist).
 func (d *decoder) labelRequirement(n *yaml.Node, path string) (core.LabelSelectorRequirement, bool) {
-	var r core.LabelSelectorRequirement
+	key, op, values, ok := d.requirement(n, path, false)
+	return core.LabelSelectorRequirement{Key: key, Operator: op, Values: values}, ok
+}
+
+// requirement decodes and validates one selector requirement: a key, an
+// operator and values. With numeric false it is a label selector
+// requirement (every value must be a label value); with numeric true a
+// NodeSelectorRequirement, which also allows Gt and Lt with one integer
+// value (Kubernetes' validateNodeSelectorRequirement).
+func (d *decoder) requirement(n *yaml.Node, path string, numeric bool) (key, op string, values []string, ok bool) {
 	n = d.deref(n)
+	ops := []string{"In", "NotIn", "Exists", "DoesNotExist"}
+	if numeric {
+		ops = append(ops, "Gt", "Lt")
+	}
 	var keyNode, opNode, valuesNode *yaml.Node
+	var valueNodes []*yaml.Node
 	for _, p := range d.pairs(n, path) {
 		fp := join(path, p.name)
 		switch p.name {
 		case "key":
-			r.Key, _ = d.str(p.val, fp)
+			key, _ = d.str(p.val, fp)
 			keyNode = d.deref(p.val)
 		case "operator":
-			r.Operator, _ = d.strEnum(p.val, fp, "In", "NotIn", "Exists", "DoesNotExist")
+			op, _ = d.strEnum(p.val, fp, ops...)
 			opNode = d.deref(p.val)
 		case "values":
-			var nodes []*yaml.Node
-			r.Values, nodes = d.stringList(p.val, fp)
+			values, valueNodes = d.stringList(p.val, fp)
 			valuesNode = d.deref(p.val)
-			for i, v := range r.Values {
-				if msg := checkLabelValue(v); msg != "" {
-					d.errorf(nodes[i], index(fp, i), "invalid label value: %s", msg)
+			if !numeric {
+				for i, v := range values {
+					if msg := checkLabelValue(v); msg != "" {
+						d.errorf(valueNodes[i], index(fp, i), "invalid label value: %s", msg)
+					}
 				}
 			}
 		default:
@@ -70,35 +86,51 @@ func (d *decoder) labelRequirement(n *yaml.Node, path string) (core.LabelSelecto
 		}
 	}
 	if isNull(n) {
-		return r, false
+		return key, op, values, false
 	}
-	ok := true
+	ok = true
 	if keyNode == nil {
 		d.required(n, path, "key")
 		ok = false
-	} else if msg := checkQualifiedName(r.Key); msg != "" {
+	} else if msg := checkQualifiedName(key); msg != "" {
 		d.errorf(keyNode, join(path, "key"), "invalid label key: %s", msg)
 		ok = false
 	}
 	if opNode == nil {
 		d.required(n, path, "operator")
-		return r, false
+		return key, op, values, false
 	}
-	switch r.Operator {
+	switch op {
 	case "In", "NotIn":
-		if len(r.Values) == 0 {
-			d.errorf(n, join(path, "values"), "must be specified when operator is %s", r.Operator)
+		if len(values) == 0 {
+			d.errorf(n, join(path, "values"), "must be specified when operator is %s", op)
 			ok = false
 		}
 	case "Exists", "DoesNotExist":
-		if len(r.Values) > 0 {
-			d.errorf(valuesNode, join(path, "values"), "may not be specified when operator is %s", r.Operator)
+		if len(values) > 0 {
+			d.errorf(valuesNode, join(path, "values"), "may not be specified when operator is %s", op)
+			ok = false
+		}
+	case "Gt", "Lt":
+		if len(values) != 1 {
+			d.errorf(n, join(path, "values"), "must be specified as a single value when operator is %s", op)
+			ok = false
+		} else if _, err := strconv.ParseInt(values[0], 10, 64); err != nil {
+			d.errorf(valueNodes[0], index(join(path, "values"), 0), "for operator %s the value must be an integer, got %q", op, clip(values[0]))
 			ok = false
 		}
 	default:
 		ok = false
 	}
-	return r, ok
+	if numeric && ok && (op == "In" || op == "NotIn") {
+		for i, v := range values {
+			if msg := checkLabelValue(v); msg != "" {
+				d.errorf(valueNodes[i], index(join(path, "values"), i), "invalid label value: %s", msg)
+				ok = false
+			}
+		}
+	}
+	return key, op, values, ok
 }
 
 // nodeSelectorTerm decodes a v1 NodeSelectorTerm (matchExpressions with
@@ -129,72 +161,8 @@ func (d *decoder) nodeSelectorTerm(n *yaml.Node, path string) core.NodeSelectorT
 // nodeRequirement decodes and validates a NodeSelectorRequirement like
 // Kubernetes' validateNodeSelectorRequirement.
 func (d *decoder) nodeRequirement(n *yaml.Node, path string) (core.NodeSelectorRequirement, bool) {
-	var r core.NodeSelectorRequirement
-	n = d.deref(n)
-	var keyNode, opNode, valuesNode *yaml.Node
-	var valueNodes []*yaml.Node
-	for _, p := range d.pairs(n, path) {
-		fp := join(path, p.name)
-		switch p.name {
-		case "key":
-			r.Key, _ = d.str(p.val, fp)
-			keyNode = d.deref(p.val)
-		case "operator":
-			r.Operator, _ = d.strEnum(p.val, fp, "In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt")
-			opNode = d.deref(p.val)
-		case "values":
-			r.Values, valueNodes = d.stringList(p.val, fp)
-			valuesNode = d.deref(p.val)
-		default:
-			d.unknown(p, path)
-		}
-	}
-	if isNull(n) {
-		return r, false
-	}
-	ok := true
-	if keyNode == nil {
-		d.required(n, path, "key")
-		ok = false
-	} else if msg := checkQualifiedName(r.Key); msg != "" {
-		d.errorf(keyNode, join(path, "key"), "invalid label key: %s", msg)
-		ok = false
-	}
-	if opNode == nil {
-		d.required(n, path, "operator")
-		return r, false
-	}
-	switch r.Operator {
-	case "In", "NotIn":
-		if len(r.Values) == 0 {
-			d.errorf(n, join(path, "values"), "must be specified when operator is %s", r.Operator)
-			ok = false
-		}
-	case "Exists", "DoesNotExist":
-		if len(r.Values) > 0 {
-			d.errorf(valuesNode, join(path, "values"), "may not be specified when operator is %s", r.Operator)
-			ok = false
-		}
-	case "Gt", "Lt":
-		if len(r.Values) != 1 {
-			d.errorf(n, join(path, "values"), "must be specified as a single value when operator is %s", r.Operator)
-			ok = false
-		} else if _, err := strconv.ParseInt(r.Values[0], 10, 64); err != nil {
-			d.errorf(valueNodes[0], index(join(path, "values"), 0), "for operator %s the value must be an integer, got %q", r.Operator, clip(r.Values[0]))
-			ok = false
-		}
-	default:
-		ok = false
-	}
-	if ok && (r.Operator == "In" || r.Operator == "NotIn") {
-		for i, v := range r.Values {
-			if msg := checkLabelValue(v); msg != "" {
-				d.errorf(valueNodes[i], index(join(path, "values"), i), "invalid label value: %s", msg)
-				ok = false
-			}
-		}
-	}
-	return r, ok
+	key, op, values, ok := d.requirement(n, path, true)
+	return core.NodeSelectorRequirement{Key: key, Operator: op, Values: values}, ok
 }
 
 // taintEffects are the effects a taint may have (CEL rule on

@@ -114,13 +114,7 @@ func (s *State) cycle(ts *trace.Step) bool {
 				return c
 			}
 		}
-		if c := cmp.Compare(wa.Spec.Arrival, wb.Spec.Arrival); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(wa.Seq, wb.Seq); c != 0 {
-			return c
-		}
-		return cmp.Compare(wa.Key, wb.Key)
+		return creationOrder(wa, wb)
 	})
 
 	// 5. Process.
@@ -305,12 +299,11 @@ func (s *State) admit(e *entry) {
 func (s *State) requeue(e *entry) bool {
 	q := s.Queues[e.queue]
 	before := *s.Workload(e.wl)
-	reason := e.reason
-	if e.status == skipped && reason == reasonGeneric || e.status == skipped && reason == "" {
+	// requeueAndUpdate: a skipped entry with the generic reason failed
+	// after nomination.
+	reason := cmp.Or(e.reason, reasonGeneric)
+	if e.status == skipped && reason == reasonGeneric {
 		reason = reasonFailedAfterNomination
-	}
-	if reason == "" {
-		reason = reasonGeneric
 	}
 	var immediate bool
 	if q.Spec.QueueingStrategy == core.StrictFIFO {

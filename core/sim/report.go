@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"cmp"
 	"slices"
 
 	"github.com/kueueplay/kueueplay/core"
@@ -29,7 +30,7 @@ func (s *State) usageRows() []trace.UsageRow {
 			}
 			return 1
 		}
-		return compare(na.Name, nb.Name)
+		return cmp.Compare(na.Name, nb.Name)
 	})
 	var rows []trace.UsageRow
 	for _, i := range nodes {
@@ -154,14 +155,4 @@ func (s *State) keys(idx []int) (int, []string) {
 		out[i] = s.Workload(idx[i]).Key
 	}
 	return len(idx), out
-}
-
-func compare(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }

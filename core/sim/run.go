@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/kueueplay/kueueplay/core"
@@ -119,7 +120,7 @@ func (s *State) workloadStates() []trace.WorkloadState {
 	for i := range idx {
 		idx[i] = i
 	}
-	sortInts(idx, s.byKey)
+	slices.SortFunc(idx, s.byKey)
 	out := make([]trace.WorkloadState, 0, len(idx))
 	for _, i := range idx {
 		w := s.Workload(i)

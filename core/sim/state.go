@@ -279,6 +279,13 @@ func (s *State) queueLess(a, b int) int {
 	if c := cmp.Compare(wb.Spec.Priority, wa.Spec.Priority); c != 0 {
 		return c
 	}
+	return creationOrder(wa, wb)
+}
+
+// creationOrder is the queue-order timestamp comparison: earlier arrival,
+// then document order (each workload is created strictly after the one
+// before), then name.
+func creationOrder(wa, wb *Workload) int {
 	if c := cmp.Compare(wa.Spec.Arrival, wb.Spec.Arrival); c != 0 {
 		return c
 	}
@@ -399,8 +406,6 @@ func (s *State) requeueTree(qi int) []string {
 	}
 	return moved
 }
-
-func sortInts(xs []int, f func(a, b int) int) { slices.SortFunc(xs, f) }
 
 // namespaceLabels returns a namespace's labels. A namespace the scenario
 // does not declare exists implicitly with only the label the API server

@@ -4,9 +4,11 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/kueueplay/kueueplay/core"
+	"github.com/kueueplay/kueueplay/core/quota"
 	"github.com/kueueplay/kueueplay/core/trace"
 )
 
@@ -152,7 +154,7 @@ func (s *State) remove(i int, ts *trace.Step, to Status, kind trace.EventKind, w
 		s.removeFromQueue(qi, i)
 		if moved := s.requeueTree(qi); len(moved) > 0 {
 			ts.Events = append(ts.Events, trace.Event{Kind: trace.EventRequeue, ClusterQueue: cqName,
-				Message: fmt.Sprintf("parked workloads of the cohort tree go back to their queues: %s", joinKeys(moved))})
+				Message: fmt.Sprintf("parked workloads of the cohort tree go back to their queues: %s", strings.Join(moved, ", "))})
 		}
 	}
 }
@@ -216,22 +218,13 @@ func (s *State) HasHead() bool {
 
 func formatUsage(u map[core.FlavorResource]core.Amount) string {
 	out := ""
-	for i, fr := range sortedFR(u) {
+	for i, fr := range quota.SortedKeys(u) {
 		if i > 0 {
 			out += ", "
 		}
 		out += fmt.Sprintf("%s/%s %s", fr.Flavor, fr.Resource, core.FormatAmount(fr.Resource, u[fr]))
 	}
 	return out
-}
-
-func sortedFR(u map[core.FlavorResource]core.Amount) []core.FlavorResource {
-	keys := make([]core.FlavorResource, 0, len(u))
-	for k := range u {
-		keys = append(keys, k)
-	}
-	slices.SortFunc(keys, core.FlavorResource.Compare)
-	return keys
 }
 
 func sortedKeys[V any](m map[core.ResourceName]V) []core.ResourceName {
@@ -241,17 +234,6 @@ func sortedKeys[V any](m map[core.ResourceName]V) []core.ResourceName {
 	}
 	slices.Sort(keys)
 	return keys
-}
-
-func joinKeys(keys []string) string {
-	out := ""
-	for i, k := range keys {
-		if i > 0 {
-			out += ", "
-		}
-		out += k
-	}
-	return out
 }
 
 func formatLabels(l map[string]string) string {
