@@ -91,6 +91,13 @@ func (w *ClusterQueueWrapper) Strategy(s core.QueueingStrategy) *ClusterQueueWra
 // Obj returns the ClusterQueue.
 func (w *ClusterQueueWrapper) Obj() core.ClusterQueue { return w.cq }
 
+// Preemption sets spec.preemption; threshold is borrowWithinCohort's
+// maxPriorityThreshold (nil for none).
+func (w *ClusterQueueWrapper) Preemption(within, reclaim, borrow core.PreemptionPolicy, threshold *int32) *ClusterQueueWrapper {
+	w.cq.Preemption = core.Preemption{WithinClusterQueue: within, ReclaimWithinCohort: reclaim, BorrowWithinCohort: borrow, MaxPriorityThreshold: threshold}
+	return w
+}
+
 // WorkloadWrapper builds a core.Workload.
 type WorkloadWrapper struct{ wl core.Workload }
 
@@ -125,6 +132,12 @@ func (w *WorkloadWrapper) Arrival(d time.Duration) *WorkloadWrapper { w.wl.Arriv
 func (w *WorkloadWrapper) Runtime(d time.Duration) *WorkloadWrapper { w.wl.Runtime = &d; return w }
 
 // Obj returns the Workload.
+// TerminationDelay sets kueueplay/termination-delay.
+func (w *WorkloadWrapper) TerminationDelay(d time.Duration) *WorkloadWrapper {
+	w.wl.TerminationDelay = &d
+	return w
+}
+
 func (w *WorkloadWrapper) Obj() core.Workload { return w.wl }
 
 // Flavor returns a ResourceFlavor with the given node labels (k, v pairs).

@@ -12,10 +12,18 @@ import (
 
 // Oracle tells the assigner whether preemption could make room for
 // quantity of fr and the borrowing level after the simulated removal of the
-// targets (flavorassigner.preemptionOracle). It returns ModeNoCandidates,
-// ModePreempt or ModeReclaim.
+// targets (flavorassigner.preemptionOracle).
 type Oracle interface {
-	SimulatePreemption(fr core.FlavorResource, quantity core.Amount) (PreemptionMode, int)
+	SimulatePreemption(fr core.FlavorResource, quantity core.Amount) OracleResult
+}
+
+// OracleResult is the oracle's answer: ModeNoCandidates, ModePreempt or
+// ModeReclaim, the borrowing level after the simulated removal of the
+// targets, and the targets' names (for the trace).
+type OracleResult struct {
+	Mode      PreemptionMode
+	Borrowing int
+	Targets   []string
 }
 
 // LastState is where the previous attempt stopped, per pod set and
@@ -414,7 +422,8 @@ func (in *Input) findFlavor(psIdx int, ps *core.PodSet, requests map[core.Resour
 		rep := bestGranular()
 		for _, r := range resNames {
 			fr := core.FlavorResource{Flavor: name, Resource: r}
-			pm, borrow, reasons := in.fitsResourceQuota(fr, assumed[fr], reqs[r])
+			pm, borrow, targets, reasons := in.fitsResourceQuota(fr, assumed[fr], reqs[r])
+			att.PreemptionTargets = append(att.PreemptionTargets, targets...)
 			st.reasons = append(st.reasons, reasons...)
 			att.Reasons = append(att.Reasons, reasons...)
 			mode := Granular{Mode: pm, Borrowing: borrow}
@@ -498,18 +507,18 @@ func (in *Input) findFlavor(psIdx int, ps *core.PodSet, requests map[core.Resour
 // preemption oracle is asked, if preemption could help (the request fits
 // in nominal quota, reclaiming inside the hierarchy may help, or the queue
 // may preempt while borrowing).
-func (in *Input) fitsResourceQuota(fr core.FlavorResource, assumed, request core.Amount) (PreemptionMode, int, []string) {
+func (in *Input) fitsResourceQuota(fr core.FlavorResource, assumed, request core.Amount) (PreemptionMode, int, []string, []string) {
 	available := in.Tree.Available(in.Node, fr)
 	maxCapacity := in.Tree.PotentialAvailable(in.Node, fr)
 	val := assumed + request
 	if val > maxCapacity {
-		return ModeNoFit, 0, []string{fmt.Sprintf(
+		return ModeNoFit, 0, nil, []string{fmt.Sprintf(
 			"insufficient quota for %s in flavor %s, previously considered podsets requests (%s) + current podset request (%s) > maximum capacity (%s)",
 			fr.Resource, fr.Flavor, core.FormatAmount(fr.Resource, assumed), core.FormatAmount(fr.Resource, request), core.FormatAmount(fr.Resource, maxCapacity))}
 	}
 	borrow, mayReclaim := in.Tree.LowestSubtreeThatFits(in.Node, fr, val)
 	if val <= available {
-		return ModeFit, borrow, nil
+		return ModeFit, borrow, nil, nil
 	}
 	reasons := []string{fmt.Sprintf("insufficient unused quota for %s in flavor %s, %s more needed",
 		fr.Resource, fr.Flavor, core.FormatAmount(fr.Resource, val-available))}
@@ -517,10 +526,10 @@ func (in *Input) fitsResourceQuota(fr core.FlavorResource, assumed, request core
 	canPreemptWhileBorrowing := in.ClusterQueue.Preemption.BorrowWithinCohort != "" &&
 		in.ClusterQueue.Preemption.BorrowWithinCohort != core.PreemptionNever
 	if val <= nominal || mayReclaim || canPreemptWhileBorrowing {
-		mode, after := in.Oracle.SimulatePreemption(fr, val)
-		return mode, after, reasons
+		r := in.Oracle.SimulatePreemption(fr, val)
+		return r.Mode, r.Borrowing, r.Targets, reasons
 	}
-	return ModeNoFit, borrow, reasons
+	return ModeNoFit, borrow, nil, reasons
 }
 
 func explainChoice(atts []trace.FlavorAttempt, bestAt int, ord order, fungible bool) string {

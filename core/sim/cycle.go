@@ -4,9 +4,11 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/kueueplay/kueueplay/core"
 	"github.com/kueueplay/kueueplay/core/flavor"
+	"github.com/kueueplay/kueueplay/core/preempt"
 	"github.com/kueueplay/kueueplay/core/quota"
 	"github.com/kueueplay/kueueplay/core/trace"
 )
@@ -34,6 +36,8 @@ const (
 type entry struct {
 	wl, queue  int
 	assignment flavor.Assignment
+	targets    []preempt.Target
+	preempting bool
 	nominated  bool
 	status     entryStatus
 	msg        string
@@ -42,19 +46,60 @@ type entry struct {
 	decision   trace.Decision
 }
 
-// noPreemptionOracle answers the flavor assigner's question "could
-// preemption make room?" for a ClusterQueue whose preemption finds no
-// candidates: NoCandidates, with the borrowing level the request would
-// need (preemption.PreemptionOracle.SimulatePreemption when getTargets
-// returns nothing). The preemption engine replaces it.
-type noPreemptionOracle struct {
-	tree *quota.Tree
-	node int
+// cycleCtx is what one cycle shares between its entries.
+type cycleCtx struct {
+	// snap is the cycle's private copy of quota usage, changed by the
+	// entries as they are processed.
+	snap *quota.Tree
+	// psnap is the preemption view of snap, built on first use.
+	psnap *preempt.Snapshot
+	// claimed are the targets claimed so far in the cycle
+	// (preemption.PreemptedWorkloads), in claim order.
+	claimed    []preempt.Target
+	claimedSet map[int]bool
+	// refresh is RefreshAssignmentsDuringSchedulingCycle (KEP-4378).
+	refresh bool
+	// claims is the trace of KEP-4378 claims, by target in claim order.
+	claims []trace.Claim
 }
 
-func (o noPreemptionOracle) SimulatePreemption(fr core.FlavorResource, q core.Amount) (flavor.PreemptionMode, int) {
-	borrow, _ := o.tree.LowestSubtreeThatFits(o.node, fr, q)
-	return flavor.ModeNoCandidates, borrow
+// preemptSnapshot returns the preemption view of the cycle snapshot: every
+// workload holding quota in an active ClusterQueue (inactive ones are not
+// in Kueue's snapshot).
+func (s *State) preemptSnapshot(c *cycleCtx) *preempt.Snapshot {
+	if c.psnap != nil {
+		return c.psnap
+	}
+	ps := &preempt.Snapshot{
+		Tree:    c.snap,
+		Queues:  make([]*core.ClusterQueue, len(c.snap.Nodes)),
+		Holders: make([][]*preempt.Workload, len(c.snap.Nodes)),
+	}
+	if c.refresh {
+		ps.Claimed = map[int]map[core.FlavorResource]core.Amount{}
+	}
+	for _, q := range s.Queues {
+		ps.Queues[q.Node] = q.Spec
+		if !q.Active {
+			continue
+		}
+		for _, i := range q.Holding {
+			w := s.Workload(i)
+			ps.Holders[q.Node] = append(ps.Holders[q.Node], &preempt.Workload{
+				Index: i, Key: w.Key, Node: q.Node, ClusterQueue: q.Spec.Name, Priority: w.Spec.Priority,
+				QueueTime: s.queueTime(w), Reserved: preempt.Stamp{At: w.AdmittedAt, Seq: w.AdmitSeq},
+				Evicted: w.Status == Terminating, Usage: w.Admission.Usage,
+			})
+		}
+	}
+	c.psnap = ps
+	return ps
+}
+
+// preemptor describes an entry's workload for preemption.
+func (s *State) preemptor(e *entry) preempt.Preemptor {
+	w, q := s.Workload(e.wl), s.Queues[e.queue]
+	return preempt.Preemptor{Key: w.Key, Node: q.Node, Queue: q.Spec, Priority: w.Spec.Priority, QueueTime: s.queueTime(w)}
 }
 
 // cycle runs one scheduling cycle on s (scheduler.schedule), numbered as
@@ -63,12 +108,17 @@ func (o noPreemptionOracle) SimulatePreemption(fr core.FlavorResource, q core.Am
 //  1. Pop the head of every active ClusterQueue, in name order.
 //  2. Take a snapshot of quota usage.
 //  3. Nominate: check the namespace selector, then assign flavors against
-//     the snapshot.
+//     the snapshot (asking the preemption oracle) and, if the assignment
+//     needs preemption, find the targets.
 //  4. Order the entries: lower borrowing level, higher priority (gate
-//     PrioritySortingWithinCohort), earlier creation, then name.
+//     PrioritySortingWithinCohort), earlier queue-order timestamp, then
+//     name.
 //  5. Process each entry against the snapshot, which earlier entries
-//     change: admit what still fits, reserve capacity for entries that need
-//     preemption, skip entries that no longer fit.
+//     change: admit what still fits, evict the targets of entries that
+//     preempt, reserve capacity for entries that need preemption but found
+//     no targets, skip entries that no longer fit or whose targets another
+//     entry claimed (with RefreshAssignmentsDuringSchedulingCycle:
+//     recompute them instead).
 //  6. Requeue every entry that was not admitted, immediately or parked.
 //
 // It returns whether anything changed, for the quiescence check.
@@ -88,15 +138,15 @@ func (s *State) cycle(ts *trace.Step) bool {
 		}
 	}
 
-	// 2. Snapshot: a private copy of usage that reservations may change.
-	snap := s.Tree.Clone()
+	// 2. Snapshot: a private copy of usage that the entries change.
+	c := &cycleCtx{snap: s.Tree.Clone(), claimedSet: map[int]bool{}, refresh: s.Gates.Enabled(core.GateRefreshAssignmentsDuringSchedulingCycle)}
 
 	// 3. Nominate.
 	for _, e := range entries {
-		s.nominate(e, snap)
+		s.nominate(e, c)
 	}
 
-	// 4. Order.
+	// 4. Order (scheduler.entryOrdering).
 	nominated := make([]*entry, 0, len(entries))
 	for _, e := range entries {
 		if e.nominated {
@@ -114,13 +164,15 @@ func (s *State) cycle(ts *trace.Step) bool {
 				return c
 			}
 		}
-		return creationOrder(wa, wb)
+		return s.queueOrder(wa, wb)
 	})
 
 	// 5. Process.
 	for order, e := range nominated {
 		e.decision.Order = order + 1
-		s.process(e, snap)
+		if s.process(e, c, ts) {
+			changed = true
+		}
 	}
 
 	// 6. Requeue.
@@ -143,12 +195,14 @@ func (s *State) cycle(ts *trace.Step) bool {
 			ts.Decisions = append(ts.Decisions, e.decision)
 		}
 	}
+	ts.Claims = c.claims
+	s.lastClaims = c.claims
 	return changed
 }
 
-// nominate fills e's assignment (scheduler.nominate), or marks it
-// inadmissible.
-func (s *State) nominate(e *entry, snap *quota.Tree) {
+// nominate fills e's assignment and preemption targets
+// (scheduler.nominate, getAssignments), or marks it inadmissible.
+func (s *State) nominate(e *entry, c *cycleCtx) {
 	w := s.Workload(e.wl)
 	q := s.Queues[e.queue]
 	e.last = w.Last
@@ -166,27 +220,70 @@ func (s *State) nominate(e *entry, snap *quota.Tree) {
 		return
 	}
 	e.nominated = true
+	s.assign(e, c)
+}
+
+// assign computes e's flavor assignment against the cycle snapshot and,
+// when it needs preemption, its targets (getInitialAssignments).
+func (s *State) assign(e *entry, c *cycleCtx) {
+	w := s.Workload(e.wl)
+	q := s.Queues[e.queue]
 	a := flavor.Assign(flavor.Input{
 		ClusterQueue: q.Spec,
 		Node:         q.Node,
-		Tree:         snap,
+		Tree:         c.snap,
 		Flavors:      s.static.flavors,
 		PodSets:      w.Spec.PodSets,
 		Last:         w.Last,
 		ResetReason:  w.ResetReason,
 		Generation:   q.Generation,
 		Gates:        s.Gates,
-		Oracle:       noPreemptionOracle{tree: snap, node: q.Node},
+		Oracle:       &lazyOracle{s: s, c: c, p: s.preemptor(e)},
 	})
 	e.assignment = a
+	e.targets = nil
 	e.msg = a.Message()
 	ls := a.LastState
 	e.last = &ls
 	e.decision.Mode = a.Mode().String()
 	e.decision.Borrowing = a.Borrowing
+	e.decision.PodSets = nil
 	for i := range a.PodSets {
 		e.decision.PodSets = append(e.decision.PodSets, podSetDecision(&a.PodSets[i]))
 	}
+	e.decision.Preemption = nil
+	if a.Mode() == flavor.Preempt {
+		p := s.preemptor(e)
+		p.Usage = a.Usage
+		p.Need = needPreemption(&a)
+		e.targets, e.decision.Preemption = preempt.Targets(s.preemptSnapshot(c), &p, true)
+	}
+}
+
+// lazyOracle builds the preemption snapshot only when the flavor assigner
+// first asks.
+type lazyOracle struct {
+	s *State
+	c *cycleCtx
+	p preempt.Preemptor
+}
+
+func (o *lazyOracle) SimulatePreemption(fr core.FlavorResource, q core.Amount) flavor.OracleResult {
+	or := preempt.Oracle{S: o.s.preemptSnapshot(o.c), P: o.p}
+	return or.SimulatePreemption(fr, q)
+}
+
+// needPreemption mirrors preemption.flavorResourcesNeedPreemption.
+func needPreemption(a *flavor.Assignment) map[core.FlavorResource]bool {
+	out := map[core.FlavorResource]bool{}
+	for i := range a.PodSets {
+		for r, f := range a.PodSets[i].Flavors {
+			if f.Mode == flavor.Preempt {
+				out[core.FlavorResource{Flavor: f.Flavor, Resource: r}] = true
+			}
+		}
+	}
+	return out
 }
 
 func podSetDecision(p *flavor.PodSetAssignment) trace.PodSetDecision {
@@ -201,41 +298,169 @@ func podSetDecision(p *flavor.PodSetAssignment) trace.PodSetDecision {
 }
 
 // process handles one nominated entry against the mutating snapshot
-// (step 5 of scheduler.schedule).
-func (s *State) process(e *entry, snap *quota.Tree) {
+// (step 5 of scheduler.schedule). It returns whether it evicted anything.
+func (s *State) process(e *entry, c *cycleCtx, ts *trace.Step) bool {
+	if c.refresh && e.assignment.Mode() == flavor.Preempt && len(e.targets) > 0 {
+		if overlap := c.overlap(e.targets); len(overlap) > 0 {
+			s.recompute(e, c, overlap)
+		}
+	}
 	q := s.Queues[e.queue]
-	switch e.assignment.Mode() {
-	case flavor.NoFit:
+	switch {
+	case e.assignment.Mode() == flavor.NoFit:
 		e.decision.Outcome = trace.OutcomeNoFit
-		return
-	case flavor.Preempt:
+		return false
+	case e.assignment.Mode() == flavor.Preempt && len(e.targets) == 0:
 		// No preemption targets: reserve capacity unless the queue can
 		// always reclaim (preemption.CanAlwaysReclaim).
 		e.decision.Outcome = trace.OutcomeNeedsPreemption
 		if q.Spec.Preemption.ReclaimWithinCohort != core.PreemptionAny {
-			res := resourcesToReserve(e, q, snap)
-			snap.AddUsageMap(q.Node, res)
-			for _, fr := range quota.SortedKeys(res) {
-				e.decision.Reserved = append(e.decision.Reserved, trace.Quantity{
-					Flavor: string(fr.Flavor), Resource: string(fr.Resource), Amount: res[fr], Text: core.FormatAmount(fr.Resource, res[fr]),
-				})
-			}
-			e.decision.Explanation = "needs preemption but found no candidates; the capacity it needs is reserved for the rest of this cycle so that lower entries cannot take it"
+			res := resourcesToReserve(e, q, c.snap)
+			c.snap.AddUsageMap(q.Node, res)
+			e.decision.Reserved = preempt.Quantities(res)
+			e.decision.Explanation = "needs preemption but found no targets; the capacity it needs is reserved for the rest of this cycle so that lower entries cannot take it"
 		} else {
-			e.decision.Explanation = "needs preemption but found no candidates; nothing is reserved because reclaimWithinCohort is Any"
+			e.decision.Explanation = "needs preemption but found no targets; nothing is reserved because reclaimWithinCohort is Any"
 		}
-		return
+		return false
+	}
+	if !c.refresh && c.overlapsAny(e.targets) {
+		s.skip(e, "Workload has overlapping preemption targets with another workload")
+		e.decision.Explanation = "a target of this entry was already claimed by an entry processed earlier in this cycle (" + strings.Join(c.overlap(e.targets), ", ") + ")"
+		return false
 	}
 	usage := e.assignment.Usage
-	if !snap.Fits(q.Node, usage) {
-		e.status = skipped
-		e.msg = "Workload no longer fits after processing another workload"
-		e.last = nil
-		e.decision.Outcome = trace.OutcomeSkipped
-		return
+	var claims []map[core.FlavorResource]core.Amount
+	if c.refresh {
+		claims = preempt.Claims(s.preemptSnapshot(c), &preempt.Preemptor{Node: q.Node, Usage: usage}, e.targets)
+		if !c.fitsClaiming(q.Node, usage, e.targets, claims) {
+			s.skip(e, "Workload no longer fits after processing another workload")
+			return false
+		}
+		c.claim(e, s.Workload(e.wl).Key, claims)
+	} else {
+		if !c.fitsWithout(q.Node, usage, e.targets) {
+			s.skip(e, "Workload no longer fits after processing another workload")
+			return false
+		}
+		for _, t := range e.targets {
+			c.claimed = append(c.claimed, t)
+			c.claimedSet[t.W.Index] = true
+		}
 	}
-	snap.AddUsageMap(q.Node, usage)
+	c.snap.AddUsageMap(q.Node, usage)
+	if e.assignment.Mode() == flavor.Preempt {
+		s.issuePreemptions(e, claims, ts)
+		return true
+	}
 	s.admit(e)
+	return false
+}
+
+// skip is scheduler.setSkipped.
+func (s *State) skip(e *entry, msg string) {
+	e.status = skipped
+	e.msg = msg
+	e.last = nil
+	e.decision.Outcome = trace.OutcomeSkipped
+}
+
+// overlap returns the keys of targets already claimed in the cycle.
+func (c *cycleCtx) overlap(targets []preempt.Target) []string {
+	var out []string
+	for _, t := range targets {
+		if c.claimedSet[t.W.Index] {
+			out = append(out, t.W.Key)
+		}
+	}
+	return out
+}
+
+// overlapsAny is PreemptedWorkloads.HasAny.
+func (c *cycleCtx) overlapsAny(targets []preempt.Target) bool {
+	for _, t := range targets {
+		if c.claimedSet[t.W.Index] {
+			return true
+		}
+	}
+	return false
+}
+
+// fitsWithout mirrors scheduler.fits: with every target claimed so far and
+// the entry's own targets removed, does the usage fit?
+func (c *cycleCtx) fitsWithout(node int, usage map[core.FlavorResource]core.Amount, targets []preempt.Target) bool {
+	removed := append(slices.Clone(c.claimed), targets...)
+	// Each workload once (the entry's targets may repeat claimed ones only
+	// when the overlap check did not run).
+	seen := map[int]bool{}
+	var once []preempt.Target
+	for _, t := range removed {
+		if !seen[t.W.Index] {
+			seen[t.W.Index] = true
+			once = append(once, t)
+		}
+	}
+	for _, t := range once {
+		c.snap.RemoveUsageMap(t.W.Node, t.W.Usage)
+	}
+	ok := c.snap.Fits(node, usage)
+	for _, t := range once {
+		c.snap.AddUsageMap(t.W.Node, t.W.Usage)
+	}
+	return ok
+}
+
+// fitsClaiming is the KEP-4378 fit check: the snapshot has already lost
+// what earlier preemptors claimed; remove what this entry claims and check.
+func (c *cycleCtx) fitsClaiming(node int, usage map[core.FlavorResource]core.Amount, targets []preempt.Target, claims []map[core.FlavorResource]core.Amount) bool {
+	for i, t := range targets {
+		c.snap.RemoveUsageMap(t.W.Node, claims[i])
+	}
+	ok := c.snap.Fits(node, usage)
+	for i, t := range targets {
+		c.snap.AddUsageMap(t.W.Node, claims[i])
+	}
+	return ok
+}
+
+// claim records the entry's KEP-4378 claims: the snapshot loses the
+// claimed usage for the rest of the cycle.
+func (c *cycleCtx) claim(e *entry, by string, claims []map[core.FlavorResource]core.Amount) {
+	for i, t := range e.targets {
+		c.snap.RemoveUsageMap(t.W.Node, claims[i])
+		prev := c.psnap.Claimed[t.W.Index]
+		if prev == nil {
+			prev = map[core.FlavorResource]core.Amount{}
+			c.psnap.Claimed[t.W.Index] = prev
+		}
+		for fr, v := range claims[i] {
+			prev[fr] += v
+		}
+		if !c.claimedSet[t.W.Index] {
+			c.claimedSet[t.W.Index] = true
+			c.claimed = append(c.claimed, t)
+			c.claims = append(c.claims, trace.Claim{Target: t.W.Key, Original: preempt.Quantities(t.W.Usage)})
+		}
+		for k := range c.claims {
+			if c.claims[k].Target == t.W.Key {
+				c.claims[k].By = append(c.claims[k].By, trace.ClaimBy{Preemptor: by, Claimed: preempt.Quantities(claims[i])})
+			}
+		}
+	}
+}
+
+// recompute redoes an entry's assignment and targets against the snapshot
+// as the earlier entries left it, with what they claimed taken into
+// account (RefreshAssignmentsDuringSchedulingCycle, KEP-4378).
+func (s *State) recompute(e *entry, c *cycleCtx, overlap []string) {
+	before := &trace.Recomputation{
+		Overlapping:      overlap,
+		BeforeMode:       e.decision.Mode,
+		BeforePodSets:    e.decision.PodSets,
+		BeforePreemption: e.decision.Preemption,
+	}
+	s.assign(e, c)
+	e.decision.Recomputed = before
 }
 
 // resourcesToReserve is what an entry that needs preemption but has no
@@ -279,6 +504,7 @@ func (s *State) admit(e *entry) {
 	w.Message, w.Explanation = "", ""
 	w.Last = nil
 	w.AdmittedAt = s.Now
+	w.Preempted = nil // SetQuotaReservation resets the Preempted condition
 	s.admitSeq++
 	w.AdmitSeq = s.admitSeq
 	if w.Spec.Runtime != nil {
@@ -286,6 +512,7 @@ func (s *State) admit(e *entry) {
 		w.FinishAt = &t
 	}
 	s.setRunning(e.wl)
+	s.hold(e.queue, e.wl, true)
 	s.Tree.AddUsageMap(q.Node, a.Usage)
 	// The workload leaves its queue (sticky head included).
 	s.removeFromQueue(e.queue, e.wl)
@@ -313,13 +540,22 @@ func (s *State) requeue(e *entry) bool {
 	}
 	if e.nominated || e.status == skipped {
 		// scheduler.nominate sets LastAssignment for nominated entries;
-		// setSkipped clears it.
+		// setSkipped and issuing preemptions clear it.
 		m := s.mutWorkload(e.wl)
 		m.Last = e.last
 		m.ResetReason = ""
-		if e.status == skipped {
+		switch {
+		case e.status == skipped:
 			m.ResetReason = "the entry was skipped in the previous attempt (setSkipped clears the resume state)"
+		case e.preempting:
+			m.ResetReason = "preemptions were issued in the previous attempt (Kueue clears the resume state)"
 		}
+	}
+	// ClusterQueue.RequeueIfNotPresent: under BestEffortFIFO a workload
+	// waiting for its preemptions becomes the sticky head of its queue
+	// until it leaves the queue.
+	if reason == reasonPendingPreemption && q.Spec.QueueingStrategy != core.StrictFIFO && q.Sticky != e.wl {
+		s.mutQueue(e.queue).Sticky = e.wl
 	}
 	immediate = immediate || s.Workload(e.wl).Last.PendingFlavors()
 	w := s.mutWorkload(e.wl)

@@ -26,12 +26,14 @@ func (s *byteSource) n(max int) int {
 
 // scenarioFromBytes derives a small valid scenario: 1-3 flavors, 1-4
 // ClusterQueues in up to 2 cohorts (some nested), quotas with optional
-// borrowing and lending limits, every fungibility setting and queueing
-// strategy, and up to 12 workloads with counts, priorities, arrivals and
-// runtimes.
+// borrowing and lending limits, every fungibility setting, preemption
+// policy combination and queueing strategy, and up to 12 workloads with
+// counts, priorities, arrivals, runtimes and termination delays; the
+// RefreshAssignmentsDuringSchedulingCycle gate on or off.
 func scenarioFromBytes(data []byte) *core.Scenario {
 	src := &byteSource{b: data}
-	sc := &core.Scenario{Name: "fuzz", CycleDuration: time.Second, MaxCycles: 200}
+	sc := &core.Scenario{Name: "fuzz", CycleDuration: time.Second, MaxCycles: 200, TerminationDelay: time.Duration(src.n(3)) * time.Second}
+	sc.Gates = core.FeatureGates{core.GateRefreshAssignmentsDuringSchedulingCycle: src.n(2) == 1}
 	nf := 1 + src.n(3)
 	for f := range nf {
 		sc.Flavors = append(sc.Flavors, coretest.Flavor(core.FlavorName(fmt.Sprintf("f%d", f))))
@@ -62,6 +64,18 @@ func scenarioFromBytes(data []byte) *core.Scenario {
 			}
 		}
 		w.Fungibility(policies[src.n(2)], policies[src.n(2)], "")
+		within := []core.PreemptionPolicy{core.PreemptionNever, core.PreemptionLowerPriority, core.PreemptionLowerOrNewerEqualPriority}[src.n(3)]
+		reclaim := []core.PreemptionPolicy{core.PreemptionNever, core.PreemptionLowerPriority, core.PreemptionAny}[src.n(3)]
+		borrow := core.PreemptionNever
+		var threshold *int32
+		if reclaim != core.PreemptionNever && src.n(2) == 1 {
+			borrow = core.PreemptionLowerPriority
+			if src.n(2) == 1 {
+				v := int32(src.n(3) * 10)
+				threshold = &v
+			}
+		}
+		w.Preemption(within, reclaim, borrow, threshold)
 		if src.n(4) == 0 {
 			w.Strategy(core.StrictFIFO)
 		}
@@ -77,6 +91,9 @@ func scenarioFromBytes(data []byte) *core.Scenario {
 			Arrival(time.Duration(src.n(5)) * time.Second)
 		if src.n(2) == 0 {
 			w.Runtime(time.Duration(1+src.n(6)) * time.Second)
+		}
+		if src.n(3) == 0 {
+			w.TerminationDelay(time.Duration(src.n(8)) * time.Second)
 		}
 		sc.Workloads = append(sc.Workloads, w.Obj())
 	}

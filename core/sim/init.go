@@ -127,6 +127,7 @@ func (s *State) startAdmitted(i int) {
 	s.setRunning(i)
 	if qi := s.QueueIndex(adm.ClusterQueue); qi >= 0 {
 		s.Tree.AddUsageMap(s.Queues[qi].Node, a.Usage)
+		s.hold(qi, i, true)
 	}
 }
 

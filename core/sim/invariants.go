@@ -20,6 +20,9 @@ import (
 //  3. Each workload is in exactly one state, and a pending workload of an
 //     existing ClusterQueue is either in its heap or parked, never both;
 //     no other workload is queued.
+//  4. In the last cycle, no preemption target was claimed beyond its usage
+//     (RefreshAssignmentsDuringSchedulingCycle), and every target holds
+//     quota.
 func CheckInvariants(s *State) []string {
 	var bad []string
 	t := s.Tree
@@ -74,6 +77,31 @@ func CheckInvariants(s *State) []string {
 		}
 		if (w.Status == Admitted || w.Status == Terminating) != (w.Admission != nil && w.Status != Pending) && w.Status != Finished && w.Status != Deleted {
 			bad = append(bad, fmt.Sprintf("%s is %s with admission %v", w.Key, w.Status, w.Admission != nil))
+		}
+	}
+	// 4. Claims.
+	for _, c := range s.lastClaims {
+		orig := map[string]int64{}
+		for _, q := range c.Original {
+			orig[q.Flavor+"/"+q.Resource] = q.Amount
+		}
+		sum := map[string]int64{}
+		for _, by := range c.By {
+			for _, q := range by.Claimed {
+				k := q.Flavor + "/" + q.Resource
+				sum[k] += q.Amount
+				if q.Amount < 0 {
+					bad = append(bad, fmt.Sprintf("%s claims a negative amount of %s of %s", by.Preemptor, k, c.Target))
+				}
+			}
+		}
+		for k, v := range sum {
+			if v > orig[k] {
+				bad = append(bad, fmt.Sprintf("claims on %s total %d of %s, above its usage %d", c.Target, v, k, orig[k]))
+			}
+		}
+		if i := s.WorkloadIndex(c.Target); i < 0 || (s.Workload(i).Status != Terminating && s.Workload(i).Status != Admitted) {
+			bad = append(bad, fmt.Sprintf("claimed target %s holds no quota", c.Target))
 		}
 	}
 	slices.Sort(bad)

@@ -116,13 +116,9 @@ func (s *State) lentAmounts() []map[core.FlavorResource]core.Amount {
 func (s *State) queueStates() []trace.QueueState {
 	admitted := make([][]int, len(s.Queues))
 	terminating := make([][]int, len(s.Queues))
-	for i, w := range s.All() {
-		if (w.Status == Admitted || w.Status == Terminating) && w.Admission != nil {
-			qi := s.QueueIndex(w.Admission.ClusterQueue)
-			if qi < 0 {
-				continue
-			}
-			if w.Status == Admitted {
+	for qi, q := range s.Queues {
+		for _, i := range q.Holding {
+			if s.Workload(i).Status == Admitted {
 				admitted[qi] = append(admitted[qi], i)
 			} else {
 				terminating[qi] = append(terminating[qi], i)

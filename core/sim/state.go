@@ -7,7 +7,9 @@ import (
 
 	"github.com/kueueplay/kueueplay/core"
 	"github.com/kueueplay/kueueplay/core/flavor"
+	"github.com/kueueplay/kueueplay/core/preempt"
 	"github.com/kueueplay/kueueplay/core/quota"
+	"github.com/kueueplay/kueueplay/core/trace"
 )
 
 // Status is the one state a workload is in.
@@ -59,6 +61,11 @@ type Workload struct {
 	FinishAt *time.Duration
 	// Preemptions counts how often the workload was evicted by preemption.
 	Preemptions int
+	// Preempted is set from an eviction by preemption until the workload
+	// is admitted again (the Preempted condition is True meanwhile).
+	Preempted *Preemption
+	// ReleaseAt is when a terminating workload releases its quota.
+	ReleaseAt *time.Duration
 
 	gen int
 }
@@ -75,6 +82,13 @@ type AdmittedPodSet struct {
 	Name    string
 	Count   int32
 	Flavors map[core.ResourceName]core.FlavorName
+}
+
+// Preemption records the last eviction of a workload by preemption.
+type Preemption struct {
+	At     time.Duration
+	Reason string
+	By     string
 }
 
 // ClusterQueue is the engine's view of one ClusterQueue and its queue.
@@ -94,6 +108,9 @@ type ClusterQueue struct {
 	// Sticky is the BestEffortFIFO head that is waiting for its
 	// preemptions, or -1.
 	Sticky int
+	// Holding are the workloads that hold quota in this ClusterQueue
+	// (admitted or terminating), by index.
+	Holding []int
 
 	gen int
 }
@@ -116,6 +133,11 @@ type State struct {
 	numWL     int
 	// running are the admitted workloads with a runtime, by finish time.
 	running []int
+	// terminating are the evicted workloads, by release time.
+	terminating []int
+	// lastClaims are the KEP-4378 claims of the last cycle, for the
+	// invariant checker.
+	lastClaims []trace.Claim
 
 	// Static lookups, shared by every State of a run.
 	static *static
@@ -167,6 +189,8 @@ func (s *State) clone() *State {
 	n.Queues = slices.Clone(s.Queues)
 	n.workloads = slices.Clone(s.workloads)
 	n.running = slices.Clone(s.running)
+	n.terminating = slices.Clone(s.terminating)
+	n.lastClaims = nil
 	return &n
 }
 
@@ -241,6 +265,37 @@ func (s *State) setRunning(i int) {
 	s.running = slices.Insert(s.running, pos, i)
 }
 
+// setTerminating records or forgets the release time of workload i.
+func (s *State) setTerminating(i int) {
+	s.terminating = slices.DeleteFunc(s.terminating, func(x int) bool { return x == i })
+	w := s.Workload(i)
+	if w.Status != Terminating || w.ReleaseAt == nil {
+		return
+	}
+	pos, _ := slices.BinarySearchFunc(s.terminating, i, func(a, b int) int {
+		wa, wb := s.Workload(a), s.Workload(b)
+		if c := cmp.Compare(*wa.ReleaseAt, *wb.ReleaseAt); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
+	})
+	s.terminating = slices.Insert(s.terminating, pos, i)
+}
+
+// hold adds or removes workload i from the holders of queue qi.
+func (s *State) hold(qi, i int, holds bool) {
+	pos, found := slices.BinarySearch(s.Queues[qi].Holding, i)
+	if found == holds {
+		return
+	}
+	q := s.mutQueue(qi)
+	if holds {
+		q.Holding = slices.Insert(q.Holding, pos, i)
+	} else {
+		q.Holding = slices.Delete(q.Holding, pos, pos+1)
+	}
+}
+
 // mutQueue returns ClusterQueue i, copied first if shared.
 func (s *State) mutQueue(i int) *ClusterQueue {
 	q := s.Queues[i]
@@ -249,6 +304,7 @@ func (s *State) mutQueue(i int) *ClusterQueue {
 		c.gen = s.gen
 		c.Heap = slices.Clone(q.Heap)
 		c.Parked = slices.Clone(q.Parked)
+		c.Holding = slices.Clone(q.Holding)
 		s.Queues[i] = &c
 		q = &c
 	}
@@ -272,24 +328,33 @@ func (s *State) WorkloadIndex(key string) int {
 }
 
 // queueLess is the ClusterQueue heap order (queue.queueOrderingFunc):
-// higher priority first, then earlier creation, then document order, then
+// higher priority first, then the earlier queue-order timestamp, then
 // name. The sticky workload, when set, is taken before all of them by pop.
 func (s *State) queueLess(a, b int) int {
 	wa, wb := s.Workload(a), s.Workload(b)
 	if c := cmp.Compare(wb.Spec.Priority, wa.Spec.Priority); c != 0 {
 		return c
 	}
-	return creationOrder(wa, wb)
+	return s.queueOrder(wa, wb)
 }
 
-// creationOrder is the queue-order timestamp comparison: earlier arrival,
-// then document order (each workload is created strictly after the one
-// before), then name.
-func creationOrder(wa, wb *Workload) int {
-	if c := cmp.Compare(wa.Spec.Arrival, wb.Spec.Arrival); c != 0 {
-		return c
+// queueTime is the workload's queue-order timestamp
+// (workload.Ordering.GetQueueOrderTimestamp): its creation (arrival, then
+// document order: each workload is created strictly after the one
+// before). With PrioritySortingWithinCohort off, a workload preempted with
+// reason InCohortReclaimWhileBorrowing and not admitted since uses the
+// preemption time plus 1ms, so it queues after its preemptor.
+func (s *State) queueTime(w *Workload) preempt.Stamp {
+	if p := w.Preempted; p != nil && p.Reason == preempt.ReasonInCohortReclaimWhileBorrowing &&
+		!s.Gates.Enabled(core.GatePrioritySortingWithinCohort) {
+		return preempt.Stamp{At: p.At + time.Millisecond, Seq: w.Seq}
 	}
-	if c := cmp.Compare(wa.Seq, wb.Seq); c != 0 {
+	return preempt.Stamp{At: w.Spec.Arrival, Seq: w.Seq}
+}
+
+// queueOrder compares queue-order timestamps, then names.
+func (s *State) queueOrder(wa, wb *Workload) int {
+	if c := s.queueTime(wa).Compare(s.queueTime(wb)); c != 0 {
 		return c
 	}
 	return cmp.Compare(wa.Key, wb.Key)

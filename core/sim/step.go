@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/kueueplay/kueueplay/core"
@@ -71,12 +70,17 @@ func (s *State) nextEventTime() (time.Duration, bool) {
 			next, found = t, true
 		}
 	}
+	if len(s.terminating) > 0 {
+		if t := *s.Workload(s.terminating[0]).ReleaseAt; !found || t < next {
+			next, found = t, true
+		}
+	}
 	return next, found
 }
 
 // applyEvents applies, in this order, runtime ends and scenario finishes,
-// deletions, then arrivals due at or before s.Now; within each kind in
-// document order.
+// deletions, quota releases of evicted workloads, then arrivals due at or
+// before s.Now; within each kind in document order.
 func (s *State) applyEvents(ts *trace.Step) bool {
 	var due []scheduled
 	for s.nextEvent < len(s.static.events) && s.static.events[s.nextEvent].at <= s.Now {
@@ -107,6 +111,17 @@ func (s *State) applyEvents(ts *trace.Step) bool {
 				s.remove(i, ts, Deleted, trace.EventDelete, "deleted (scenario event)")
 			}
 		}
+	}
+	var releases []int
+	for _, i := range s.terminating {
+		if *s.Workload(i).ReleaseAt > s.Now {
+			break
+		}
+		releases = append(releases, i)
+	}
+	slices.Sort(releases) // document order
+	for _, i := range releases {
+		s.release(i, ts)
 	}
 	for _, ev := range due {
 		if ev.kind == kindArrival {
@@ -139,12 +154,15 @@ func (s *State) remove(i int, ts *trace.Step, to Status, kind trace.EventKind, w
 	m := s.mutWorkload(i)
 	m.Status = to
 	m.FinishAt = nil
+	m.ReleaseAt = nil
 	s.setRunning(i)
+	s.setTerminating(i)
 	ev := trace.Event{Kind: kind, Workload: w.Key, ClusterQueue: cqName, Message: why}
 	if wasAdmitted && m.Admission != nil {
 		if aq := s.QueueIndex(m.Admission.ClusterQueue); aq >= 0 {
 			s.Tree.RemoveUsageMap(s.Queues[aq].Node, m.Admission.Usage)
 			s.mutQueue(aq).Generation++
+			s.hold(aq, i, false)
 			ev.Message += fmt.Sprintf("; its quota is released (%s)", formatUsage(m.Admission.Usage))
 			qi = aq
 		}
@@ -152,10 +170,7 @@ func (s *State) remove(i int, ts *trace.Step, to Status, kind trace.EventKind, w
 	ts.Events = append(ts.Events, ev)
 	if qi >= 0 {
 		s.removeFromQueue(qi, i)
-		if moved := s.requeueTree(qi); len(moved) > 0 {
-			ts.Events = append(ts.Events, trace.Event{Kind: trace.EventRequeue, ClusterQueue: cqName,
-				Message: fmt.Sprintf("parked workloads of the cohort tree go back to their queues: %s", strings.Join(moved, ", "))})
-		}
+		s.requeueAfter(qi, ts)
 	}
 }
 

@@ -68,6 +68,13 @@ func formatStep(b *strings.Builder, st *Step, prev []UsageRow) {
 	for i := range st.Decisions {
 		formatDecision(b, &st.Decisions[i])
 	}
+	for _, c := range st.Claims {
+		var by []string
+		for _, x := range c.By {
+			by = append(by, x.Preemptor+" "+quantities(x.Claimed))
+		}
+		fmt.Fprintf(b, "  claim     %s of %s: %s\n", c.Target, quantities(c.Original), strings.Join(by, "; "))
+	}
 	prevByKey := map[string]UsageRow{}
 	for _, r := range prev {
 		prevByKey[r.Node+"\x00"+r.Flavor+"\x00"+r.Resource] = r
@@ -116,6 +123,9 @@ func formatDecision(b *strings.Builder, d *Decision) {
 				if len(a.Reasons) > 0 {
 					fmt.Fprintf(b, " (%s)", strings.Join(a.Reasons, "; "))
 				}
+				if len(a.PreemptionTargets) > 0 {
+					fmt.Fprintf(b, " oracle-targets=%s", strings.Join(a.PreemptionTargets, ","))
+				}
 				b.WriteString("\n")
 			}
 			if g.Chosen != "" {
@@ -128,12 +138,22 @@ func formatDecision(b *strings.Builder, d *Decision) {
 			}
 		}
 	}
-	if len(d.Reserved) > 0 {
-		var rs []string
-		for _, q := range d.Reserved {
-			rs = append(rs, q.Flavor+"/"+q.Resource+"="+q.Text)
+	if r := d.Recomputed; r != nil {
+		fmt.Fprintf(b, "    recompute targets %s already claimed; was mode=%s", strings.Join(r.Overlapping, ","), r.BeforeMode)
+		if r.BeforePreemption != nil {
+			var ts []string
+			for _, t := range r.BeforePreemption.Targets {
+				ts = append(ts, t.Workload)
+			}
+			fmt.Fprintf(b, " targets=%s", strings.Join(ts, ","))
 		}
-		fmt.Fprintf(b, "    reserve %s\n", strings.Join(rs, ","))
+		b.WriteString("\n")
+	}
+	if p := d.Preemption; p != nil {
+		formatPreemption(b, p)
+	}
+	if len(d.Reserved) > 0 {
+		fmt.Fprintf(b, "    reserve %s\n", quantities(d.Reserved))
 	}
 	if len(d.Admission) > 0 {
 		fmt.Fprintf(b, "    admit   %s\n", formatAdmission(d.Admission))
@@ -144,6 +164,56 @@ func formatDecision(b *strings.Builder, d *Decision) {
 	if d.Explanation != "" {
 		fmt.Fprintf(b, "    why     %s\n", d.Explanation)
 	}
+}
+
+func formatPreemption(b *strings.Builder, p *Preemption) {
+	fmt.Fprintf(b, "    preempt needs %s: %s\n", strings.Join(p.Resources, ","), p.Summary)
+	for i, c := range p.Candidates {
+		ev := ""
+		if c.Evicted {
+			ev = " evicted"
+		}
+		fmt.Fprintf(b, "      cand %d %s cq=%s prio=%d%s list=%s reason=%s: %s", i+1, c.Workload, c.ClusterQueue, c.Priority, ev, c.List, c.Reason, c.Why)
+		if len(c.Claimable) > 0 {
+			fmt.Fprintf(b, " claimable=%s", quantities(c.Claimable))
+		}
+		b.WriteString("\n")
+	}
+	for _, ps := range p.Passes {
+		var steps []string
+		for _, s := range ps.Steps {
+			st := s.Action + " " + s.Workload
+			if s.Why != "" {
+				st += " (" + s.Why + ")"
+			}
+			steps = append(steps, st)
+		}
+		if len(steps) == 0 {
+			steps = []string{"no candidate to remove"}
+		}
+		fmt.Fprintf(b, "      pass allowBorrowing=%t fits=%t: %s\n", ps.AllowBorrowing, ps.Fits, strings.Join(steps, "; "))
+	}
+	for _, t := range p.Targets {
+		fmt.Fprintf(b, "      target %s cq=%s reason=%s", t.Workload, t.ClusterQueue, t.Reason)
+		if t.AlreadyEvicted {
+			b.WriteString(" already-evicted")
+		}
+		if len(t.Claims) > 0 {
+			fmt.Fprintf(b, " claims=%s", quantities(t.Claims))
+		}
+		if t.Message != "" {
+			fmt.Fprintf(b, " msg=%q", t.Message)
+		}
+		b.WriteString("\n")
+	}
+}
+
+func quantities(qs []Quantity) string {
+	var out []string
+	for _, q := range qs {
+		out = append(out, q.Flavor+"/"+q.Resource+"="+q.Text)
+	}
+	return strings.Join(out, ",")
 }
 
 func formatAdmission(a []PodSetFlavors) string {

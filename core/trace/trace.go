@@ -67,6 +67,9 @@ type Step struct {
 	Usage []UsageRow `json:"usage"`
 	// Queues is every ClusterQueue's queue after the step.
 	Queues []QueueState `json:"queues"`
+	// Claims are the preemption targets claimed in a cycle, with who
+	// claimed how much (RefreshAssignmentsDuringSchedulingCycle only).
+	Claims []Claim `json:"claims,omitempty"`
 }
 
 // EventKind is what an event did.
@@ -79,6 +82,9 @@ const (
 	EventRelease  EventKind = "release"
 	EventRequeue  EventKind = "requeue"
 	EventInactive EventKind = "inactive"
+	// EventEvict is a workload evicted by preemption; it keeps its quota
+	// until its termination delay is over (then a release event).
+	EventEvict EventKind = "evict"
 )
 
 // Event is an arrival, finish, deletion, a quota release after a
@@ -110,8 +116,13 @@ const (
 	// OutcomeNeedsPreemption: the assignment needs preemption but no
 	// targets were found; capacity may be reserved for it.
 	OutcomeNeedsPreemption Outcome = "NeedsPreemption"
+	// OutcomePreempting: targets were found and evicted (or are already
+	// terminating); the workload stays pending until they release their
+	// quota, holding its capacity for the rest of the cycle.
+	OutcomePreempting Outcome = "Preempting"
 	// OutcomeSkipped: skipped in this cycle (no longer fits after an
-	// earlier entry was admitted).
+	// earlier entry was processed, or its preemption targets overlap
+	// targets another entry claimed in this cycle).
 	OutcomeSkipped Outcome = "Skipped"
 	// OutcomeInadmissible: not nominated (namespace does not match,
 	// ClusterQueue inactive...).
@@ -148,6 +159,12 @@ type Decision struct {
 	RequeueReason string `json:"requeueReason,omitempty"`
 	// Admission is pod set -> resource -> flavor for admitted workloads.
 	Admission []PodSetFlavors `json:"admission,omitempty"`
+	// Preemption is the search for preemption targets, for an entry whose
+	// assignment needs preemption.
+	Preemption *Preemption `json:"preemption,omitempty"`
+	// Recomputed is set when the entry was recomputed in the cycle
+	// (RefreshAssignmentsDuringSchedulingCycle).
+	Recomputed *Recomputation `json:"recomputed,omitempty"`
 }
 
 // Quantity is an amount of one flavor-resource.
@@ -225,6 +242,9 @@ type FlavorAttempt struct {
 	Rule string `json:"rule"`
 	// Best is true when this flavor became the best so far.
 	Best bool `json:"best"`
+	// PreemptionTargets are the workloads the preemption oracle would
+	// evict to make room on this flavor (modes Preempt and Reclaim).
+	PreemptionTargets []string `json:"preemptionTargets,omitempty"`
 }
 
 // UsageRow is the usage of one flavor-resource in one ClusterQueue or
@@ -303,4 +323,115 @@ type WorkloadState struct {
 	Admission    []PodSetFlavors `json:"admission,omitempty"`
 	// AdmittedAtMs is set for admitted workloads.
 	AdmittedAtMs *int64 `json:"admittedAtMs,omitempty"`
+}
+
+// Preemption is one search for preemption targets for a workload whose
+// assignment needs preemption (Kueue's Preemptor.GetTargets, classical
+// algorithm).
+type Preemption struct {
+	// Resources are the flavor-resources that need preemption, as
+	// "flavor/resource", sorted.
+	Resources []string `json:"resources"`
+	// Candidates are every workload that may be preempted, in the order
+	// they are tried: already evicted ones first, then hierarchical-reclaim
+	// candidates, priority candidates from the cohort, and candidates from
+	// the workload's own ClusterQueue; within each list other queues
+	// before the own one, lower priority first, more recently admitted
+	// first, then name.
+	Candidates []Candidate `json:"candidates,omitempty"`
+	// Passes are the attempts to find a set of targets, with or without
+	// letting the preemptor borrow, in the order Kueue tries them.
+	Passes []PreemptionPass `json:"passes,omitempty"`
+	// Targets are the workloads to evict (empty: preemption cannot help).
+	Targets []Target `json:"targets,omitempty"`
+	// Summary says in words what the search found.
+	Summary string `json:"summary"`
+}
+
+// Candidate is a workload that may be preempted.
+type Candidate struct {
+	Workload     string `json:"workload"`
+	ClusterQueue string `json:"clusterQueue"`
+	Priority     int32  `json:"priority"`
+	// Evicted is true for a workload already evicted and still terminating.
+	Evicted bool `json:"evicted,omitempty"`
+	// List is the candidate list it comes from: "hierarchicalReclaim"
+	// (the preemptor's request fits in the quota of the subtree they
+	// share, so priority does not matter), "cohort" (decided by priority
+	// and borrowWithinCohort) or "clusterQueue" (same ClusterQueue).
+	List string `json:"list"`
+	// Reason is the preemption reason it would get: InClusterQueue,
+	// InCohortReclamation or InCohortReclaimWhileBorrowing.
+	Reason string `json:"reason"`
+	// Why explains in words why it is a candidate.
+	Why string `json:"why"`
+	// Claimable is what is left to claim of it in this cycle (only with
+	// RefreshAssignmentsDuringSchedulingCycle, when part is claimed).
+	Claimable []Quantity `json:"claimable,omitempty"`
+}
+
+// PreemptionPass is one walk over the candidates.
+type PreemptionPass struct {
+	// AllowBorrowing tells whether the preemptor may end up borrowing.
+	AllowBorrowing bool            `json:"allowBorrowing"`
+	Steps          []CandidateStep `json:"steps,omitempty"`
+	// Fits is true when the preemptor fits after the pass's removals.
+	Fits bool `json:"fits"`
+}
+
+// CandidateStep is what a pass did with one candidate.
+type CandidateStep struct {
+	Workload string `json:"workload"`
+	// Action is "removed" (taken out of the simulated snapshot), "skipped"
+	// (no longer valid), "givenBack" (fill-back found it unneeded) or
+	// "kept" (fill-back found it needed).
+	Action string `json:"action"`
+	Why    string `json:"why,omitempty"`
+}
+
+// Target is a workload a preemptor evicts.
+type Target struct {
+	Workload     string `json:"workload"`
+	ClusterQueue string `json:"clusterQueue"`
+	// Reason is InClusterQueue, InCohortReclamation or
+	// InCohortReclaimWhileBorrowing.
+	Reason string `json:"reason"`
+	// Message is the Evicted/Preempted condition message Kueue writes on
+	// the target.
+	Message string `json:"message"`
+	// AlreadyEvicted is true when an earlier preemption evicted it; it is
+	// counted but not evicted again.
+	AlreadyEvicted bool `json:"alreadyEvicted,omitempty"`
+	// Claims are the usage of the target this preemptor claims (only with
+	// RefreshAssignmentsDuringSchedulingCycle).
+	Claims []Quantity `json:"claims,omitempty"`
+}
+
+// Recomputation records that an entry's assignment and targets were
+// recomputed in the cycle because its targets overlapped targets already
+// claimed (RefreshAssignmentsDuringSchedulingCycle).
+type Recomputation struct {
+	// Overlapping are the targets that earlier entries had claimed.
+	Overlapping []string `json:"overlapping"`
+	// Before is the assignment computed at nomination.
+	BeforeMode       string           `json:"beforeMode"`
+	BeforePodSets    []PodSetDecision `json:"beforePodSets,omitempty"`
+	BeforePreemption *Preemption      `json:"beforePreemption,omitempty"`
+}
+
+// Claim is how much of one preemption target the preemptors of a cycle
+// claimed (RefreshAssignmentsDuringSchedulingCycle).
+type Claim struct {
+	Target string `json:"target"`
+	// Original is the target's usage.
+	Original []Quantity `json:"original"`
+	// By lists each claiming preemptor with what it claimed, in
+	// processing order.
+	By []ClaimBy `json:"by"`
+}
+
+// ClaimBy is one preemptor's claim on a target.
+type ClaimBy struct {
+	Preemptor string     `json:"preemptor"`
+	Claimed   []Quantity `json:"claimed"`
 }

@@ -1,0 +1,632 @@
+// Package preempt finds the workloads to evict so that a workload fits in
+// its ClusterQueue: Kueue v0.16.1's classical preemption
+// (pkg/scheduler/preemption/preemption.go, classical/*.go, common/*.go),
+// the preemption oracle the flavor assigner asks
+// (preemption_oracle.go), and, for the playground's
+// RefreshAssignmentsDuringSchedulingCycle gate (KEP-4378), the claims
+// several preemptors may make on one target.
+//
+// Everything works on a Snapshot: the cycle's quota tree and the workloads
+// that hold quota in each ClusterQueue. A search removes candidates from
+// the tree while it looks for a fitting set and restores the tree before
+// it returns, as Kueue does with its snapshot.
+package preempt
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/kueueplay/kueueplay/core"
+	"github.com/kueueplay/kueueplay/core/flavor"
+	"github.com/kueueplay/kueueplay/core/quota"
+	"github.com/kueueplay/kueueplay/core/trace"
+)
+
+// Preemption reasons (kueue.InClusterQueueReason and friends).
+const (
+	ReasonInClusterQueue                = "InClusterQueue"
+	ReasonInCohortReclamation           = "InCohortReclamation"
+	ReasonInCohortReclaimWhileBorrowing = "InCohortReclaimWhileBorrowing"
+)
+
+// Stamp is a virtual time with a sequence number that orders stamps at the
+// same time (the simulation creates and admits workloads strictly one after
+// the other).
+type Stamp struct {
+	At  time.Duration
+	Seq int
+}
+
+// Compare orders stamps by time, then sequence.
+func (a Stamp) Compare(b Stamp) int {
+	if c := cmp.Compare(a.At, b.At); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.Seq, b.Seq)
+}
+
+// Workload is a workload that holds quota (admitted, or evicted and still
+// terminating), as preemption sees it.
+type Workload struct {
+	// Index identifies the workload for the caller.
+	Index        int
+	Key          string
+	Node         int // its ClusterQueue's node in the tree
+	ClusterQueue string
+	Priority     int32
+	// QueueTime is the queue-order timestamp (workload.Ordering).
+	QueueTime Stamp
+	// Reserved is when its quota was reserved (the QuotaReserved
+	// condition's lastTransitionTime).
+	Reserved Stamp
+	// Evicted is true while it terminates after an eviction.
+	Evicted bool
+	Usage   map[core.FlavorResource]core.Amount
+}
+
+// Snapshot is what a search reads: the quota tree (changed during a search
+// and restored before it returns) and the holders of every ClusterQueue.
+type Snapshot struct {
+	Tree *quota.Tree
+	// Queues are the ClusterQueue specs by tree node (nil for cohorts).
+	Queues []*core.ClusterQueue
+	// Holders are the workloads holding quota, by tree node, by key.
+	Holders [][]*Workload
+	// Claimed is the usage of each workload (by Index) that preemptors
+	// claimed earlier in the cycle; nil when claims are not tracked
+	// (RefreshAssignmentsDuringSchedulingCycle off). The tree has already
+	// lost the claimed usage.
+	Claimed map[int]map[core.FlavorResource]core.Amount
+}
+
+// remaining is what removing w still frees: its usage minus what was
+// claimed of it.
+func (s *Snapshot) remaining(w *Workload) map[core.FlavorResource]core.Amount {
+	c := s.Claimed[w.Index]
+	if len(c) == 0 {
+		return w.Usage
+	}
+	out := make(map[core.FlavorResource]core.Amount, len(w.Usage))
+	for fr, v := range w.Usage {
+		out[fr] = v - c[fr]
+	}
+	return out
+}
+
+// Preemptor is the workload that needs room.
+type Preemptor struct {
+	Key       string
+	Node      int
+	Queue     *core.ClusterQueue
+	Priority  int32
+	QueueTime Stamp
+	// Usage is the quota the preemptor's assignment needs.
+	Usage map[core.FlavorResource]core.Amount
+	// Need are the flavor-resources whose assignment mode is Preempt.
+	Need map[core.FlavorResource]bool
+}
+
+// Target is a workload chosen for eviction.
+type Target struct {
+	W      *Workload
+	Reason string
+	// Frees is what removing it frees in the snapshot (its usage, minus
+	// what other preemptors claimed of it).
+	Frees map[core.FlavorResource]core.Amount
+}
+
+// variant is classical.preemptionVariant.
+type variant int
+
+const (
+	never variant = iota
+	withinCQ
+	hierarchicalReclaim
+	reclaimWithoutBorrowing
+	reclaimWhileBorrowing
+)
+
+func (v variant) reason() string {
+	switch v {
+	case withinCQ:
+		return ReasonInClusterQueue
+	case reclaimWhileBorrowing:
+		return ReasonInCohortReclaimWhileBorrowing
+	default:
+		return ReasonInCohortReclamation
+	}
+}
+
+type candidate struct {
+	w *Workload
+	// lca is the root of the subtree the candidate was found in (the
+	// lowest common ancestor with the preemptor), -1 for the own queue.
+	lca   int
+	v     variant
+	list  string
+	why   string
+	frees map[core.FlavorResource]core.Amount
+}
+
+type search struct {
+	s *Snapshot
+	p *Preemptor
+	// cands in iteration order.
+	cands          []*candidate
+	noOtherQueues  bool
+	noHierarchical bool
+}
+
+// borrowWithinCohortForbidden mirrors classical.IsBorrowingWithinCohortForbidden.
+func borrowWithinCohortForbidden(q *core.ClusterQueue) (bool, *int32) {
+	b := q.Preemption.BorrowWithinCohort
+	if b == "" || b == core.PreemptionNever {
+		return true, nil
+	}
+	return false, q.Preemption.MaxPriorityThreshold
+}
+
+// satisfies mirrors preemptioncommon.SatisfiesPreemptionPolicy.
+func (p *Preemptor) satisfies(w *Workload, policy core.PreemptionPolicy) bool {
+	lower := p.Priority > w.Priority
+	switch policy {
+	case core.PreemptionLowerPriority:
+		return lower
+	case core.PreemptionLowerOrNewerEqualPriority:
+		return lower || (p.Priority == w.Priority && p.QueueTime.Compare(w.QueueTime) < 0)
+	}
+	return policy == core.PreemptionAny
+}
+
+// uses mirrors classical.WorkloadUsesResources: the workload holds a
+// flavor-resource that needs preemption (and, when claims are tracked,
+// some of it is left to claim).
+func (s *Snapshot) uses(w *Workload, frees map[core.FlavorResource]core.Amount, need map[core.FlavorResource]bool) bool {
+	for fr := range need {
+		if v, ok := frees[fr]; ok && (s.Claimed == nil || v > 0) {
+			return true
+		}
+	}
+	return false
+}
+
+// withinNominal mirrors schdcache.IsWithinNominalInResources.
+func (s *Snapshot) withinNominal(node int, need map[core.FlavorResource]bool) bool {
+	n := &s.Tree.Nodes[node]
+	for fr := range need {
+		if n.Usage[fr] > n.SubtreeQuota[fr] {
+			return false
+		}
+	}
+	return true
+}
+
+// classify mirrors classical.classifyPreemptionVariant, and says why.
+func (se *search) classify(w *Workload, frees map[core.FlavorResource]core.Amount, advantage bool, subtree int) (variant, string) {
+	p, q := se.p, se.p.Queue
+	if !se.s.uses(w, frees, p.Need) {
+		return never, ""
+	}
+	same := w.Node == p.Node
+	policy := q.Preemption.ReclaimWithinCohort
+	if same {
+		policy = q.Preemption.WithinClusterQueue
+	}
+	if !p.satisfies(w, policy) {
+		return never, ""
+	}
+	if same {
+		return withinCQ, fmt.Sprintf("same ClusterQueue; withinClusterQueue %s allows it (priority %d vs %d)", policy, w.Priority, p.Priority)
+	}
+	where := fmt.Sprintf("ClusterQueue %s uses more than its nominal quota; reclaimWithinCohort %s allows it (priority %d vs %d)", w.ClusterQueue, policy, w.Priority, p.Priority)
+	if advantage {
+		return hierarchicalReclaim, where + fmt.Sprintf("; the request fits in the quota of %s, so it is reclaimed whatever the priority", se.s.Tree.Nodes[subtree].Name)
+	}
+	forbidden, threshold := borrowWithinCohortForbidden(q)
+	if forbidden {
+		return reclaimWithoutBorrowing, where + "; borrowWithinCohort is Never, so it is taken only if the preemptor then stays within its nominal quota"
+	}
+	if w.Priority >= p.Priority {
+		return reclaimWithoutBorrowing, where + "; its priority is not lower, so it is taken only if the preemptor then stays within its nominal quota"
+	}
+	if threshold != nil && w.Priority > *threshold {
+		return reclaimWithoutBorrowing, where + fmt.Sprintf("; its priority is above maxPriorityThreshold %d, so it is taken only if the preemptor then stays within its nominal quota", *threshold)
+	}
+	return reclaimWhileBorrowing, where + "; borrowWithinCohort LowerPriority lets the preemptor take it while borrowing"
+}
+
+func (se *search) fromQueue(node, lca int, advantage bool, subtree int, list string) []*candidate {
+	var out []*candidate
+	for _, w := range se.s.Holders[node] {
+		frees := se.s.remaining(w)
+		v, why := se.classify(w, frees, advantage, subtree)
+		if v == never {
+			continue
+		}
+		out = append(out, &candidate{w: w, lca: lca, v: v, list: list, why: why, frees: frees})
+	}
+	return out
+}
+
+// fitsInQuota mirrors schdcache.QuantitiesFitInQuota.
+func (s *Snapshot) fitsInQuota(node int, req map[core.FlavorResource]core.Amount) (bool, map[core.FlavorResource]core.Amount) {
+	n := &s.Tree.Nodes[node]
+	fits := true
+	rest := make(map[core.FlavorResource]core.Amount, len(req))
+	for fr, v := range req {
+		if n.Usage[fr]+v > n.SubtreeQuota[fr] {
+			fits = false
+		}
+		rest[fr] = max(0, v-s.Tree.LocalAvailable(node, fr))
+	}
+	return fits, rest
+}
+
+// hierarchical mirrors classical.collectCandidatesForHierarchicalReclaim:
+// walking from the preemptor's parent to the root, the ClusterQueues of
+// each new subtree that use more than their nominal quota give candidates;
+// once the request fits in the quota of a subtree, candidates from it on
+// are hierarchical-reclaim candidates, before that priority candidates.
+func (se *search) hierarchical() (hier, prio []*candidate) {
+	p, t := se.p, se.s.Tree
+	if t.Nodes[p.Node].Parent < 0 || p.Queue.Preemption.ReclaimWithinCohort == core.PreemptionNever {
+		return nil, nil
+	}
+	advantage, rest := se.s.fitsInQuota(p.Node, p.Usage)
+	prev := -1
+	for root := t.Nodes[p.Node].Parent; root >= 0; root = t.Nodes[root].Parent {
+		if advantage {
+			hier = se.inSubtree(root, root, prev, true, hier)
+		} else {
+			prio = se.inSubtree(root, root, prev, false, prio)
+		}
+		var fits bool
+		fits, rest = se.s.fitsInQuota(root, rest)
+		advantage = advantage || fits
+		prev = root
+	}
+	return hier, prio
+}
+
+// inSubtree mirrors classical.collectCandidatesInSubtree.
+func (se *search) inSubtree(cur, root, skip int, advantage bool, out []*candidate) []*candidate {
+	t := se.s.Tree
+	for _, c := range t.Nodes[cur].ChildCohorts {
+		if c == skip || se.s.withinNominal(c, se.p.Need) {
+			continue
+		}
+		out = se.inSubtree(c, root, skip, advantage, out)
+	}
+	list := "cohort"
+	if advantage {
+		list = "hierarchicalReclaim"
+	}
+	for _, c := range t.Nodes[cur].ChildClusterQueues {
+		if c == se.p.Node || se.s.withinNominal(c, se.p.Need) {
+			continue
+		}
+		out = append(out, se.fromQueue(c, root, advantage, root, list)...)
+	}
+	return out
+}
+
+// order mirrors preemptioncommon.CandidatesOrdering: evicted first, other
+// ClusterQueues before the preemptor's, lower priority, more recently
+// admitted, then name (Kueue compares UIDs last; the playground uses the
+// name so the order is total and reproducible).
+func (se *search) order(a, b *candidate) int {
+	if a.w.Evicted != b.w.Evicted {
+		if a.w.Evicted {
+			return -1
+		}
+		return 1
+	}
+	aOwn, bOwn := a.w.Node == se.p.Node, b.w.Node == se.p.Node
+	if aOwn != bOwn {
+		if bOwn {
+			return -1
+		}
+		return 1
+	}
+	if c := cmp.Compare(a.w.Priority, b.w.Priority); c != 0 {
+		return c
+	}
+	if c := b.w.Reserved.Compare(a.w.Reserved); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.w.Key, b.w.Key)
+}
+
+// newSearch mirrors classical.NewCandidateIterator.
+func newSearch(s *Snapshot, p *Preemptor) *search {
+	se := &search{s: s, p: p}
+	var same []*candidate
+	if p.Queue.Preemption.WithinClusterQueue != core.PreemptionNever {
+		same = se.fromQueue(p.Node, -1, false, -1, "clusterQueue")
+	}
+	hier, prio := se.hierarchical()
+	for _, l := range [][]*candidate{same, prio, hier} {
+		slices.SortFunc(l, se.order)
+	}
+	split := func(l []*candidate) ([]*candidate, []*candidate) {
+		i := 0
+		for i < len(l) && l[i].w.Evicted {
+			i++
+		}
+		return l[:i], l[i:]
+	}
+	eh, nh := split(hier)
+	ep, np := split(prio)
+	es, ns := split(same)
+	for _, l := range [][]*candidate{eh, ep, es, nh, np, ns} {
+		se.cands = append(se.cands, l...)
+	}
+	se.noOtherQueues = len(hier) == 0 && len(prio) == 0
+	se.noHierarchical = len(hier) == 0
+	return se
+}
+
+// valid mirrors candidateIterator.candidateIsValid, re-checked against the
+// simulated snapshot when the candidate is reached.
+func (se *search) valid(c *candidate, allowBorrowing bool) (bool, string) {
+	if c.w.Node == se.p.Node {
+		return true, ""
+	}
+	if allowBorrowing && c.v == reclaimWithoutBorrowing {
+		return false, "may only be taken if the preemptor does not borrow, and this pass lets it borrow"
+	}
+	if se.s.withinNominal(c.w.Node, se.p.Need) {
+		return false, fmt.Sprintf("ClusterQueue %s no longer uses more than its nominal quota", c.w.ClusterQueue)
+	}
+	t := se.s.Tree
+	for n := t.Nodes[c.w.Node].Parent; n >= 0 && n != c.lca; n = t.Nodes[n].Parent {
+		if se.s.withinNominal(n, se.p.Need) {
+			return false, fmt.Sprintf("cohort %s no longer uses more than its quota", t.Nodes[n].Name)
+		}
+	}
+	return true, ""
+}
+
+// fits mirrors preemption.workloadFits.
+func (se *search) fits(allowBorrowing bool) bool {
+	t := se.s.Tree
+	for fr, v := range se.p.Usage {
+		if !allowBorrowing && t.BorrowingWith(se.p.Node, fr, v) {
+			return false
+		}
+		if v > t.Available(se.p.Node, fr) {
+			return false
+		}
+	}
+	return true
+}
+
+// underNominal mirrors queueUnderNominalInResourcesNeedingPreemption.
+func (se *search) underNominal() bool {
+	n := &se.s.Tree.Nodes[se.p.Node]
+	for fr := range se.p.Need {
+		if n.Usage[fr] >= n.Quotas[fr].Nominal {
+			return false
+		}
+	}
+	return true
+}
+
+func (s *Snapshot) remove(c *candidate) { s.Tree.RemoveUsageMap(c.w.Node, c.frees) }
+func (s *Snapshot) add(c *candidate)    { s.Tree.AddUsageMap(c.w.Node, c.frees) }
+
+// Targets returns the workloads to evict so that p fits, or none
+// (Preemptor.GetTargets → classicalPreemptions). With record set it also
+// describes the search for the trace. The snapshot is unchanged when it
+// returns.
+func Targets(s *Snapshot, p *Preemptor, record bool) ([]Target, *trace.Preemption) {
+	se := newSearch(s, p)
+	var tr *trace.Preemption
+	if record {
+		tr = &trace.Preemption{}
+		for _, fr := range quota.SortedKeys(p.Need) {
+			tr.Resources = append(tr.Resources, string(fr.Flavor)+"/"+string(fr.Resource))
+		}
+		for _, c := range se.cands {
+			tc := trace.Candidate{Workload: c.w.Key, ClusterQueue: c.w.ClusterQueue, Priority: c.w.Priority,
+				Evicted: c.w.Evicted, List: c.list, Reason: c.v.reason(), Why: c.why}
+			if len(s.Claimed[c.w.Index]) > 0 {
+				tc.Claimable = Quantities(c.frees)
+			}
+			tr.Candidates = append(tr.Candidates, tc)
+		}
+	}
+	forbidden, _ := borrowWithinCohortForbidden(p.Queue)
+	var passes []bool
+	switch {
+	case se.noOtherQueues || (forbidden && !se.underNominal()):
+		passes = []bool{true}
+	case forbidden && se.noHierarchical:
+		passes = []bool{false, true}
+	default:
+		passes = []bool{true, false}
+	}
+	for _, allow := range passes {
+		var pass *trace.PreemptionPass
+		if record {
+			tr.Passes = append(tr.Passes, trace.PreemptionPass{AllowBorrowing: allow})
+			pass = &tr.Passes[len(tr.Passes)-1]
+		}
+		var taken []*candidate
+		for _, c := range se.cands {
+			if ok, why := se.valid(c, allow); !ok {
+				if pass != nil {
+					pass.Steps = append(pass.Steps, trace.CandidateStep{Workload: c.w.Key, Action: "skipped", Why: why})
+				}
+				continue
+			}
+			s.remove(c)
+			taken = append(taken, c)
+			if pass != nil {
+				pass.Steps = append(pass.Steps, trace.CandidateStep{Workload: c.w.Key, Action: "removed"})
+			}
+			if se.fits(allow) {
+				taken = se.fillBack(taken, allow, pass)
+				for _, t := range taken {
+					s.add(t)
+				}
+				if pass != nil {
+					pass.Fits = true
+				}
+				out := make([]Target, len(taken))
+				for i, t := range taken {
+					out[i] = Target{W: t.w, Reason: t.v.reason(), Frees: t.frees}
+				}
+				if record {
+					tr.Summary = summary(out, allow)
+					for _, t := range out {
+						tr.Targets = append(tr.Targets, trace.Target{Workload: t.W.Key, ClusterQueue: t.W.ClusterQueue, Reason: t.Reason, AlreadyEvicted: t.W.Evicted})
+					}
+				}
+				return out, tr
+			}
+		}
+		for _, t := range taken {
+			s.add(t)
+		}
+	}
+	if record {
+		if len(se.cands) == 0 {
+			tr.Summary = "no workload may be preempted: no candidates under the ClusterQueue's preemption policies"
+		} else {
+			tr.Summary = "even removing every valid candidate does not make room: no targets"
+		}
+	}
+	return nil, tr
+}
+
+// fillBack mirrors preemption.fillBackWorkloads: from the second-to-last
+// removed candidate backwards, put each one back and keep it out of the
+// targets if the preemptor still fits. The last one is never re-tested.
+// The swap with the last element is Kueue's and decides the targets'
+// order.
+func (se *search) fillBack(taken []*candidate, allow bool, pass *trace.PreemptionPass) []*candidate {
+	for i := len(taken) - 2; i >= 0; i-- {
+		c := taken[i]
+		se.s.add(c)
+		if se.fits(allow) {
+			taken[i] = taken[len(taken)-1]
+			taken = taken[:len(taken)-1]
+			if pass != nil {
+				pass.Steps = append(pass.Steps, trace.CandidateStep{Workload: c.w.Key, Action: "givenBack", Why: "the preemptor still fits with it back: not needed"})
+			}
+		} else {
+			se.s.remove(c)
+			if pass != nil {
+				pass.Steps = append(pass.Steps, trace.CandidateStep{Workload: c.w.Key, Action: "kept", Why: "the preemptor does not fit with it back"})
+			}
+		}
+	}
+	return taken
+}
+
+func summary(ts []Target, allow bool) string {
+	names := make([]string, len(ts))
+	for i, t := range ts {
+		names[i] = t.W.Key
+	}
+	how := "while staying within its nominal quota"
+	if allow {
+		how = "borrowing allowed"
+	}
+	return fmt.Sprintf("evicting %s makes room (%s)", strings.Join(names, ", "), how)
+}
+
+// Quantities lists a usage map sorted, for the trace.
+func Quantities(m map[core.FlavorResource]core.Amount) []trace.Quantity {
+	var out []trace.Quantity
+	for _, fr := range quota.SortedKeys(m) {
+		out = append(out, trace.Quantity{Flavor: string(fr.Flavor), Resource: string(fr.Resource), Amount: m[fr], Text: core.FormatAmount(fr.Resource, m[fr])})
+	}
+	return out
+}
+
+// Oracle answers the flavor assigner's question "could preemption make
+// room for this much of this flavor-resource?" for one workload
+// (preemption.PreemptionOracle.SimulatePreemption): the same search as
+// Targets, for that flavor-resource alone.
+type Oracle struct {
+	S *Snapshot
+	// P is the preemptor; Usage and Need are set per question.
+	P Preemptor
+}
+
+// SimulatePreemption returns ModeNoCandidates when no targets are found,
+// ModePreempt when some target is in the preemptor's own ClusterQueue,
+// ModeReclaim when all are elsewhere; with the borrowing level after the
+// targets' removal.
+func (o *Oracle) SimulatePreemption(fr core.FlavorResource, q core.Amount) flavor.OracleResult {
+	p := o.P
+	p.Usage = map[core.FlavorResource]core.Amount{fr: q}
+	p.Need = map[core.FlavorResource]bool{fr: true}
+	targets, _ := Targets(o.S, &p, false)
+	t := o.S.Tree
+	if len(targets) == 0 {
+		b, _ := t.LowestSubtreeThatFits(p.Node, fr, q)
+		return flavor.OracleResult{Mode: flavor.ModeNoCandidates, Borrowing: b}
+	}
+	res := flavor.OracleResult{Mode: flavor.ModeReclaim}
+	for _, tg := range targets {
+		t.RemoveUsageMap(tg.W.Node, tg.Frees)
+		res.Targets = append(res.Targets, tg.W.Key)
+		if tg.W.Node == p.Node {
+			res.Mode = flavor.ModePreempt
+		}
+	}
+	res.Borrowing, _ = t.LowestSubtreeThatFits(p.Node, fr, q)
+	for _, tg := range targets {
+		t.AddUsageMap(tg.W.Node, tg.Frees)
+	}
+	return res
+}
+
+// Claims computes, for KEP-4378's claimed-usage tracking, how much of each
+// target the preemptor needs: target by target in order, for each
+// flavor-resource of its usage that does not fit yet, the least amount of
+// the target's remaining usage whose removal makes it fit (or all of it).
+// The snapshot is unchanged when it returns.
+func Claims(s *Snapshot, p *Preemptor, targets []Target) []map[core.FlavorResource]core.Amount {
+	t := s.Tree
+	out := make([]map[core.FlavorResource]core.Amount, len(targets))
+	frs := quota.SortedKeys(p.Usage)
+	for i, tg := range targets {
+		out[i] = map[core.FlavorResource]core.Amount{}
+		for _, fr := range frs {
+			rem := tg.Frees[fr]
+			need := p.Usage[fr]
+			if rem <= 0 || need <= t.Available(p.Node, fr) {
+				continue
+			}
+			fitsWith := func(x core.Amount) bool {
+				t.RemoveUsage(tg.W.Node, fr, x)
+				ok := need <= t.Available(p.Node, fr)
+				t.AddUsage(tg.W.Node, fr, x)
+				return ok
+			}
+			// The least x in [1, rem] with fitsWith(x); rem if none.
+			lo, hi := core.Amount(1), rem
+			for lo < hi {
+				mid := lo + (hi-lo)/2
+				if fitsWith(mid) {
+					hi = mid
+				} else {
+					lo = mid + 1
+				}
+			}
+			out[i][fr] = lo
+			t.RemoveUsage(tg.W.Node, fr, lo)
+		}
+	}
+	for i, tg := range targets {
+		t.AddUsageMap(tg.W.Node, out[i])
+	}
+	return out
+}

@@ -1,0 +1,129 @@
+package sim
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/kueueplay/kueueplay/core"
+	"github.com/kueueplay/kueueplay/core/preempt"
+	"github.com/kueueplay/kueueplay/core/trace"
+)
+
+// humanReasons mirrors preemption.HumanReadablePreemptionReasons.
+var humanReasons = map[string]string{
+	preempt.ReasonInClusterQueue:                "prioritization in the ClusterQueue",
+	preempt.ReasonInCohortReclamation:           "reclamation within the cohort",
+	preempt.ReasonInCohortReclaimWhileBorrowing: "reclamation within the cohort while borrowing",
+}
+
+// cqPath is preemption.buildCQPath: "/root/.../parent/cq".
+func (s *State) cqPath(qi int) string {
+	t := s.Tree
+	parts := []string{}
+	for n := s.Queues[qi].Node; n >= 0; n = t.Nodes[n].Parent {
+		parts = append(parts, t.Nodes[n].Name)
+	}
+	slices.Reverse(parts)
+	return "/" + strings.Join(parts, "/")
+}
+
+// preemptionMessage is the condition message Kueue writes on a target
+// (preemption.preemptionMessage). The simulation has no UIDs, so both read
+// UNKNOWN, as Kueue writes for a workload without one.
+func (s *State) preemptionMessage(reason string, preemptorQ, targetQ int) string {
+	return fmt.Sprintf("Preempted to accommodate a workload (UID: UNKNOWN, JobUID: UNKNOWN) due to %s; preemptor path: %s; preemptee path: %s",
+		humanReasons[reason], s.cqPath(preemptorQ), s.cqPath(targetQ))
+}
+
+// issuePreemptions evicts the entry's targets (Preemptor.IssuePreemptions)
+// and leaves the entry pending with Kueue's message. A target already
+// evicted and still terminating is counted but not evicted again.
+func (s *State) issuePreemptions(e *entry, claims []map[core.FlavorResource]core.Amount, ts *trace.Step) {
+	e.preempting = true
+	e.last = nil // scheduler.schedule: e.LastAssignment = nil
+	e.reason = reasonPendingPreemption
+	e.decision.Outcome = trace.OutcomePreempting
+	preemptor := s.Workload(e.wl).Key
+	tr := e.decision.Preemption
+	for i, t := range e.targets {
+		tq := s.QueueIndex(t.W.ClusterQueue)
+		msg := s.preemptionMessage(t.Reason, e.queue, tq)
+		w := s.Workload(t.W.Index)
+		already := w.Status == Terminating
+		if !already {
+			s.evict(t.W.Index, t.Reason, msg, preemptor, ts)
+		}
+		if tr != nil && i < len(tr.Targets) {
+			tt := &tr.Targets[i]
+			tt.Message, tt.AlreadyEvicted = msg, already
+			if claims != nil {
+				tt.Claims = preempt.Quantities(claims[i])
+			}
+		}
+	}
+	e.msg += fmt.Sprintf(". Pending the preemption of %d workload(s)", len(e.targets))
+}
+
+// evict marks an admitted workload evicted by preemption: it keeps its
+// quota until its termination delay is over (release).
+func (s *State) evict(i int, reason, msg, by string, ts *trace.Step) {
+	w := s.mutWorkload(i)
+	w.Status = Terminating
+	w.FinishAt = nil
+	w.Preemptions++
+	w.Preempted = &Preemption{At: s.Now, Reason: reason, By: by}
+	w.Message = msg
+	w.Explanation = fmt.Sprintf("evicted by %s (%s); it keeps its quota while it terminates", by, reason)
+	delay := s.Scenario.TerminationDelay
+	if w.Spec.TerminationDelay != nil {
+		delay = *w.Spec.TerminationDelay
+	}
+	at := s.Now + delay
+	w.ReleaseAt = &at
+	s.setRunning(i)
+	s.setTerminating(i)
+	ts.Events = append(ts.Events, trace.Event{Kind: trace.EventEvict, Workload: w.Key, ClusterQueue: w.Admission.ClusterQueue,
+		Message: fmt.Sprintf("evicted by %s (%s); it releases its quota after its termination delay of %v", by, reason, delay)})
+}
+
+// release ends a terminating workload's termination: its quota is freed,
+// its ClusterQueue's generation grows, it goes back to its queue as
+// pending, and the parked workloads of its cohort tree are requeued (the
+// job reconciler's UnsetQuotaReservationWithCondition with the eviction
+// message, then the cache's deleteWorkload and
+// QueueAssociatedInadmissibleWorkloadsAfter).
+func (s *State) release(i int, ts *trace.Step) {
+	w := s.mutWorkload(i)
+	qi := s.QueueIndex(w.Admission.ClusterQueue)
+	usage := w.Admission.Usage
+	w.Status = Pending
+	w.Admission = nil
+	w.ReleaseAt = nil
+	w.Last = nil
+	w.ResetReason = ""
+	s.setTerminating(i)
+	ev := trace.Event{Kind: trace.EventRelease, Workload: w.Key, ClusterQueue: w.ClusterQueue,
+		Message: fmt.Sprintf("terminated: its quota is released (%s) and it is queued again", formatUsage(usage))}
+	if qi >= 0 {
+		s.Tree.RemoveUsageMap(s.Queues[qi].Node, usage)
+		s.mutQueue(qi).Generation++
+		s.hold(qi, i, false)
+	}
+	ts.Events = append(ts.Events, ev)
+	if cq := s.QueueIndex(w.ClusterQueue); cq >= 0 {
+		s.pushHeap(cq, i)
+	}
+	if qi >= 0 {
+		s.requeueAfter(qi, ts)
+	}
+}
+
+// requeueAfter requeues the parked workloads of queue qi's cohort tree and
+// records it.
+func (s *State) requeueAfter(qi int, ts *trace.Step) {
+	if moved := s.requeueTree(qi); len(moved) > 0 {
+		ts.Events = append(ts.Events, trace.Event{Kind: trace.EventRequeue, ClusterQueue: s.Queues[qi].Spec.Name,
+			Message: fmt.Sprintf("parked workloads of the cohort tree go back to their queues: %s", strings.Join(moved, ", "))})
+	}
+}
