@@ -158,6 +158,9 @@ type search struct {
 	cands          []*candidate
 	noOtherQueues  bool
 	noHierarchical bool
+	// fitNode is the lowest node (the preemptor's ClusterQueue or an
+	// ancestor) whose quota the request fits in, for the trace.
+	fitNode int
 }
 
 // borrowWithinCohortForbidden mirrors classical.IsBorrowingWithinCohortForbidden.
@@ -205,7 +208,7 @@ func (s *Snapshot) withinNominal(node int, need map[core.FlavorResource]bool) bo
 }
 
 // classify mirrors classical.classifyPreemptionVariant, and says why.
-func (se *search) classify(w *Workload, frees map[core.FlavorResource]core.Amount, advantage bool, subtree int) (variant, string) {
+func (se *search) classify(w *Workload, frees map[core.FlavorResource]core.Amount, advantage bool) (variant, string) {
 	p, q := se.p, se.p.Queue
 	if !se.s.uses(w, frees, p.Need) {
 		return never, ""
@@ -223,7 +226,11 @@ func (se *search) classify(w *Workload, frees map[core.FlavorResource]core.Amoun
 	}
 	where := fmt.Sprintf("ClusterQueue %s uses more than its nominal quota; reclaimWithinCohort %s allows it (priority %d vs %d)", w.ClusterQueue, policy, w.Priority, p.Priority)
 	if advantage {
-		return hierarchicalReclaim, where + fmt.Sprintf("; the request fits in the quota of %s, so it is reclaimed whatever the priority", se.s.Tree.Nodes[subtree].Name)
+		fit := "the preemptor's nominal quota"
+		if se.fitNode >= 0 && se.fitNode != p.Node {
+			fit = "the quota of cohort " + se.s.Tree.Nodes[se.fitNode].Name
+		}
+		return hierarchicalReclaim, where + fmt.Sprintf("; the request fits in %s, so it is reclaimed whatever the priority", fit)
 	}
 	forbidden, threshold := borrowWithinCohortForbidden(q)
 	if forbidden {
@@ -238,11 +245,11 @@ func (se *search) classify(w *Workload, frees map[core.FlavorResource]core.Amoun
 	return reclaimWhileBorrowing, where + "; borrowWithinCohort LowerPriority lets the preemptor take it while borrowing"
 }
 
-func (se *search) fromQueue(node, lca int, advantage bool, subtree int, list string) []*candidate {
+func (se *search) fromQueue(node, lca int, advantage bool, list string) []*candidate {
 	var out []*candidate
 	for _, w := range se.s.Holders[node] {
 		frees := se.s.remaining(w)
-		v, why := se.classify(w, frees, advantage, subtree)
+		v, why := se.classify(w, frees, advantage)
 		if v == never {
 			continue
 		}
@@ -276,6 +283,10 @@ func (se *search) hierarchical() (hier, prio []*candidate) {
 		return nil, nil
 	}
 	advantage, rest := se.s.fitsInQuota(p.Node, p.Usage)
+	se.fitNode = -1
+	if advantage {
+		se.fitNode = p.Node
+	}
 	prev := -1
 	for root := t.Nodes[p.Node].Parent; root >= 0; root = t.Nodes[root].Parent {
 		if advantage {
@@ -285,6 +296,9 @@ func (se *search) hierarchical() (hier, prio []*candidate) {
 		}
 		var fits bool
 		fits, rest = se.s.fitsInQuota(root, rest)
+		if fits && !advantage {
+			se.fitNode = root
+		}
 		advantage = advantage || fits
 		prev = root
 	}
@@ -308,7 +322,7 @@ func (se *search) inSubtree(cur, root, skip int, advantage bool, out []*candidat
 		if c == se.p.Node || se.s.withinNominal(c, se.p.Need) {
 			continue
 		}
-		out = append(out, se.fromQueue(c, root, advantage, root, list)...)
+		out = append(out, se.fromQueue(c, root, advantage, list)...)
 	}
 	return out
 }
@@ -345,7 +359,7 @@ func newSearch(s *Snapshot, p *Preemptor) *search {
 	se := &search{s: s, p: p}
 	var same []*candidate
 	if p.Queue.Preemption.WithinClusterQueue != core.PreemptionNever {
-		same = se.fromQueue(p.Node, -1, false, -1, "clusterQueue")
+		same = se.fromQueue(p.Node, -1, false, "clusterQueue")
 	}
 	hier, prio := se.hierarchical()
 	for _, l := range [][]*candidate{same, prio, hier} {
@@ -589,39 +603,54 @@ func (o *Oracle) SimulatePreemption(fr core.FlavorResource, q core.Amount) flavo
 }
 
 // Claims computes, for KEP-4378's claimed-usage tracking, how much of each
-// target the preemptor needs: target by target in order, for each
-// flavor-resource of its usage that does not fit yet, the least amount of
-// the target's remaining usage whose removal makes it fit (or all of it).
-// The snapshot is unchanged when it returns.
+// target the preemptor claims. The seed says a preemptor claims "only the
+// usage it needs"; the playground reads that as: per flavor-resource, the
+// preemptor covers as much of its request as it can from its targets'
+// usage, target by target in order, and never claims more of a target
+// than what actually becomes capacity for it (the least amount whose
+// removal gives the preemptor that much more available capacity). What it
+// still lacks comes from capacity that is free now. So a preemptor that has
+// to wait for a target anyway leaves free capacity to others, and no claim
+// frees capacity that only the target's own queue could use (which would
+// let another entry be admitted into quota the terminating target still
+// holds). The snapshot is unchanged when it returns.
 func Claims(s *Snapshot, p *Preemptor, targets []Target) []map[core.FlavorResource]core.Amount {
 	t := s.Tree
 	out := make([]map[core.FlavorResource]core.Amount, len(targets))
-	frs := quota.SortedKeys(p.Usage)
-	for i, tg := range targets {
+	for i := range out {
 		out[i] = map[core.FlavorResource]core.Amount{}
-		for _, fr := range frs {
+	}
+	for _, fr := range quota.SortedKeys(p.Usage) {
+		want := p.Usage[fr]
+		for i, tg := range targets {
 			rem := tg.Frees[fr]
-			need := p.Usage[fr]
-			if rem <= 0 || need <= t.Available(p.Node, fr) {
+			if rem <= 0 || want <= 0 {
 				continue
 			}
-			fitsWith := func(x core.Amount) bool {
+			base := t.Available(p.Node, fr)
+			gain := func(x core.Amount) core.Amount {
 				t.RemoveUsage(tg.W.Node, fr, x)
-				ok := need <= t.Available(p.Node, fr)
+				g := t.Available(p.Node, fr) - base
 				t.AddUsage(tg.W.Node, fr, x)
-				return ok
+				return g
 			}
-			// The least x in [1, rem] with fitsWith(x); rem if none.
+			goal := min(gain(rem), want)
+			if goal <= 0 {
+				continue
+			}
+			// The least x in [1, rem] with gain(x) >= goal (gain is
+			// monotone: removing usage never lowers what is available).
 			lo, hi := core.Amount(1), rem
 			for lo < hi {
 				mid := lo + (hi-lo)/2
-				if fitsWith(mid) {
+				if gain(mid) >= goal {
 					hi = mid
 				} else {
 					lo = mid + 1
 				}
 			}
 			out[i][fr] = lo
+			want -= goal
 			t.RemoveUsage(tg.W.Node, fr, lo)
 		}
 	}

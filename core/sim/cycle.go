@@ -350,8 +350,7 @@ func (s *State) process(e *entry, c *cycleCtx, ts *trace.Step) bool {
 	}
 	c.snap.AddUsageMap(q.Node, usage)
 	if e.assignment.Mode() == flavor.Preempt {
-		s.issuePreemptions(e, claims, ts)
-		return true
+		return s.issuePreemptions(e, claims, ts) > 0
 	}
 	s.admit(e)
 	return false
@@ -505,8 +504,7 @@ func (s *State) admit(e *entry) {
 	w.Last = nil
 	w.AdmittedAt = s.Now
 	w.Preempted = nil // SetQuotaReservation resets the Preempted condition
-	s.admitSeq++
-	w.AdmitSeq = s.admitSeq
+	w.AdmitSeq = 0
 	if w.Spec.Runtime != nil {
 		t := s.Now + *w.Spec.Runtime
 		w.FinishAt = &t

@@ -38,8 +38,10 @@ func (s *State) preemptionMessage(reason string, preemptorQ, targetQ int) string
 
 // issuePreemptions evicts the entry's targets (Preemptor.IssuePreemptions)
 // and leaves the entry pending with Kueue's message. A target already
-// evicted and still terminating is counted but not evicted again.
-func (s *State) issuePreemptions(e *entry, claims []map[core.FlavorResource]core.Amount, ts *trace.Step) {
+// evicted and still terminating is counted but not evicted again. It
+// returns how many workloads it evicted.
+func (s *State) issuePreemptions(e *entry, claims []map[core.FlavorResource]core.Amount, ts *trace.Step) int {
+	evicted := 0
 	e.preempting = true
 	e.last = nil // scheduler.schedule: e.LastAssignment = nil
 	e.reason = reasonPendingPreemption
@@ -53,6 +55,7 @@ func (s *State) issuePreemptions(e *entry, claims []map[core.FlavorResource]core
 		already := w.Status == Terminating
 		if !already {
 			s.evict(t.W.Index, t.Reason, msg, preemptor, ts)
+			evicted++
 		}
 		if tr != nil && i < len(tr.Targets) {
 			tt := &tr.Targets[i]
@@ -63,6 +66,7 @@ func (s *State) issuePreemptions(e *entry, claims []map[core.FlavorResource]core
 		}
 	}
 	e.msg += fmt.Sprintf(". Pending the preemption of %d workload(s)", len(e.targets))
+	return evicted
 }
 
 // evict marks an admitted workload evicted by preemption: it keeps its
@@ -102,6 +106,9 @@ func (s *State) release(i int, ts *trace.Step) {
 	w.ReleaseAt = nil
 	w.Last = nil
 	w.ResetReason = ""
+	if p := w.Preempted; p != nil {
+		w.Explanation = fmt.Sprintf("evicted by %s (%s) at %v; it terminated and is queued again", p.By, p.Reason, p.At)
+	}
 	s.setTerminating(i)
 	ev := trace.Event{Kind: trace.EventRelease, Workload: w.Key, ClusterQueue: w.ClusterQueue,
 		Message: fmt.Sprintf("terminated: its quota is released (%s) and it is queued again", formatUsage(usage))}

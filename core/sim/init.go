@@ -104,8 +104,12 @@ func (s *State) startAdmitted(i int) {
 	w.ClusterQueue = adm.ClusterQueue
 	w.Status = Admitted
 	w.AdmittedAt = admittedAt(w.Spec)
-	s.admitSeq++
-	w.AdmitSeq = s.admitSeq
+	if w.Spec.AdmittedAt == nil {
+		// No lastTransitionTime: time 0, each strictly after the one before
+		// in document order.
+		s.admitSeq++
+		w.AdmitSeq = s.admitSeq
+	}
 	a := &Admission{ClusterQueue: adm.ClusterQueue, Usage: map[core.FlavorResource]core.Amount{}}
 	for _, ps := range adm.PodSets {
 		aps := AdmittedPodSet{Name: ps.Name, Count: ps.Count, Flavors: map[core.ResourceName]core.FlavorName{}}

@@ -128,18 +128,34 @@ func (s *State) queueStates() []trace.QueueState {
 	out := make([]trace.QueueState, 0, len(s.Queues))
 	for qi, q := range s.Queues {
 		qs := trace.QueueState{ClusterQueue: q.Spec.Name, Active: q.Active, InactiveReason: q.InactiveReason}
-		heap := slices.Clone(q.Heap)
-		if h := s.head(qi); h >= 0 && len(heap) > 0 && heap[0] != h {
-			heap = slices.DeleteFunc(heap, func(x int) bool { return x == h })
-			heap = slices.Insert(heap, 0, h)
-		}
-		qs.PendingCount, qs.Pending = s.keys(heap)
+		qs.PendingCount, qs.Pending = len(q.Heap), s.pendingKeys(qi)
 		qs.ParkedCount, qs.Parked = s.keys(q.Parked)
 		slices.SortFunc(admitted[qi], s.byKey)
 		slices.SortFunc(terminating[qi], s.byKey)
 		qs.AdmittedCount, qs.Admitted = s.keys(admitted[qi])
 		qs.TerminatingCount, qs.Terminating = s.keys(terminating[qi])
 		out = append(out, qs)
+	}
+	return out
+}
+
+// pendingKeys lists at most QueueListCap workloads of queue qi's heap in
+// queue order, the head (the sticky workload, if any) first.
+func (s *State) pendingKeys(qi int) []string {
+	q := s.Queues[qi]
+	h := s.head(qi)
+	if h < 0 {
+		return nil
+	}
+	out := make([]string, 0, min(len(q.Heap), QueueListCap))
+	out = append(out, s.Workload(h).Key)
+	for _, w := range q.Heap {
+		if len(out) == cap(out) {
+			break
+		}
+		if w != h {
+			out = append(out, s.Workload(w).Key)
+		}
 	}
 	return out
 }

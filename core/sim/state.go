@@ -55,7 +55,9 @@ type Workload struct {
 
 	Admission  *Admission
 	AdmittedAt time.Duration
-	// AdmitSeq orders admissions at the same time.
+	// AdmitSeq orders the admissions of workloads that start admitted
+	// without a lastTransitionTime (document order); 0 otherwise, so equal
+	// admission times fall through to the name.
 	AdmitSeq int
 	// FinishAt is when an admitted workload with a runtime finishes.
 	FinishAt *time.Duration
