@@ -70,7 +70,7 @@ run:
 golden:
 	$(GO) test -count=1 ./core/sim -run '^TestGolden$$' -update
 
-## bench: core benchmarks (BenchmarkCycle: 30 queues, 15,000 workloads, ns per cycle)
+## bench: core benchmarks (BenchmarkCycle: 30 queues, 15,000 workloads, ns per cycle; BenchmarkPreemption: Kueue's scalability shape with its summary)
 bench:
 	$(GO) test -run '^$$' -bench . -benchtime 3x -benchmem ./core/...
 

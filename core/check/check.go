@@ -28,6 +28,9 @@ type Failure struct {
 }
 
 func (f Failure) String() string {
+	if f.Index < 0 {
+		return fmt.Sprintf("%s: engine invariant violated (%s): %s", f.Pos.File, f.When, f.Diff)
+	}
 	return fmt.Sprintf("%s:%d:%d: expectation %d (%s) failed (-want +got):\n%s", f.Pos.File, f.Pos.Line, f.Pos.Col, f.Index, f.When, f.Diff)
 }
 
@@ -65,7 +68,20 @@ func Run(sc *core.Scenario, gates core.FeatureGates) Result {
 		}
 		return shot
 	}
+	// The engine's safety properties are checked after every step; a
+	// violation is an engine bug and fails the case. Only the first
+	// violating step is reported.
+	var broken *Failure
+	file := ""
+	if len(sc.Expect) > 0 {
+		file = sc.Expect[0].Pos.File
+	}
 	observe := func(s *sim.State, st *trace.Step) {
+		if broken == nil {
+			if v := sim.CheckInvariants(s); len(v) > 0 {
+				broken = &Failure{Index: -1, Pos: core.Pos{File: file}, When: fmt.Sprintf("step %d", st.Index), Diff: strings.Join(v, "; ")}
+			}
+		}
 		shot := take(s)
 		final = shot
 		for i, e := range sc.Expect {
@@ -79,6 +95,9 @@ func Run(sc *core.Scenario, gates core.FeatureGates) Result {
 	}
 	tr := sim.Run(sc, sim.Options{Gates: gates, Observe: observe})
 	res := Result{Trace: tr, Expectations: len(sc.Expect)}
+	if broken != nil {
+		res.Failures = append(res.Failures, *broken)
+	}
 	for i, e := range sc.Expect {
 		var shot snapshot
 		var when string
