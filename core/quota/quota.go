@@ -45,6 +45,10 @@ type Node struct {
 	Name string
 	// IsClusterQueue tells a ClusterQueue (always a leaf) from a Cohort.
 	IsClusterQueue bool
+	// Inactive marks an inactive ClusterQueue: Kueue's snapshot leaves it
+	// out of the hierarchy (its usage stays in its cohorts), so it does not
+	// count towards a cohort's height.
+	Inactive bool
 	// Parent is the parent cohort's index, or -1 for a root.
 	Parent int
 	// ChildCohorts and ChildClusterQueues are indexes, each sorted by name.
@@ -329,10 +333,16 @@ func (t *Tree) BorrowingWith(i int, fr core.FlavorResource, val core.Amount) boo
 
 // Height is a cohort's height: 1 for a cohort with only ClusterQueue
 // children, one more per cohort level below it, 0 for an empty cohort
-// (Kueue classical.getNodeHeight).
+// (Kueue classical.getNodeHeight); inactive ClusterQueues do not count.
 func (t *Tree) Height(i int) int {
 	n := &t.Nodes[i]
-	h := min(len(n.ChildCohorts)+len(n.ChildClusterQueues), 1)
+	children := len(n.ChildCohorts)
+	for _, c := range n.ChildClusterQueues {
+		if !t.Nodes[c].Inactive {
+			children++
+		}
+	}
+	h := min(children, 1)
 	for _, c := range n.ChildCohorts {
 		h = max(h, t.Height(c)+1)
 	}

@@ -504,13 +504,19 @@ func (s *State) admit(e *entry) {
 	w.Last = nil
 	w.AdmittedAt = s.Now
 	w.Preempted = nil // SetQuotaReservation resets the Preempted condition
-	w.AdmitSeq = 0
+	s.admitSeq++
+	w.AdmitSeq = s.admitSeq
 	if w.Spec.Runtime != nil {
 		t := s.Now + *w.Spec.Runtime
 		w.FinishAt = &t
 	}
 	s.setRunning(e.wl)
 	s.hold(e.queue, e.wl, true)
+	// The admission's status update reaches the cache as an update of a
+	// workload it already holds (cache.AddOrUpdateWorkload →
+	// clusterQueue.addOrUpdateWorkload → deleteWorkload), which bumps the
+	// ClusterQueue's AllocatableResourceGeneration.
+	s.mutQueue(e.queue).Generation++
 	s.Tree.AddUsageMap(q.Node, a.Usage)
 	// The workload leaves its queue (sticky head included).
 	s.removeFromQueue(e.queue, e.wl)

@@ -59,7 +59,11 @@ func (s *State) issuePreemptions(e *entry, claims []map[core.FlavorResource]core
 		}
 		if tr != nil && i < len(tr.Targets) {
 			tt := &tr.Targets[i]
-			tt.Message, tt.AlreadyEvicted = msg, already
+			tt.AlreadyEvicted = already
+			if !already {
+				// Kueue writes nothing on a target already evicted.
+				tt.Message = msg
+			}
 			if claims != nil {
 				tt.Claims = preempt.Quantities(claims[i])
 			}
@@ -87,6 +91,11 @@ func (s *State) evict(i int, reason, msg, by string, ts *trace.Step) {
 	w.ReleaseAt = &at
 	s.setRunning(i)
 	s.setTerminating(i)
+	// The Evicted=True patch reaches the cache as an update of a workload
+	// it holds, which bumps the ClusterQueue's generation (see admit).
+	if qi := s.QueueIndex(w.Admission.ClusterQueue); qi >= 0 {
+		s.mutQueue(qi).Generation++
+	}
 	ts.Events = append(ts.Events, trace.Event{Kind: trace.EventEvict, Workload: w.Key, ClusterQueue: w.Admission.ClusterQueue,
 		Message: fmt.Sprintf("evicted by %s (%s); it releases its quota after its termination delay of %v", by, reason, delay)})
 }

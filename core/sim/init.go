@@ -47,6 +47,7 @@ func New(sc *core.Scenario, gates core.FeatureGates) *State {
 		q := &ClusterQueue{Spec: cq, Node: s.Tree.ClusterQueue(cq.Name), Active: true, Sticky: -1, gen: s.gen}
 		if reason := inactiveReason(cq, st.flavors); reason != "" {
 			q.Active, q.InactiveReason = false, reason
+			s.Tree.Nodes[q.Node].Inactive = true
 		}
 		st.cqIndex[cq.Name] = i
 		s.Queues = append(s.Queues, q)
@@ -106,7 +107,8 @@ func (s *State) startAdmitted(i int) {
 	w.AdmittedAt = admittedAt(w.Spec)
 	if w.Spec.AdmittedAt == nil {
 		// No lastTransitionTime: time 0, each strictly after the one before
-		// in document order.
+		// in document order. With one, equal times fall through to the
+		// name.
 		s.admitSeq++
 		w.AdmitSeq = s.admitSeq
 	}

@@ -55,9 +55,11 @@ type Workload struct {
 
 	Admission  *Admission
 	AdmittedAt time.Duration
-	// AdmitSeq orders the admissions of workloads that start admitted
-	// without a lastTransitionTime (document order); 0 otherwise, so equal
-	// admission times fall through to the name.
+	// AdmitSeq orders admissions at the same time: workloads that start
+	// admitted without a lastTransitionTime in document order, then every
+	// admission the simulation makes in processing order. It is 0 for
+	// workloads that start admitted with a lastTransitionTime, so equal
+	// given times fall through to the name.
 	AdmitSeq int
 	// FinishAt is when an admitted workload with a runtime finishes.
 	FinishAt *time.Duration
