@@ -326,6 +326,7 @@ func (s *State) process(e *entry, c *cycleCtx, ts *trace.Step) bool {
 	}
 	if !c.refresh && c.overlapsAny(e.targets) {
 		s.skip(e, "Workload has overlapping preemption targets with another workload")
+		e.decision.SkipReason = "overlappingTargets"
 		e.decision.Explanation = "a target of this entry was already claimed by an entry processed earlier in this cycle (" + strings.Join(c.overlap(e.targets), ", ") + ")"
 		return false
 	}
@@ -335,12 +336,14 @@ func (s *State) process(e *entry, c *cycleCtx, ts *trace.Step) bool {
 		claims = preempt.Claims(s.preemptSnapshot(c), &preempt.Preemptor{Node: q.Node, Usage: usage}, e.targets)
 		if !c.fitsClaiming(q.Node, usage, e.targets, claims) {
 			s.skip(e, "Workload no longer fits after processing another workload")
+			e.decision.SkipReason = "noLongerFits"
 			return false
 		}
 		c.claim(e, s.Workload(e.wl).Key, claims)
 	} else {
 		if !c.fitsWithout(q.Node, usage, e.targets) {
 			s.skip(e, "Workload no longer fits after processing another workload")
+			e.decision.SkipReason = "noLongerFits"
 			return false
 		}
 		for _, t := range e.targets {

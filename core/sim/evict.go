@@ -96,7 +96,7 @@ func (s *State) evict(i int, reason, msg, by string, ts *trace.Step) {
 	if qi := s.QueueIndex(w.Admission.ClusterQueue); qi >= 0 {
 		s.mutQueue(qi).Generation++
 	}
-	ts.Events = append(ts.Events, trace.Event{Kind: trace.EventEvict, Workload: w.Key, ClusterQueue: w.Admission.ClusterQueue,
+	ts.Events = append(ts.Events, trace.Event{Kind: trace.EventEvict, Workload: w.Key, ClusterQueue: w.Admission.ClusterQueue, Preemptor: by,
 		Message: fmt.Sprintf("evicted by %s (%s); it releases its quota after its termination delay of %v", by, reason, delay)})
 }
 

@@ -18,6 +18,20 @@ const QueueListCap = 50
 func (s *State) usageRows() []trace.UsageRow {
 	t := s.Tree
 	lent := s.lentAmounts()
+	// Usage of terminating workloads, by node.
+	terminating := map[int]map[core.FlavorResource]core.Amount{}
+	for _, i := range s.terminating {
+		w := s.Workload(i)
+		if qi := s.QueueIndex(w.Admission.ClusterQueue); qi >= 0 {
+			n := s.Queues[qi].Node
+			if terminating[n] == nil {
+				terminating[n] = map[core.FlavorResource]core.Amount{}
+			}
+			for fr, v := range w.Admission.Usage {
+				terminating[n][fr] += v
+			}
+		}
+	}
 	nodes := make([]int, len(t.Nodes))
 	for i := range nodes {
 		nodes[i] = i
@@ -48,7 +62,7 @@ func (s *State) usageRows() []trace.UsageRow {
 				Node: n.Name, Kind: "ClusterQueue", Flavor: string(fr.Flavor), Resource: string(fr.Resource),
 				Used: n.Usage[fr], Nominal: lim.Nominal, SubtreeQuota: n.SubtreeQuota[fr],
 				HeldBack: t.LocalQuota(i, fr), BorrowingLimit: lim.BorrowingLimit, LendingLimit: lim.LendingLimit,
-				Available: t.Available(i, fr), Lent: lent[i][fr],
+				Available: t.Available(i, fr), Lent: lent[i][fr], Terminating: terminating[i][fr],
 			}
 			if !n.IsClusterQueue {
 				row.Kind = "Cohort"

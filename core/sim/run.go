@@ -32,7 +32,7 @@ type Options struct {
 //     have run (reported as a truncation, never silent).
 func Run(sc *core.Scenario, opts Options) *trace.Trace {
 	s := New(sc, opts.Gates)
-	tr := &trace.Trace{Version: trace.Version, Scenario: sc.Name}
+	tr := &trace.Trace{Version: trace.Version, Scenario: sc.Name, Description: sc.Description}
 	for _, g := range core.KnownGates() {
 		tr.Gates = append(tr.Gates, trace.Gate{Name: g, Enabled: s.Gates.Enabled(g)})
 	}
@@ -97,7 +97,7 @@ func Run(sc *core.Scenario, opts Options) *trace.Trace {
 // initialStep describes the state before anything happens: workloads that
 // start admitted and inactive ClusterQueues.
 func (s *State) initialStep() trace.Step {
-	ts := trace.Step{Index: 0, Kind: trace.StepInitial}
+	ts := trace.Step{Index: 0, Kind: trace.StepInitial, Changed: true}
 	for _, w := range s.All() {
 		if w.Status == Admitted {
 			ts.Events = append(ts.Events, trace.Event{Kind: trace.EventArrival, Workload: w.Key, ClusterQueue: w.ClusterQueue,

@@ -51,6 +51,7 @@ func Step(prev *State, ev Event) (*State, trace.Step, bool) {
 		panic(fmt.Sprintf("sim.Step: unknown event kind %d", ev.Kind))
 	}
 	ts.Cycle = s.Cycles
+	ts.Changed = changed
 	ts.Usage = s.usageRows()
 	ts.Queues = s.queueStates()
 	return s, ts, changed

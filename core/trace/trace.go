@@ -22,6 +22,8 @@ const Version = "kueueplay.trace/v1"
 type Trace struct {
 	Version  string `json:"version"`
 	Scenario string `json:"scenario,omitempty"`
+	// Description is the Scenario's spec.description.
+	Description string `json:"description,omitempty"`
 	// Gates is the effective value of every feature gate, sorted by name.
 	Gates []Gate `json:"gates"`
 	Steps []Step `json:"steps"`
@@ -59,7 +61,10 @@ type Step struct {
 	TimeMs int64 `json:"timeMs"`
 	// Cycle is the 1-based cycle number for cycle steps, else the number of
 	// cycles run so far.
-	Cycle     int        `json:"cycle"`
+	Cycle int `json:"cycle"`
+	// Changed is false when the step changed nothing observable (no
+	// admission, eviction, event, message or resume position changed).
+	Changed   bool       `json:"changed"`
 	Events    []Event    `json:"events,omitempty"`
 	Heads     []Head     `json:"heads,omitempty"`
 	Decisions []Decision `json:"decisions,omitempty"`
@@ -97,6 +102,8 @@ type Event struct {
 	ClusterQueue string `json:"clusterQueue,omitempty"`
 	// Message explains the event in words.
 	Message string `json:"message"`
+	// Preemptor is the workload whose preemption caused an evict event.
+	Preemptor string `json:"preemptor,omitempty"`
 }
 
 // Head is a workload popped as the head of its ClusterQueue in a cycle.
@@ -144,6 +151,9 @@ type Decision struct {
 	// Borrowing is the assignment's borrowing level (0: no borrowing).
 	Borrowing int     `json:"borrowing"`
 	Outcome   Outcome `json:"outcome"`
+	// SkipReason tells why a Skipped entry was skipped: "overlappingTargets"
+	// (its targets were claimed earlier in the cycle) or "noLongerFits".
+	SkipReason string `json:"skipReason,omitempty"`
 	// Message is what Kueue writes in the QuotaReserved=False condition
 	// (empty for an admitted workload).
 	Message string `json:"message,omitempty"`
@@ -218,8 +228,9 @@ type GroupAttempt struct {
 	// choice compared with what the value's name says (Kueue v0.16.1
 	// applies it inverted) or when a gate changed the preference order.
 	PreferenceNote string `json:"preferenceNote,omitempty"`
-	// NextIndex is the flavor index the next attempt resumes from (-1:
-	// start from the first flavor).
+	// TriedIndex is the index of the last flavor tried, which the next
+	// attempt resumes after (-1: the next attempt starts from the first
+	// flavor).
 	TriedIndex int `json:"triedIndex"`
 	// Unavailable is set when no group of the ClusterQueue covers the
 	// resource.
@@ -259,6 +270,9 @@ type UsageRow struct {
 	// Used is admitted plus terminating usage (for a Cohort: usage its
 	// children place in it beyond their guaranteed quota).
 	Used int64 `json:"used"`
+	// Terminating is the part of a ClusterQueue's Used held by evicted
+	// workloads that are still terminating (0 for Cohorts).
+	Terminating int64 `json:"terminating,omitempty"`
 	// Nominal is the node's own nominal quota.
 	Nominal int64 `json:"nominal"`
 	// SubtreeQuota is nominal plus what children lend (Cohorts), or

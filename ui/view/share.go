@@ -1,0 +1,116 @@
+package view
+
+import (
+	"bytes"
+	"compress/flate"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"io"
+	"strings"
+)
+
+// Shared is the playground state a share link carries in its URL fragment.
+type Shared struct {
+	// Scenario is the scenario's YAML text; empty when Example names a
+	// bundled example instead.
+	Scenario string `json:"scenario,omitempty"`
+	// Step is the step shown.
+	Step int `json:"step,omitempty"`
+	// Gates are the feature gates the user set, by name.
+	Gates map[string]bool `json:"gates,omitempty"`
+	// Example is the name of a bundled example scenario.
+	Example string `json:"example,omitempty"`
+}
+
+// Share fragment format, version 1 (accepted forever):
+//
+//	"v1." + base64url-without-padding( raw-DEFLATE( JSON ) )
+//
+// JSON is one object, compact, with the optional keys "scenario"
+// (string), "step" (integer), "gates" (object of booleans) and "example"
+// (string); absent keys take their zero value and unknown keys are
+// ignored, so later versions of the playground may add keys to v1. DEFLATE
+// is RFC 1951 (compress/flate, no zlib or gzip header), written at
+// BestCompression. base64url is RFC 4648 §5 without '=' padding. A leading
+// '#' is ignored when decoding. The decompressed JSON may hold at most
+// MaxFragmentJSON bytes. A change that gives an existing key another
+// meaning needs a new prefix ("v2."); DecodeFragment must keep accepting
+// "v1.".
+const (
+	fragmentV1 = "v1."
+	// MaxFragmentJSON bounds the decompressed size of a share fragment.
+	MaxFragmentJSON = 1 << 20
+	// maxFragment bounds the encoded text before it is decoded: DEFLATE
+	// output is at most a few bytes per 64 KiB longer than its input, and
+	// base64 adds a third, so a fragment longer than this cannot hold
+	// MaxFragmentJSON bytes of JSON.
+	maxFragment = MaxFragmentJSON * 3 / 2
+)
+
+// EncodeFragment encodes s as a share-link fragment (without the '#').
+// Strings are written as encoding/json writes them: invalid UTF-8 becomes
+// U+FFFD.
+func EncodeFragment(s Shared) string {
+	data, err := json.Marshal(s)
+	if err != nil { // cannot happen: strings, an int and a map of bools
+		return fragmentV1
+	}
+	var buf bytes.Buffer
+	zw, _ := flate.NewWriter(&buf, flate.BestCompression) // the level is valid
+	zw.Write(data)
+	zw.Close()
+	return fragmentV1 + base64.RawURLEncoding.EncodeToString(buf.Bytes())
+}
+
+// Errors of DecodeFragment, for errors.Is.
+var (
+	ErrFragmentVersion = errors.New("unsupported share link version")
+	ErrFragmentTooBig  = errors.New("share link too large")
+	ErrFragmentInvalid = errors.New("invalid share link")
+)
+
+// DecodeFragment decodes a share-link fragment written by EncodeFragment
+// (with or without its leading '#'). It never panics and reads at most
+// MaxFragmentJSON decompressed bytes; every failure wraps one of the
+// ErrFragment errors.
+func DecodeFragment(frag string) (Shared, error) {
+	frag = strings.TrimPrefix(frag, "#")
+	if !strings.HasPrefix(frag, fragmentV1) {
+		if v, _, ok := strings.Cut(frag, "."); ok && len(v) > 1 && len(v) < 8 && v[0] == 'v' {
+			return Shared{}, fragErr(ErrFragmentVersion, v)
+		}
+		return Shared{}, fragErr(ErrFragmentInvalid, "missing the v1. prefix")
+	}
+	body := frag[len(fragmentV1):]
+	if len(body) > maxFragment {
+		return Shared{}, ErrFragmentTooBig
+	}
+	raw, err := base64.RawURLEncoding.DecodeString(body)
+	if err != nil {
+		return Shared{}, fragErr(ErrFragmentInvalid, "bad base64")
+	}
+	zr := flate.NewReader(bytes.NewReader(raw))
+	data, err := io.ReadAll(io.LimitReader(zr, MaxFragmentJSON+1))
+	if err != nil {
+		return Shared{}, fragErr(ErrFragmentInvalid, "bad compressed data")
+	}
+	if len(data) > MaxFragmentJSON {
+		return Shared{}, ErrFragmentTooBig
+	}
+	var s Shared
+	if err := json.Unmarshal(data, &s); err != nil {
+		return Shared{}, fragErr(ErrFragmentInvalid, "bad JSON")
+	}
+	return s, nil
+}
+
+type fragmentError struct {
+	kind   error
+	detail string
+}
+
+func (e *fragmentError) Error() string { return e.kind.Error() + ": " + e.detail }
+func (e *fragmentError) Unwrap() error { return e.kind }
+
+func fragErr(kind error, detail string) error { return &fragmentError{kind, detail} }
