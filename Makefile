@@ -12,6 +12,8 @@ FUZZTIME ?= 30s
 # How long the fuzzer may spend minimising each new input; Go's default of
 # 60s can eat a short FUZZTIME whole.
 FUZZMINIMIZETIME ?= 5s
+# Where `make run` serves the playground.
+ADDR ?= localhost:8080
 
 # REQUIRE_BROWSER=1 makes browser tests fail instead of skipping when no
 # browser is available. CI sets it; tests read it from the environment.
@@ -24,7 +26,7 @@ WASM_ENV := GOOS=js GOARCH=wasm
 WASM_EXEC = $(shell $(GO) env GOROOT)/lib/wasm/go_js_wasm_exec
 
 .PHONY: test deps vet wasm-vet wasm-build test-native test-wasm check-node \
-	check-imports run golden bench fuzz help
+	check-imports site run golden bench fuzz help
 
 ## test: everything CI checks: vet and build for both targets, native tests, core tests under Node
 test: deps vet wasm-vet wasm-build test-native test-wasm
@@ -62,9 +64,13 @@ check-imports:
 	$(GO) test -count=1 -run '^TestCoreImports' ./core/
 	$(WASM_ENV) $(GO) vet ./...
 
-## run: run the CLI on the default scenario
-run:
-	$(GO) run ./cmd/kueueplay run testdata/scenarios/default.yaml
+## site: build the browser playground into build/site (installs Node and the editor's npm packages from the lockfile when missing)
+site:
+	GO="$(GO)" bash scripts/build-site.sh
+
+## run: build the playground and serve it at http://localhost:8080/ (make run ADDR=host:port to change)
+run: site
+	$(GO) run ./cmd/kueueplay serve -addr $(ADDR) -dir build/site
 
 ## golden: rewrite testdata/golden/*.trace from the current engine; review the diff before committing
 golden:

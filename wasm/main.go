@@ -3,23 +3,27 @@
 // Command wasm is the core compiled to WebAssembly for the browser: it
 // registers kueueplay.validate(yaml) and kueueplay.simulate(yaml, gates)
 // on the global object and stays alive, so one long-lived instance serves
-// every call. Both return a JSON string: {"trace": ...} or
-// {"diagnostics": [...]} / {"error": "..."}.
+// every call. Both return a JSON string: {"trace": ..., "text": ...} (the
+// trace and its text form, trace.Format) or {"diagnostics": [...]} /
+// {"error": "..."}.
 package main
 
 import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"syscall/js"
 
 	"github.com/kueueplay/kueueplay/core"
 	"github.com/kueueplay/kueueplay/core/scenario"
 	"github.com/kueueplay/kueueplay/core/sim"
+	"github.com/kueueplay/kueueplay/core/trace"
 )
 
 type response struct {
 	Trace       any               `json:"trace,omitempty"`
+	Text        string            `json:"text,omitempty"`
 	Diagnostics []core.Diagnostic `json:"diagnostics,omitempty"`
 	Error       string            `json:"error,omitempty"`
 }
@@ -86,7 +90,12 @@ func main() {
 					gates[name] = args[1].Get(name).Truthy()
 				}
 			}
-			r.Trace = sim.Run(sc, sim.Options{Gates: gates})
+			tr := sim.Run(sc, sim.Options{Gates: gates})
+			var text strings.Builder
+			if err := trace.Format(&text, tr); err != nil {
+				return encode(response{Error: err.Error()})
+			}
+			r.Trace, r.Text = tr, text.String()
 			return encode(r)
 		})
 	}))

@@ -15,6 +15,7 @@ import (
 
 	"github.com/kueueplay/kueueplay/core/scenario"
 	"github.com/kueueplay/kueueplay/core/sim"
+	"github.com/kueueplay/kueueplay/core/trace"
 )
 
 // driver loads the module the way a page does (wasm_exec.js), calls
@@ -61,6 +62,7 @@ func TestWASMMatchesNative(t *testing.T) {
 	}
 	var resp struct {
 		Trace json.RawMessage `json:"trace"`
+		Text  string          `json:"text"`
 		Error string          `json:"error"`
 	}
 	if err := json.Unmarshal(out, &resp); err != nil {
@@ -77,11 +79,19 @@ func TestWASMMatchesNative(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	native, err := json.Marshal(sim.Run(sc, sim.Options{}))
+	tr := sim.Run(sc, sim.Options{})
+	native, err := json.Marshal(tr)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if d := cmp.Diff(string(native), string(resp.Trace)); d != "" {
 		t.Errorf("WASM trace differs from the native one (-native +wasm):\n%s", d)
+	}
+	var text strings.Builder
+	if err := trace.Format(&text, tr); err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(text.String(), resp.Text); d != "" {
+		t.Errorf("WASM text trace differs from the native one (-native +wasm):\n%s", d)
 	}
 }

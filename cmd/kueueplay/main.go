@@ -3,6 +3,7 @@
 //	kueueplay run FILE [-o text|json] [-gate Name=true]...
 //	kueueplay test PATH...
 //	kueueplay validate FILE...
+//	kueueplay serve [-addr localhost:8080] [-dir build/site]
 package main
 
 import (
@@ -32,6 +33,8 @@ Usage:
       searched recursively for *.yaml). Exits 0 only if all pass.
   kueueplay validate FILE...
       Report problems as file:line:col: message.
+  kueueplay serve [-addr localhost:8080] [-dir build/site]
+      Serve the browser playground that make site builds.
 `
 
 func main() {
@@ -50,6 +53,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return cmdTest(args[1:], stdout, stderr)
 	case "validate":
 		return cmdValidate(args[1:], stdout, stderr)
+	case "serve":
+		return cmdServe(args[1:], stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0

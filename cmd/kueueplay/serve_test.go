@@ -1,0 +1,237 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// testSite writes a small built site into dir/site next to a secret file
+// that must never be served, and returns the site folder.
+func testSite(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	site := filepath.Join(dir, "site")
+	files := map[string]string{
+		"secret.txt":                       "TOP SECRET",
+		"site/index.html":                  "<!doctype html><title>index</title>",
+		"site/app.js":                      "console.log('plain')",
+		"site/app.js.gz":                   "GZIP-BYTES",
+		"site/app.js.br":                   "BROTLI-BYTES",
+		"site/kueueplay.wasm":              "\x00asm\x01\x00\x00\x00",
+		"site/kueueplay.wasm.gz":           "WASM-GZIP",
+		"site/style.css":                   "body{}",
+		"site/favicon.svg":                 "<svg xmlns='http://www.w3.org/2000/svg'/>",
+		"site/scenarios/index.json":        "[]",
+		"site/scenarios/default.yaml":      "kind: Scenario",
+		"site/.hidden":                     "hidden",
+		"site/sub/readme.txt":              "sub",
+		"site/scenarios/default.yaml.br/x": "a directory named like a compressed sibling",
+	}
+	for name, body := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(filepath.Join("..", "secret.txt"), filepath.Join(site, "link.txt")); err != nil {
+		t.Logf("no symlink case: %v", err)
+	}
+	return site
+}
+
+func TestServeHandler(t *testing.T) {
+	h, err := newSiteHandler(testSite(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	tests := []struct {
+		name, method, target, accept string
+		status                       int
+		ctype, encoding, vary, cache string
+		body                         string // exact body, when set
+	}{
+		{name: "root is index.html", target: "/", status: 200, ctype: "text/html; charset=utf-8", cache: "no-cache", body: "<!doctype html><title>index</title>"},
+		{name: "index.html", target: "/index.html", status: 200, ctype: "text/html; charset=utf-8", cache: "no-cache"},
+		{name: "head", method: "HEAD", target: "/", status: 200, ctype: "text/html; charset=utf-8", body: ""},
+		{name: "brotli preferred", target: "/app.js", accept: "gzip, deflate, br", status: 200, ctype: "text/javascript; charset=utf-8", encoding: "br", vary: "Accept-Encoding", body: "BROTLI-BYTES"},
+		{name: "gzip only", target: "/app.js", accept: "gzip", status: 200, ctype: "text/javascript; charset=utf-8", encoding: "gzip", vary: "Accept-Encoding", body: "GZIP-BYTES"},
+		{name: "br refused by q=0", target: "/app.js", accept: "br;q=0, gzip;q=0.5", status: 200, encoding: "gzip", vary: "Accept-Encoding", body: "GZIP-BYTES"},
+		{name: "wildcard", target: "/app.js", accept: "*", status: 200, encoding: "br", vary: "Accept-Encoding", body: "BROTLI-BYTES"},
+		{name: "identity", target: "/app.js", status: 200, ctype: "text/javascript; charset=utf-8", vary: "Accept-Encoding", body: "console.log('plain')"},
+		{name: "everything refused", target: "/app.js", accept: "gzip;q=0, br;q=0", status: 200, vary: "Accept-Encoding", body: "console.log('plain')"},
+		{name: "wasm gzip", target: "/kueueplay.wasm", accept: "gzip, br", status: 200, ctype: "application/wasm", encoding: "gzip", vary: "Accept-Encoding", body: "WASM-GZIP"},
+		{name: "wasm plain", target: "/kueueplay.wasm", status: 200, ctype: "application/wasm", vary: "Accept-Encoding", body: "\x00asm\x01\x00\x00\x00"},
+		{name: "css", target: "/style.css", accept: "gzip", status: 200, ctype: "text/css; charset=utf-8", body: "body{}"},
+		{name: "json", target: "/scenarios/index.json", status: 200, ctype: "application/json", body: "[]"},
+		{name: "svg", target: "/favicon.svg", status: 200, ctype: "image/svg+xml"},
+		{name: "yaml, directory is no sibling", target: "/scenarios/default.yaml", accept: "br", status: 200, ctype: "text/plain; charset=utf-8", body: "kind: Scenario"},
+		{name: "missing", target: "/nope.js", status: 404},
+		{name: "traversal", target: "/../go.mod", status: 404},
+		{name: "traversal to secret", target: "/../secret.txt", status: 404},
+		{name: "encoded traversal", target: "/%2e%2e/secret.txt", status: 404},
+		{name: "encoded slash traversal", target: "/..%2fsecret.txt", status: 404},
+		{name: "deep traversal", target: "/scenarios/../../secret.txt", status: 404},
+		{name: "symlink out of the folder", target: "/link.txt", status: 404},
+		{name: "dotfile", target: "/.hidden", status: 404},
+		{name: "directory without index", target: "/sub/", status: 404},
+		{name: "directory without slash", target: "/sub", status: 404},
+		{name: "post", method: "POST", target: "/", status: 405},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			method := tc.method
+			if method == "" {
+				method = "GET"
+			}
+			req := httptest.NewRequest(method, tc.target, nil)
+			if tc.accept != "" {
+				req.Header.Set("Accept-Encoding", tc.accept)
+			}
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, req)
+			res := rec.Result()
+			body, _ := io.ReadAll(res.Body)
+			if res.StatusCode != tc.status {
+				t.Fatalf("status %d, want %d (body %q)", res.StatusCode, tc.status, body)
+			}
+			hd := res.Header
+			for k, want := range map[string]string{
+				"Content-Security-Policy": contentSecurityPolicy,
+				"X-Content-Type-Options":  "nosniff",
+				"Referrer-Policy":         "no-referrer",
+				"Content-Encoding":        tc.encoding,
+			} {
+				if got := hd.Get(k); got != want {
+					t.Errorf("%s = %q, want %q", k, got, want)
+				}
+			}
+			if tc.ctype != "" && hd.Get("Content-Type") != tc.ctype {
+				t.Errorf("Content-Type = %q, want %q", hd.Get("Content-Type"), tc.ctype)
+			}
+			if hd.Get("Vary") != tc.vary {
+				t.Errorf("Vary = %q, want %q", hd.Get("Vary"), tc.vary)
+			}
+			if tc.cache != "" && hd.Get("Cache-Control") != tc.cache {
+				t.Errorf("Cache-Control = %q, want %q", hd.Get("Cache-Control"), tc.cache)
+			}
+			if tc.body != "" || method == "HEAD" {
+				if string(body) != tc.body {
+					t.Errorf("body %q, want %q", body, tc.body)
+				}
+			}
+			if strings.Contains(string(body), "SECRET") {
+				t.Errorf("served a file outside the folder: %q", body)
+			}
+			if tc.status == 405 && hd.Get("Allow") != "GET, HEAD" {
+				t.Errorf("Allow = %q", hd.Get("Allow"))
+			}
+		})
+	}
+}
+
+func TestAcceptsEncoding(t *testing.T) {
+	for _, tc := range []struct {
+		header, coding string
+		want           bool
+	}{
+		{"", "br", false},
+		{"gzip, br", "br", true},
+		{"GZIP", "gzip", true},
+		{"br;q=0", "br", false},
+		{"br; q=0.001", "br", true},
+		{"*;q=0.1", "gzip", true},
+		{"*, gzip;q=0", "gzip", false},
+		{"*;q=0", "br", false},
+		{"deflate", "gzip", false},
+	} {
+		if got := acceptsEncoding(tc.header, tc.coding); got != tc.want {
+			t.Errorf("acceptsEncoding(%q, %q) = %t, want %t", tc.header, tc.coding, got, tc.want)
+		}
+	}
+}
+
+func TestServeMissingDir(t *testing.T) {
+	var stdout, stderr strings.Builder
+	code := run([]string{"serve", "-dir", filepath.Join(t.TempDir(), "nope")}, &stdout, &stderr)
+	if code != 1 || !strings.Contains(stderr.String(), "run make site first") {
+		t.Errorf("exit %d, stderr %q; want 1 and a hint to run make site", code, stderr.String())
+	}
+	empty := t.TempDir()
+	stderr.Reset()
+	if code := run([]string{"serve", "-dir", empty}, &stdout, &stderr); code != 1 || !strings.Contains(stderr.String(), "no index.html") {
+		t.Errorf("exit %d, stderr %q; want 1 and no index.html", code, stderr.String())
+	}
+}
+
+// TestServeLifecycle starts the server on a free port, fetches the page
+// and stops it the way SIGINT does (the context ends).
+func TestServeLifecycle(t *testing.T) {
+	site := testSite(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	pr, pw := io.Pipe()
+	done := make(chan int, 1)
+	go func() {
+		code := serve(ctx, []string{"-addr", "127.0.0.1:0", "-dir", site}, pw, io.Discard)
+		pw.Close()
+		done <- code
+	}()
+	line, err := bufio.NewReader(pr).ReadString('\n')
+	if err != nil {
+		t.Fatalf("reading the banner: %v", err)
+	}
+	go io.Copy(io.Discard, pr)
+	url := regexp.MustCompile(`^serving (http://127\.0\.0\.1:\d+/) `).FindStringSubmatch(line)
+	if url == nil {
+		t.Fatalf("banner %q", line)
+	}
+	res, err := http.Get(url[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != 200 || !strings.Contains(string(body), "<title>index</title>") {
+		t.Errorf("GET %s: %d %q", url[1], res.StatusCode, body)
+	}
+	cancel()
+	select {
+	case code := <-done:
+		if code != 0 {
+			t.Errorf("exit %d after shutdown, want 0", code)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("server did not stop")
+	}
+}
+
+func TestDisplayAddr(t *testing.T) {
+	h := httptest.NewServer(http.NotFoundHandler())
+	defer h.Close()
+	bound := h.Listener.Addr()
+	port := bound.String()[strings.LastIndex(bound.String(), ":")+1:]
+	for asked, want := range map[string]string{
+		"localhost:8080": "localhost:" + port,
+		":8080":          "localhost:" + port,
+		"0.0.0.0:8080":   "localhost:" + port,
+		"127.0.0.1:0":    "127.0.0.1:" + port,
+		"[::1]:0":        "[::1]:" + port,
+	} {
+		if got := displayAddr(asked, bound); got != want {
+			t.Errorf("displayAddr(%q) = %q, want %q", asked, got, want)
+		}
+	}
+}

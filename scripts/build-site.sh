@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# Builds the browser playground into a deployable folder (default
+# build/site): site/ sources, the editor bundle (web/editor, CodeMirror 6 via
+# esbuild), wasm_exec.js from the Go installation, kueueplay.wasm, the
+# scenarios with scenarios/index.json, and .gz (and, when the brotli command
+# exists, .br) copies of the text and wasm files. Installs Node and the npm
+# packages (npm ci, from the lockfile) when they are missing or stale.
+# Called by `make site`; GO and SITE_DIR may be set from the environment.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+GO=${GO:-go}
+out=${SITE_DIR:-build/site}
+editor=web/editor
+
+run() {
+	echo "+ $*"
+	"$@"
+}
+
+# Node, then npm: Debian packages npm apart from nodejs.
+command -v node >/dev/null || bash scripts/install-node.sh
+if ! command -v npm >/dev/null; then
+	if command -v apt-get >/dev/null && [[ $(id -u) == 0 ]]; then
+		run apt-get update -qq
+		DEBIAN_FRONTEND=noninteractive run apt-get install -y -qq npm
+	else
+		echo "make site: npm is not on PATH and cannot be installed here (apt-get install npm)" >&2
+		exit 1
+	fi
+fi
+
+# npm ci when node_modules is missing or older than the lockfile
+# (npm writes node_modules/.package-lock.json on every install). No
+# install scripts run: esbuild's only checks its binary, and its bin/esbuild
+# finds the platform package without it.
+stamp=$editor/node_modules/.package-lock.json
+if [[ ! -f $stamp || $editor/package-lock.json -nt $stamp || $editor/package.json -nt $stamp ]]; then
+	(cd "$editor" && run npm ci --ignore-scripts --no-audit --no-fund)
+fi
+
+# Build next to the output and swap it in, so a running server never sees a
+# half-written folder.
+tmp=$out.tmp
+rm -rf "$tmp"
+mkdir -p "$tmp/scenarios"
+
+run cp site/index.html site/style.css site/app.js site/favicon.svg "$tmp/"
+run cp "$("$GO" env GOROOT)/lib/wasm/wasm_exec.js" "$tmp/"
+run "$editor/node_modules/.bin/esbuild" "$editor/src/editor.js" --bundle --minify --format=iife \
+	--target=es2020 --log-level=warning --outfile="$tmp/editor.js"
+run env GOOS=js GOARCH=wasm "$GO" build -trimpath -ldflags='-s -w' -o "$tmp/kueueplay.wasm" ./wasm
+echo "+ cp testdata/scenarios/*.yaml $tmp/scenarios/"
+cp testdata/scenarios/*.yaml "$tmp/scenarios/"
+run "$GO" run ./scripts/scenarioindex -o "$tmp/scenarios/index.json" testdata/scenarios
+
+# Precompressed copies for `kueueplay serve` (and any server that serves
+# them); only where they are smaller.
+brotli=$(command -v brotli || true)
+[[ -n $brotli ]] || echo "make site: brotli not found; writing .gz copies only (apt-get install brotli)"
+while IFS= read -r -d '' f; do
+	gzip -9 -n -c "$f" >"$f.gz"
+	[[ $(stat -c %s "$f.gz") -lt $(stat -c %s "$f") ]] || rm "$f.gz"
+	if [[ -n $brotli ]]; then
+		"$brotli" -q 11 -c "$f" >"$f.br"
+		[[ $(stat -c %s "$f.br") -lt $(stat -c %s "$f") ]] || rm "$f.br"
+	fi
+done < <(find "$tmp" -type f \( -name '*.html' -o -name '*.css' -o -name '*.js' -o -name '*.json' \
+	-o -name '*.svg' -o -name '*.wasm' -o -name '*.yaml' \) -print0)
+
+rm -rf "$out"
+mv "$tmp" "$out"
+
+size() { stat -c %s "$1" 2>/dev/null || echo -; }
+echo "make site: built $out"
+for f in kueueplay.wasm editor.js wasm_exec.js app.js style.css index.html; do
+	printf '  %-15s %9s bytes  gzip %9s  br %9s\n' "$f" "$(size "$out/$f")" "$(size "$out/$f.gz")" "$(size "$out/$f.br")"
+done
