@@ -23,4 +23,3 @@ func TestSiteCSPMatchesServer(t *testing.T) {
 		t.Errorf("site/index.html CSP\n  %s\nserve.go CSP\n  %s", got, contentSecurityPolicy)
 	}
 }
-

@@ -59,8 +59,10 @@ type cycleCtx struct {
 	claimedSet map[int]bool
 	// refresh is RefreshAssignmentsDuringSchedulingCycle (KEP-4378).
 	refresh bool
-	// claims is the trace of KEP-4378 claims, by target in claim order.
-	claims []trace.Claim
+	// claims is the trace of KEP-4378 claims, by target in claim order;
+	// claimAt indexes it by workload.
+	claims  []trace.Claim
+	claimAt map[int]int
 }
 
 // preemptSnapshot returns the preemption view of the cycle snapshot: every
@@ -139,7 +141,7 @@ func (s *State) cycle(ts *trace.Step) bool {
 	}
 
 	// 2. Snapshot: a private copy of usage that the entries change.
-	c := &cycleCtx{snap: s.Tree.Clone(), claimedSet: map[int]bool{}, refresh: s.Gates.Enabled(core.GateRefreshAssignmentsDuringSchedulingCycle)}
+	c := &cycleCtx{snap: s.Tree.Clone(), claimedSet: map[int]bool{}, claimAt: map[int]int{}, refresh: s.Gates.Enabled(core.GateRefreshAssignmentsDuringSchedulingCycle)}
 
 	// 3. Nominate.
 	for _, e := range entries {
@@ -228,6 +230,7 @@ func (s *State) nominate(e *entry, c *cycleCtx) {
 func (s *State) assign(e *entry, c *cycleCtx) {
 	w := s.Workload(e.wl)
 	q := s.Queues[e.queue]
+	p := s.preemptor(e)
 	a := flavor.Assign(flavor.Input{
 		ClusterQueue: q.Spec,
 		Node:         q.Node,
@@ -238,7 +241,7 @@ func (s *State) assign(e *entry, c *cycleCtx) {
 		ResetReason:  w.ResetReason,
 		Generation:   q.Generation,
 		Gates:        s.Gates,
-		Oracle:       &lazyOracle{s: s, c: c, p: s.preemptor(e)},
+		Oracle:       &lazyOracle{s: s, c: c, p: p},
 	})
 	e.assignment = a
 	e.targets = nil
@@ -253,7 +256,6 @@ func (s *State) assign(e *entry, c *cycleCtx) {
 	}
 	e.decision.Preemption = nil
 	if a.Mode() == flavor.Preempt {
-		p := s.preemptor(e)
 		p.Usage = a.Usage
 		p.Need = needPreemption(&a)
 		e.targets, e.decision.Preemption = preempt.Targets(s.preemptSnapshot(c), &p, true)
@@ -324,10 +326,10 @@ func (s *State) process(e *entry, c *cycleCtx, ts *trace.Step) bool {
 		}
 		return false
 	}
-	if !c.refresh && c.overlapsAny(e.targets) {
+	if overlap := c.overlap(e.targets); !c.refresh && len(overlap) > 0 {
 		s.skip(e, "Workload has overlapping preemption targets with another workload")
 		e.decision.SkipReason = "overlappingTargets"
-		e.decision.Explanation = "a target of this entry was already claimed by an entry processed earlier in this cycle (" + strings.Join(c.overlap(e.targets), ", ") + ")"
+		e.decision.Explanation = "a target of this entry was already claimed by an entry processed earlier in this cycle (" + strings.Join(overlap, ", ") + ")"
 		return false
 	}
 	usage := e.assignment.Usage
@@ -378,35 +380,16 @@ func (c *cycleCtx) overlap(targets []preempt.Target) []string {
 	return out
 }
 
-// overlapsAny is PreemptedWorkloads.HasAny.
-func (c *cycleCtx) overlapsAny(targets []preempt.Target) bool {
-	for _, t := range targets {
-		if c.claimedSet[t.W.Index] {
-			return true
-		}
-	}
-	return false
-}
-
 // fitsWithout mirrors scheduler.fits: with every target claimed so far and
 // the entry's own targets removed, does the usage fit?
 func (c *cycleCtx) fitsWithout(node int, usage map[core.FlavorResource]core.Amount, targets []preempt.Target) bool {
+	// The overlap check ran first, so no target is in c.claimed twice.
 	removed := append(slices.Clone(c.claimed), targets...)
-	// Each workload once (the entry's targets may repeat claimed ones only
-	// when the overlap check did not run).
-	seen := map[int]bool{}
-	var once []preempt.Target
 	for _, t := range removed {
-		if !seen[t.W.Index] {
-			seen[t.W.Index] = true
-			once = append(once, t)
-		}
-	}
-	for _, t := range once {
 		c.snap.RemoveUsageMap(t.W.Node, t.W.Usage)
 	}
 	ok := c.snap.Fits(node, usage)
-	for _, t := range once {
+	for _, t := range removed {
 		c.snap.AddUsageMap(t.W.Node, t.W.Usage)
 	}
 	return ok
@@ -441,13 +424,11 @@ func (c *cycleCtx) claim(e *entry, by string, claims []map[core.FlavorResource]c
 		if !c.claimedSet[t.W.Index] {
 			c.claimedSet[t.W.Index] = true
 			c.claimed = append(c.claimed, t)
+			c.claimAt[t.W.Index] = len(c.claims)
 			c.claims = append(c.claims, trace.Claim{Target: t.W.Key, Original: preempt.Quantities(t.W.Usage)})
 		}
-		for k := range c.claims {
-			if c.claims[k].Target == t.W.Key {
-				c.claims[k].By = append(c.claims[k].By, trace.ClaimBy{Preemptor: by, Claimed: preempt.Quantities(claims[i])})
-			}
-		}
+		k := c.claimAt[t.W.Index]
+		c.claims[k].By = append(c.claims[k].By, trace.ClaimBy{Preemptor: by, Claimed: preempt.Quantities(claims[i])})
 	}
 }
 
