@@ -16,7 +16,7 @@ import (
 func TestPurity(t *testing.T) {
 	allowed := map[string]bool{
 		"bytes": true, "cmp": true, "compress/flate": true, "encoding/base64": true, "encoding/json": true,
-		"errors": true, "io": true, "slices": true, "strconv": true, "strings": true, "time": true, "unicode/utf8": true,
+		"errors": true, "fmt": true, "io": true, "maps": true, "net/url": true, "sort": true, "slices": true, "strconv": true, "strings": true, "time": true, "unicode/utf8": true,
 		"github.com/kueueplay/kueueplay/core":       true,
 		"github.com/kueueplay/kueueplay/core/trace": true,
 	}

@@ -6,8 +6,11 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"strings"
+
+	"github.com/kueueplay/kueueplay/core"
 )
 
 // Shared is the playground state a share link carries in its URL fragment.
@@ -21,6 +24,44 @@ type Shared struct {
 	Gates map[string]bool `json:"gates,omitempty"`
 	// Example is the name of a bundled example scenario.
 	Example string `json:"example,omitempty"`
+	// Settings are the fungibility and preemption overrides (see Settings).
+	Settings Settings `json:"settings,omitzero"`
+	// Compare is Compare mode's right-hand variant; nil when Compare mode
+	// is off.
+	Compare *Variant `json:"compare,omitempty"`
+}
+
+// Validate checks what a link may carry that the playground would refuse:
+// unknown gate names and setting values, a step below 0, an example name
+// that cannot be one.
+func (s Shared) Validate() error {
+	if s.Step < 0 {
+		return fmt.Errorf("step %d: below 0", s.Step)
+	}
+	if s.Example != "" && !ValidExampleName(s.Example) {
+		return fmt.Errorf("example %q: not an example name", s.Example)
+	}
+	check := func(side string, v Variant) error {
+		for name := range v.Gates {
+			if err := core.ValidateGateName(name); err != nil {
+				return fmt.Errorf("%sgates: %w", side, err)
+			}
+		}
+		for _, spec := range SettingSpecs() {
+			var probe Settings
+			if err := probe.Set(spec.Key, v.Settings.Get(spec.Key)); err != nil {
+				return fmt.Errorf("%s%w", side, err)
+			}
+		}
+		return nil
+	}
+	if err := check("", Variant{Gates: s.Gates, Settings: s.Settings}); err != nil {
+		return err
+	}
+	if s.Compare != nil {
+		return check("compare ", *s.Compare)
+	}
+	return nil
 }
 
 // Share fragment format, version 1 (accepted forever):
@@ -28,8 +69,9 @@ type Shared struct {
 //	"v1." + base64url-without-padding( raw-DEFLATE( JSON ) )
 //
 // JSON is one object, compact, with the optional keys "scenario"
-// (string), "step" (integer), "gates" (object of booleans) and "example"
-// (string); absent keys take their zero value and unknown keys are
+// (string), "step" (integer), "gates" (object of booleans), "example"
+// (string), "settings" (object of strings: Settings) and "compare" (object
+// with "gates" and "settings": Variant); absent keys take their zero value and unknown keys are
 // ignored, so later versions of the playground may add keys to v1. DEFLATE
 // is RFC 1951 (compress/flate, no zlib or gzip header), written at
 // BestCompression. base64url is RFC 4648 §5 without '=' padding. A leading
