@@ -45,7 +45,7 @@ tmp=$out.tmp
 rm -rf "$tmp"
 mkdir -p "$tmp/scenarios"
 
-run cp site/index.html site/style.css site/app.js site/favicon.svg "$tmp/"
+run cp site/index.html site/style.css site/panels.css site/boot.js site/favicon.svg "$tmp/"
 run cp "$("$GO" env GOROOT)/lib/wasm/wasm_exec.js" "$tmp/"
 run "$editor/node_modules/.bin/esbuild" "$editor/src/editor.js" --bundle --minify --format=iife \
 	--target=es2020 --log-level=warning --outfile="$tmp/editor.js"
@@ -53,6 +53,18 @@ run env GOOS=js GOARCH=wasm "$GO" build -trimpath -ldflags='-s -w' -o "$tmp/kueu
 echo "+ cp testdata/scenarios/*.yaml $tmp/scenarios/"
 cp testdata/scenarios/*.yaml "$tmp/scenarios/"
 run "$GO" run ./scripts/scenarioindex -o "$tmp/scenarios/index.json" testdata/scenarios
+
+# The service worker (offline use): site/sw.js after two lines naming this
+# build (a hash of every file) and the files to keep. "./" is the page.
+files=$(cd "$tmp" && find . -type f ! -name '*.gz' ! -name '*.br' | LC_ALL=C sort)
+version=$(cd "$tmp" && sha256sum $files | sha256sum | cut -c1-16)
+{
+	echo "const VERSION = \"$version\";"
+	printf 'const FILES = ["./"'
+	for f in $files; do printf ', "%s"' "${f#./}"; done
+	echo '];'
+	cat site/sw.js
+} >"$tmp/sw.js"
 
 # Precompressed copies for `kueueplay serve` (and any server that serves
 # them); only where they are smaller.
@@ -73,6 +85,6 @@ mv "$tmp" "$out"
 
 size() { stat -c %s "$1" 2>/dev/null || echo -; }
 echo "make site: built $out"
-for f in kueueplay.wasm editor.js wasm_exec.js app.js style.css index.html; do
+for f in kueueplay.wasm editor.js wasm_exec.js boot.js style.css panels.css index.html sw.js; do
 	printf '  %-15s %9s bytes  gzip %9s  br %9s\n' "$f" "$(size "$out/$f")" "$(size "$out/$f.gz")" "$(size "$out/$f.br")"
 done

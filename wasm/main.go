@@ -1,11 +1,14 @@
 //go:build js && wasm
 
-// Command wasm is the core compiled to WebAssembly for the browser: it
-// registers kueueplay.validate(yaml) and kueueplay.simulate(yaml, gates)
-// on the global object and stays alive, so one long-lived instance serves
-// every call. Both return a JSON string: {"trace": ..., "text": ...} (the
-// trace and its text form, trace.Format) or {"diagnostics": [...]} /
-// {"error": "..."}.
+// Command wasm is the browser playground: the core compiled to WebAssembly
+// with the page's Go UI (ui/app). On a page with the playground's markup
+// (#app) it starts the UI, which calls the core directly. In every host
+// (the page, Node in the tests) it also registers
+// kueueplay.validate(yaml) and kueueplay.simulate(yaml, gates) on the
+// global object for scripts; both return a JSON string: {"trace": ...,
+// "text": ...} (the trace and its text form, trace.Format) or
+// {"diagnostics": [...]} / {"error": "..."}. It stays alive, so one
+// long-lived instance serves the page and every call.
 package main
 
 import (
@@ -19,6 +22,7 @@ import (
 	"github.com/kueueplay/kueueplay/core/scenario"
 	"github.com/kueueplay/kueueplay/core/sim"
 	"github.com/kueueplay/kueueplay/core/trace"
+	"github.com/kueueplay/kueueplay/ui/app"
 )
 
 type response struct {
@@ -100,5 +104,10 @@ func main() {
 		})
 	}))
 	js.Global().Set("kueueplay", api)
+	if doc := js.Global().Get("document"); doc.Truthy() && doc.Call("getElementById", "app").Truthy() {
+		if err := app.Start(); err != nil {
+			js.Global().Get("console").Call("error", "kueueplay: "+err.Error())
+		}
+	}
 	select {}
 }

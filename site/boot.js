@@ -1,0 +1,96 @@
+// The page's bootstrap, the only script besides the editor bundle and Go's
+// wasm_exec.js: it shows the editor at once, applies the saved theme,
+// registers the service worker (offline use), and starts the WebAssembly
+// module (kueueplay.wasm), whose Go code (ui/app) runs the rest of the
+// page. It hands the editor to Go as kueueplayBoot.editor and forwards its
+// changes to kueueplayBoot.onChange, which Go sets.
+"use strict";
+(() => {
+  const root = document.documentElement;
+  const theme = (() => {
+    try {
+      return localStorage.getItem("kueueplay-theme");
+    } catch {
+      return null;
+    }
+  })();
+  if (theme === "light" || theme === "dark") root.dataset.theme = theme;
+  const dark = () =>
+    root.dataset.theme ? root.dataset.theme === "dark" : matchMedia("(prefers-color-scheme: dark)").matches;
+
+  // render(parent, json) replaces parent's children with the element tree
+  // json describes: [tag, [name, value, ...], text, [child, ...]], as
+  // ui/app encodes a view.Node. Go builds the trees; this only creates
+  // them, in one call instead of thousands of Go-to-JS calls. Elements are
+  // made with createElement (createElementNS inside svg), attributes with
+  // setAttribute, text as text nodes: nothing is parsed as HTML, and
+  // script-bearing tags and attributes are refused whatever the tree says.
+  const SVG = "http://www.w3.org/2000/svg";
+  const badTag = new Set(["script", "style", "iframe", "object", "embed", "link", "meta", "base", "foreignobject", "form", "a", "img", "image", "use"]);
+  const badAttr = /^(on.*|style|href|src|srcdoc|formaction|action|xlink:href|xmlns)$/i;
+  const make = (spec, svg) => {
+    let [tag, attrs, text, kids] = spec;
+    if (badTag.has(tag.toLowerCase())) tag = "span";
+    svg = svg || tag === "svg";
+    const el = svg ? document.createElementNS(SVG, tag) : document.createElement(tag);
+    for (let i = 0; i + 1 < attrs.length; i += 2) {
+      if (!badAttr.test(attrs[i])) el.setAttribute(attrs[i], attrs[i + 1]);
+    }
+    if (text) el.append(text);
+    if (kids) for (const k of kids) el.append(make(k, svg));
+    return el;
+  };
+
+  const boot = {
+    editor: null,
+    onChange: null, // set by Go
+    dark,
+    error: null,
+    render(parent, json) {
+      if (json) parent.replaceChildren(make(JSON.parse(json), false));
+      else parent.replaceChildren();
+    },
+  };
+  window.kueueplayBoot = boot;
+
+  const fail = (msg) => {
+    boot.error = msg;
+    const s = document.getElementById("status");
+    s.textContent = msg;
+    s.dataset.state = "error";
+    s.className = "status error";
+  };
+
+  boot.editor = kueueplayEditor.create(document.getElementById("editor"), {
+    doc: "",
+    dark: dark(),
+    label: "Scenario YAML",
+    onChange() {
+      if (boot.onChange) boot.onChange();
+    },
+  });
+  matchMedia("(prefers-color-scheme: dark)").addEventListener("change", () => boot.editor.setTheme(dark()));
+
+  if ("serviceWorker" in navigator && location.protocol !== "file:") {
+    navigator.serviceWorker.register("sw.js").catch((err) => console.warn("offline cache unavailable:", err));
+  }
+
+  if (location.protocol === "file:") {
+    fail("Serve this folder over HTTP (make run), not from file://.");
+    return;
+  }
+  const go = new Go();
+  const start = async () => {
+    let result;
+    try {
+      result = await WebAssembly.instantiateStreaming(fetch("kueueplay.wasm"), go.importObject);
+    } catch {
+      // A server that does not send application/wasm.
+      const res = await fetch("kueueplay.wasm");
+      if (!res.ok) throw new Error(`kueueplay.wasm: ${res.status} ${res.statusText}`);
+      result = await WebAssembly.instantiate(await res.arrayBuffer(), go.importObject);
+    }
+    go.run(result.instance).then(() => fail("The engine stopped; reload the page."));
+  };
+  start().catch((err) => fail("Could not load the engine: " + String((err && err.message) || err)));
+})();

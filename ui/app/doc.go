@@ -1,0 +1,79 @@
+//go:build js && wasm
+
+// Package app is the browser playground's DOM glue: it runs inside the one
+// long-lived WebAssembly module (wasm/main.go), calls the core directly
+// (scenario.Decode, sim.Run), builds the view-model (ui/view) and its HTML
+// layout (ui/layout, plain view.Node trees), and turns those into DOM nodes
+// with honnef.co/go/js/dom/v2. It holds no logic a test would want to check
+// natively: what is shown is decided in ui/view and ui/layout.
+//
+// # The page contract
+//
+// The end-to-end tests (e2e/) and the layout (ui/layout, site/panels.css)
+// rely on these names; change them only together.
+//
+// Static elements in site/index.html:
+//
+//	#app                 root; data-ready="true" once the first run is shown;
+//	                     data-step (current step index), data-steps (count),
+//	                     data-compare="true" in Compare mode
+//	#status              role=status; data-state = loading | ready | running | error
+//	#open-gallery        opens dialog#gallery
+//	#scenario-name       the loaded example's name, or "edited"/"shared"
+//	#description         the scenario's spec.description
+//	#run                 runs the editor's text (Ctrl+Enter / Cmd+Enter)
+//	#compare             toggles Compare mode (aria-pressed)
+//	#share               copies a share link; the link is also put in
+//	                     input#share-url (shown after the first click)
+//	#download-json       downloads the trace as JSON (trace-<name>.json)
+//	#download-svg        downloads the current step as SVG (<name>-step-<n>.svg)
+//	#theme               cycles the theme: auto, light, dark
+//	                     (html[data-theme] = light | dark, absent for auto)
+//	#help                opens dialog#help-dialog (also the "?" key)
+//	#editor              the CodeMirror editor (an open shadow root;
+//	                     .cm-content inside it is the text,
+//	                     .cm-lint-marker-error the gutter markers)
+//	#problem-count       "no problems", "1 error", "2 errors, 1 warning"
+//	#problems            ul; one li[data-severity] per diagnostic holding a
+//	                     button[data-goto-line][data-goto-col]
+//	#gates               fieldset; input[type=checkbox][data-gate=NAME] per
+//	                     feature gate (checked = enabled in this run)
+//	#settings            fieldset; select[data-setting=KEY] with KEY one of
+//	                     whenCanBorrow, whenCanPreempt, preference,
+//	                     withinClusterQueue, reclaimWithinCohort,
+//	                     borrowWithinCohort; value "" keeps the scenario's
+//	#compare-controls    Compare mode only: the right-hand variant's
+//	                     input[data-gate] and select[data-setting], the same
+//	                     shapes as above; #difference (the first difference
+//	                     in words, data-cycle when there is one) and
+//	                     #goto-difference (moves both sides to it)
+//	#first #prev #play #next #last
+//	                     step buttons; #play has aria-pressed while playing
+//	#speed               select: steps per second (0.5, 1, 2, 4, 8)
+//	#scrubber            input[type=range] over step indexes
+//	#marks               one mark per step, built by layout.Marks
+//	#step-label          "Step 4 of 12"
+//	#step-title          the step's title (view.Step.Title)
+//	#view-left           the main view; #view-right the Compare mode's right
+//	                     side (hidden otherwise). Each holds four
+//	                     section.panel[data-panel=quota|queues|decision|events]
+//	                     whose content comes from ui/layout
+//	dialog#gallery       examples grouped by section[data-group]; each a
+//	                     button[data-example=FILE]
+//	dialog#help-dialog   the keyboard shortcuts
+//
+// Attributes the glue acts on, anywhere in rendered content: a click on an
+// element with data-goto-step moves its view to that step;
+// data-goto-line/data-goto-col put the editor's cursor there; data-example
+// loads that example.
+//
+// Timings, for the budget script: every run records the performance measure
+// "kueueplay:run" (decode, simulate, build the view and render), every step
+// move "kueueplay:step", and the first result shown the mark
+// "kueueplay:first-result".
+//
+// The URL: an unedited example is ?example=NAME&step=N (plus gates=A=true,B=false
+// and settings=key=value,... when set); anything else is a share fragment
+// (#v1.…, view.EncodeFragment). Both follow the step with
+// history.replaceState.
+package app
