@@ -1,6 +1,6 @@
 // The page's bootstrap, the only script besides the editor bundle and Go's
 // wasm_exec.js: it shows the editor at once, applies the saved theme,
-// registers the service worker (offline use), and starts the WebAssembly
+// offers Go a way to register the service worker (offline use), and starts the WebAssembly
 // module (kueueplay.wasm), whose Go code (ui/app) runs the rest of the
 // page. It hands the editor to Go as kueueplayBoot.editor and forwards its
 // changes to kueueplayBoot.onChange, which Go sets.
@@ -71,9 +71,14 @@
   });
   matchMedia("(prefers-color-scheme: dark)").addEventListener("change", () => boot.editor.setTheme(dark()));
 
-  if ("serviceWorker" in navigator && location.protocol !== "file:") {
-    navigator.serviceWorker.register("sw.js").catch((err) => console.warn("offline cache unavailable:", err));
-  }
+  // Go calls this once the first result is on screen, so that the service
+  // worker's precaching (mostly revalidations) does not compete with the
+  // first load.
+  boot.registerOffline = () => {
+    if ("serviceWorker" in navigator && location.protocol !== "file:") {
+      navigator.serviceWorker.register("sw.js").catch((err) => console.warn("offline cache unavailable:", err));
+    }
+  };
 
   if (location.protocol === "file:") {
     fail("Serve this folder over HTTP (make run), not from file://.");

@@ -15,6 +15,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"runtime/debug"
 	"strings"
 	"syscall/js"
 
@@ -64,6 +65,10 @@ func guard(f func() string) (out string) {
 }
 
 func main() {
+	// The page's heap is small (a few MB) and the collector runs on the
+	// page's only thread, so its pauses show up as stutters while stepping;
+	// collecting less often trades a few MB for fewer of them.
+	debug.SetGCPercent(400)
 	api := js.Global().Get("Object").New()
 	api.Set("validate", js.FuncOf(func(_ js.Value, args []js.Value) any {
 		if len(args) < 1 || args[0].Type() != js.TypeString {

@@ -118,6 +118,7 @@ func (a *App) load() {
 	a.ready = true
 	a.byID("app").SetAttribute("data-ready", "true")
 	js.Global().Get("performance").Call("mark", "kueueplay:first-result")
+	boot().Call("registerOffline")
 	for _, id := range []string{"run", "compare", "share", "download-json", "download-svg"} {
 		a.byID(id).RemoveAttribute("disabled")
 	}
