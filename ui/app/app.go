@@ -346,6 +346,14 @@ func (a *App) show(i int) {
 	for _, m := range queryAll(marks, ".current") {
 		m.Get("classList").Call("remove", "current")
 	}
+	for _, m := range queryAll(marks, ".differs") {
+		m.Get("classList").Call("remove", "differs")
+	}
+	if a.compare != nil && a.diff != nil {
+		if m := marks.Call("querySelector", `[data-goto-step="`+strconv.Itoa(a.diff.LeftStep)+`"]`); m.Truthy() {
+			m.Get("classList").Call("add", "differs")
+		}
+	}
 	if m := marks.Call("querySelector", `[data-goto-step="`+strconv.Itoa(i)+`"]`); m.Truthy() {
 		m.Get("classList").Call("add", "current")
 	}
@@ -384,6 +392,20 @@ func (a *App) renderSide(s *side, i int) {
 		st, bh := log.Get("scrollTop").Int(), log.Get("clientHeight").Int()
 		if top < st || top+h > st+bh {
 			log.Set("scrollTop", max(0, top-bh/3))
+		}
+	}
+	// Compare mode: at the first difference, outline what differs.
+	if a.compare != nil && a.diff != nil && a.diff.Workload != "" {
+		at := a.diff.LeftStep
+		if s == a.right {
+			at = a.diff.RightStep
+		}
+		if i == at {
+			sel := `[data-workload="` + js.Global().Get("CSS").Call("escape", a.diff.Workload).String() + `"]`
+			for _, el := range queryAll(s.panel("decision").Underlying(), ".decision"+sel) {
+				el.Get("classList").Call("add", "differs")
+				el.Call("setAttribute", "title", "The first difference between the two runs: "+a.diff.Text)
+			}
 		}
 	}
 	head := s.root.QuerySelector(".view-head")
