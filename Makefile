@@ -26,10 +26,10 @@ WASM_ENV := GOOS=js GOARCH=wasm
 WASM_EXEC = $(shell $(GO) env GOROOT)/lib/wasm/go_js_wasm_exec
 
 .PHONY: test deps vet wasm-vet wasm-build test-native test-wasm check-node \
-	check-imports site run golden bench fuzz help
+	check-imports site run golden bench fuzz help test-e2e
 
 ## test: everything CI checks: vet and build for both targets, native tests, core tests under Node
-test: deps vet wasm-vet wasm-build test-native test-wasm
+test: deps vet wasm-vet wasm-build test-native test-wasm test-e2e
 
 ## deps: download the modules go.mod needs
 deps:
@@ -67,6 +67,22 @@ check-imports:
 ## site: build the browser playground into build/site (installs Node and the editor's npm packages from the lockfile when missing)
 site:
 	GO="$(GO)" bash scripts/build-site.sh
+
+## test-e2e: the playground in headless Chromium (e2e/run.mjs): screenshots and budgets.json in build/e2e; skips without a browser unless REQUIRE_BROWSER=1
+# install-browser.sh prints the browser's path, or nothing (skip). npm ci
+# runs when e2e/node_modules is missing or older than the lockfile.
+test-e2e: site
+	@browser=$$(bash scripts/install-browser.sh); \
+	if [[ -z $$browser ]]; then echo "make test-e2e: no browser, skipped"; exit 0; fi; \
+	stamp=e2e/node_modules/.package-lock.json; \
+	if [[ ! -f $$stamp || e2e/package-lock.json -nt $$stamp || e2e/package.json -nt $$stamp ]]; then \
+		echo "+ (cd e2e && npm ci --ignore-scripts --no-audit --no-fund)"; \
+		(cd e2e && npm ci --ignore-scripts --no-audit --no-fund); \
+	fi; \
+	echo "+ $(GO) build -o build/e2e/kueueplay ./cmd/kueueplay"; \
+	$(GO) build -o build/e2e/kueueplay ./cmd/kueueplay; \
+	echo "+ node e2e/run.mjs"; \
+	CHROMIUM="$$browser" node e2e/run.mjs --bin build/e2e/kueueplay --site build/site --out build/e2e
 
 ## run: build the playground and serve it at http://localhost:8080/ (make run ADDR=host:port to change)
 run: site

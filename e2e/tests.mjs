@@ -1,0 +1,761 @@
+// The end-to-end tests, in the order they run. Each uses the playground as
+// a new user would, through the page contract in ui/app/doc.go only.
+//
+// Expected outcomes come from the CLI's traces (verified, not guessed):
+//
+//   go run ./cmd/kueueplay run testdata/scenarios/preemption-within-cluster-queue.yaml
+//     #002 (cycle 1): newer/job -> Preempting, target newer/new
+//     #006 (cycle 3): lower/urgent -> Preempting, targets lower/low, lower/peer
+//   go run ./cmd/kueueplay run testdata/scenarios/kep4378-claims-gate-off.yaml \
+//       [-gate RefreshAssignmentsDuringSchedulingCycle=true]
+//     #004 (cycle 2), and #005, #006: b/p2 -> Skipped with the gate off
+//     ("Workload has overlapping preemption targets with another
+//     workload"), Preempting with it on; the final states are the same.
+//     view.FirstDifference: cycle 2, step 4 on both sides, workload b/p2.
+
+import {
+  EDITOR,
+  TIMEOUT,
+  about,
+  appState,
+  blur,
+  check,
+  click,
+  clickRun,
+  decisions,
+  editAndRun,
+  editorText,
+  fail,
+  fetchText,
+  gateStates,
+  gotoStep,
+  logEntries,
+  median,
+  need,
+  next,
+  noHorizontalScroll,
+  open,
+  panel,
+  runMark,
+  setChecked,
+  setEditorText,
+  settle,
+  stepUntil,
+  text,
+  until,
+  untilLoaded,
+  waitParam,
+  visible,
+  waitReady,
+  waitRun,
+  waitStep,
+} from "./lib/page.mjs";
+
+const GATE = "RefreshAssignmentsDuringSchedulingCycle";
+const PREEMPTION = "preemption-within-cluster-queue";
+const CLAIMS = "kep4378-claims-gate-off";
+const XSS = '<img src=x onerror="window.__xss=1">';
+
+const PANELS = ["quota", "queues", "decision", "events"];
+
+// The real budgets are reported; only the generous bounds are asserted.
+const BUDGET = {
+  transfer: { budget: 2_000_000, bound: 2_000_000 },
+  firstResult: { budget: 1500, bound: 5000 },
+  run: { budget: 50, bound: 500 },
+  step: { budget: 16, bound: 100 },
+};
+
+// backgroundLuminance returns the page's background luminance (0 dark ..
+// 1 light), from the first opaque background of #app, body, html; with
+// below set, whether it is below that (for waitForFunction).
+function backgroundLuminance(below) {
+  let lum = 1; // transparent all the way: the canvas is white
+  for (const el of [document.getElementById("app"), document.body, document.documentElement]) {
+    if (!el) continue;
+    const m = /rgba?\(([\d.]+),\s*([\d.]+),\s*([\d.]+)(?:,\s*([\d.]+))?\)/.exec(getComputedStyle(el).backgroundColor);
+    if (!m || (m[4] != null && Number(m[4]) === 0)) continue;
+    const [r, g, b] = [m[1], m[2], m[3]].map((v) => Number(v) / 255);
+    lum = 0.2126 * r + 0.7152 * g + 0.0722 * b;
+    break;
+  }
+  return below == null ? lum : lum < below;
+}
+
+async function statusSequence(page) {
+  return page.evaluate(() => {
+    const recs = window.__e2e?.status ?? [];
+    const now = document.getElementById("status")?.dataset.state ?? null;
+    return [...recs.map((r) => r.from), now].filter((s) => s != null);
+  });
+}
+
+export const tests = [
+  {
+    name: "load",
+    async run(t) {
+      const page = await t.start();
+      await open(page, "/");
+      await need(page, "#scenario-name", "#description", "#view-left", "#problem-count");
+      const editorHasText = (sel) => {
+        const host = document.getElementById("editor");
+        const c = host?.shadowRoot?.querySelector(".cm-content") ?? document.querySelector(sel);
+        return !!c && c.textContent.trim().length > 0;
+      };
+      await untilLoaded(
+        page,
+        (sel) => {
+          const host = document.getElementById("editor");
+          const c = host?.shadowRoot?.querySelector(".cm-content") ?? document.querySelector(sel);
+          return (c && c.textContent.trim().length > 0) || document.getElementById("status")?.dataset.state === "error";
+        },
+        EDITOR,
+        async () => `the editor (#editor .cm-content) shows no text; #status says "${await text(page, "#status")}"`,
+      );
+      check(
+        await page.evaluate(editorHasText, EDITOR),
+        `the editor (#editor .cm-content) shows no text; #status says "${await text(page, "#status")}"`,
+      );
+      const editorAt = await page.evaluate(() => performance.now());
+      await waitReady(page);
+      const readyAt = await page.evaluate(() => performance.now());
+      // Reported, not asserted: when the editor first shows the scenario
+      // and when the first result is shown (50 ms polling).
+      t.budget("loadEditorTextMs", editorAt, { unit: "ms", label: "editor text seen (load test, polled)" });
+      t.budget("loadReadyMs", readyAt, { unit: "ms", label: "data-ready seen (load test, polled)" });
+
+      const seq = await statusSequence(page);
+      check(
+        seq[0] === "loading" && seq.at(-1) === "ready",
+        `#status[data-state] went ${seq.join(" → ") || "(never set)"}; expected loading → ready`,
+      );
+      const name = await text(page, "#scenario-name");
+      check(/default/i.test(name ?? ""), `#scenario-name is "${name}"; expected the default scenario ("default")`);
+      check((await text(page, "#description"))?.length > 0, "#description is empty for the default scenario");
+
+      const content = await page.evaluate(
+        ({ panels, sel }) =>
+          Object.fromEntries(
+            panels.map((p) => {
+              const el = document.querySelector(sel.replace("NAME", p));
+              return [p, el ? el.innerText.trim().length : null];
+            }),
+          ),
+        { panels: PANELS, sel: panel("left", "NAME") },
+      );
+      const missing = PANELS.filter((p) => content[p] == null);
+      check(missing.length === 0, `missing ${missing.map((p) => panel("left", p)).join(", ")}`);
+      const empty = PANELS.filter((p) => content[p] === 0);
+      check(empty.length === 0, `empty panels at step 0: ${empty.map((p) => panel("left", p)).join(", ")}`);
+      await noHorizontalScroll(page, "first load");
+      await t.shot(page, "load-light.png");
+
+      const light = await page.evaluate(backgroundLuminance, null);
+      await page.emulateMedia({ colorScheme: "dark" });
+      await page.waitForFunction(backgroundLuminance, light - 0.3, { timeout: 2000, polling: 50 }).catch(() => {});
+      const dark = await page.evaluate(backgroundLuminance, null);
+      await t.shot(page, "load-dark.png");
+      check(
+        dark < light - 0.3,
+        `with prefers-color-scheme: dark the page stays light (background luminance ${light.toFixed(2)} → ${dark.toFixed(2)})`,
+      );
+    },
+  },
+
+  {
+    name: "gallery",
+    async run(t) {
+      const page = await t.start();
+      await open(page, "/");
+      await waitReady(page);
+      await need(page, "#open-gallery", "dialog#gallery");
+      await page.locator("#open-gallery").click();
+      await until(page, () => document.querySelector("dialog#gallery")?.open, null, {
+        message: "clicking #open-gallery did not open dialog#gallery",
+      });
+      const groups = await page.evaluate(() =>
+        [...document.querySelectorAll("dialog#gallery section[data-group]")].map((s) => ({
+          group: s.dataset.group,
+          heading: (s.querySelector("h1,h2,h3,h4,legend,header")?.textContent ?? "").trim(),
+          examples: [...s.querySelectorAll("button[data-example]")].map((b) => b.dataset.example),
+        })),
+      );
+      check(groups.length > 0, "dialog#gallery has no section[data-group]");
+      const label = (g) => `${g.group} ${g.heading}`;
+      check(groups.some((g) => /fungibility/i.test(label(g))), `no gallery section for fungibility; sections: ${groups.map((g) => g.group).join(", ")}`);
+      check(groups.some((g) => /preemption/i.test(label(g))), `no gallery section for preemption; sections: ${groups.map((g) => g.group).join(", ")}`);
+      const emptyGroups = groups.filter((g) => g.examples.length === 0).map((g) => g.group);
+      check(emptyGroups.length === 0, `gallery sections without button[data-example]: ${emptyGroups.join(", ")}`);
+      const index = JSON.parse(await fetchText(page, "/scenarios/index.json"));
+      const offered = new Set(groups.flatMap((g) => g.examples));
+      const notOffered = index.filter((e) => e.file !== "default.yaml" && !offered.has(e.file)).map((e) => e.file);
+      check(notOffered.length === 0, `examples missing from the gallery: ${notOffered.join(", ")}`);
+      await t.shot(page, "gallery.png");
+
+      const file = `${PREEMPTION}.yaml`;
+      const button = page.locator(`dialog#gallery button[data-example="${file}"]`);
+      check((await button.count()) === 1, `dialog#gallery has no button[data-example="${file}"]`);
+      await button.click();
+      await waitParam(page, "example", new RegExp(`^${PREEMPTION}(\\.yaml)?$`), "after choosing the example");
+      await until(page, (n) => document.getElementById("scenario-name")?.textContent.includes(n), PREEMPTION, {
+        message: async () => `#scenario-name is "${await text(page, "#scenario-name")}", not ${PREEMPTION}`,
+      });
+      await waitReady(page);
+      const entry = index.find((e) => e.file === file);
+      const desc = await text(page, "#description");
+      const want = entry.description.replace(/\s+/g, " ").slice(0, 40);
+      check(desc?.includes(want), `#description is "${desc}"; expected the example's description ("${want}…")`);
+      const stillOpen = await page.evaluate(() => document.querySelector("dialog#gallery")?.open);
+      check(!stillOpen, "dialog#gallery stayed open after choosing an example");
+    },
+  },
+
+  {
+    name: "preemption",
+    async run(t) {
+      const page = await t.start();
+      await open(page, `/?example=${PREEMPTION}`);
+      await waitReady(page);
+      await need(page, "#scenario-name", "#next", "#first", panel("left", "decision"));
+      const name = await text(page, "#scenario-name");
+      check(name?.includes(PREEMPTION), `#scenario-name is "${name}" for ?example=${PREEMPTION}`);
+      if ((await appState(page)).step !== 0) {
+        await page.locator("#first").click();
+        await waitStep(page, 0, "after clicking #first");
+      }
+      const preempting = (sel) => !!document.querySelector(`${sel} .decision[data-outcome=Preempting]`);
+      const what = `.decision[data-outcome=Preempting] in ${panel("left", "decision")}`;
+
+      // Trace #002, cycle 1: newer/job preempts newer/new.
+      let step = await stepUntil(page, preempting, panel("left", "decision"), { what, mixKeys: true });
+      check(step === 2, `the first Preempting decision is at step ${step}; the trace has it at step 2 (cycle 1)`);
+      let p = (await decisions(page)).filter((d) => d.outcome === "Preempting");
+      check(p.length === 1, `step 2 shows ${p.length} Preempting decisions; the trace has 1 (newer/job)`);
+      check(about(p[0], "newer/job"), `the Preempting decision at step 2 is not newer/job's: "${p[0].text.slice(0, 120)}"`);
+      check(
+        JSON.stringify(p[0].targets) === JSON.stringify(["newer/new"]),
+        `newer/job's targets (ul.targets li[data-workload]) are [${p[0].targets.join(", ")}]; the trace says [newer/new]`,
+      );
+      await waitParam(page, "step", String(step), `at #app[data-step]=${step}`);
+      await t.shot(page, "preemption.png");
+
+      // Trace #006, cycle 3: lower/urgent preempts lower/low and lower/peer.
+      await next(page, { key: true });
+      step = await stepUntil(page, preempting, panel("left", "decision"), { what, mixKeys: true });
+      check(step === 6, `the second Preempting step is ${step}; the trace has it at step 6 (cycle 3)`);
+      p = (await decisions(page)).filter((d) => d.outcome === "Preempting");
+      check(p.length === 1 && about(p[0], "lower/urgent"), `step 6 should show lower/urgent Preempting; got ${JSON.stringify(p)}`);
+      const targets = [...p[0].targets].sort();
+      check(
+        JSON.stringify(targets) === JSON.stringify(["lower/low", "lower/peer"]),
+        `lower/urgent's targets are [${targets.join(", ")}]; the trace says [lower/low, lower/peer]`,
+      );
+      await waitParam(page, "step", "6", "at #app[data-step]=6");
+    },
+  },
+
+  {
+    name: "editor-errors",
+    async run(t) {
+      const page = await t.start();
+      await open(page, "/");
+      await waitReady(page);
+      await need(page, "#problem-count", "#problems");
+      const original = await editorText(page);
+      const lines = original.split("\n");
+      const idx = lines.findIndex((l) => /nominalQuota:\s*"?\d+"?/.test(l));
+      check(idx >= 0, 'the default scenario has no line with nominalQuota: "N" to break');
+      const line = idx + 1;
+      const broken = lines[idx].replace(/(nominalQuota:\s*)"?(\d+)"?/, '$1"$2x"');
+      lines[idx] = broken;
+      await setEditorText(page, lines.join("\n"));
+
+      await until(page, () => /^1 error\b/.test(document.getElementById("problem-count")?.textContent.trim() ?? ""), null, {
+        message: async () =>
+          `#problem-count says "${await text(page, "#problem-count")}" after a bad quantity on line ${line}; expected "1 error"`,
+      });
+      const problems = await page.evaluate(() =>
+        [...document.querySelectorAll("#problems li")].map((li) => {
+          const b = li.querySelector("button[data-goto-line]");
+          return { severity: li.dataset.severity ?? null, line: b?.dataset.gotoLine ?? null, col: b?.dataset.gotoCol ?? null, text: li.textContent.trim() };
+        }),
+      );
+      const errors = problems.filter((p) => p.severity === "error");
+      check(errors.length === 1, `#problems has ${errors.length} li[data-severity=error]; expected 1 (${JSON.stringify(problems)})`);
+      check(errors[0].line === String(line), `the error's button[data-goto-line] is ${errors[0].line}; the bad quantity is on line ${line}`);
+      check(/4x|quantity/i.test(errors[0].text), `the error does not mention the bad quantity: "${errors[0].text}"`);
+
+      await page.locator(`#problems li[data-severity=error] button[data-goto-line="${line}"]`).click();
+      await until(
+        page,
+        (want) => document.getElementById("editor")?.shadowRoot?.querySelector(".cm-activeLine")?.textContent.trim() === want,
+        broken.trim(),
+        {
+          message: async () =>
+            `after clicking the problem, the editor's .cm-activeLine is "${await page.evaluate(
+              () => document.getElementById("editor")?.shadowRoot?.querySelector(".cm-activeLine")?.textContent ?? "(none)",
+            )}"; expected line ${line}: "${broken.trim()}"`,
+        },
+      );
+      // The gutter marker sits in the row of that line.
+      const markerLines = await page.evaluate(() => {
+        const root = document.getElementById("editor")?.shadowRoot;
+        if (!root) return null;
+        const numbers = [...root.querySelectorAll(".cm-lineNumbers .cm-gutterElement")];
+        return [...root.querySelectorAll(".cm-lint-marker-error")].map((m) => {
+          const top = (m.closest(".cm-gutterElement") ?? m).getBoundingClientRect().top;
+          const row = numbers.find((n) => Math.abs(n.getBoundingClientRect().top - top) < 2);
+          return row ? row.textContent.trim() : "?";
+        });
+      });
+      check(markerLines?.length > 0, "no .cm-lint-marker-error in the editor's gutter");
+      check(markerLines.includes(String(line)), `the .cm-lint-marker-error is on line(s) ${markerLines.join(", ")}, not ${line}`);
+      await t.shot(page, "editor-error.png");
+
+      await setEditorText(page, original);
+      await until(
+        page,
+        () =>
+          !document.querySelector("#problems li[data-severity=error]") &&
+          !/error/.test(document.getElementById("problem-count")?.textContent ?? "") &&
+          !document.getElementById("editor")?.shadowRoot?.querySelector(".cm-lint-marker-error"),
+        null,
+        {
+          message: async () =>
+            `after fixing line ${line}, the errors remain: #problem-count "${await text(page, "#problem-count")}", #problems "${await text(page, "#problems")}"`,
+        },
+      );
+    },
+  },
+
+  {
+    name: "gates",
+    async run(t) {
+      const page = await t.start();
+      await open(page, `/?example=${CLAIMS}`);
+      await waitReady(page);
+      await need(page, "#gates", panel("left", "decision"), panel("left", "events"));
+      const gate = `#gates input[type=checkbox][data-gate=${GATE}]`;
+      await need(page, gate);
+      check(!(await page.locator(gate).isChecked()), `${gate} is checked; ${CLAIMS} runs with the gate off`);
+
+      const expectB = async (outcome, other, when) => {
+        await gotoStep(page, 4);
+        const ds = await decisions(page);
+        check(
+          ds.some((d) => d.outcome === outcome && about(d, "b/p2")),
+          `${when}: step 4 (cycle 2) should show b/p2 ${outcome}; the decision panel has ${JSON.stringify(ds.map((d) => [d.outcome, d.text.slice(0, 60)]))}`,
+        );
+        const log = await logEntries(page);
+        check(
+          log.some((e) => e.kind === "decision" && e.outcome === outcome && about(e, "b/p2")),
+          `${when}: ${panel("left", "events")} has no button[data-kind=decision][data-outcome=${outcome}] for b/p2`,
+        );
+        check(
+          !log.some((e) => e.kind === "decision" && e.outcome === other && about(e, "b/p2")),
+          `${when}: ${panel("left", "events")} still has a ${other} decision for b/p2`,
+        );
+      };
+      await expectB("Skipped", "Preempting", "gate off");
+
+      let before = await runMark(page);
+      await click(page, gate);
+      await waitRun(page, before, `after turning ${GATE} on`);
+      check(await page.locator(gate).isChecked(), `${gate} is not checked after clicking it`);
+      await waitParam(page, "gates", new RegExp(`(^|,)${GATE}=true(,|$)`), `after turning ${GATE} on`);
+      await expectB("Preempting", "Skipped", "gate on");
+
+      before = await runMark(page);
+      await click(page, gate);
+      await waitRun(page, before, `after turning ${GATE} off again`);
+      await expectB("Skipped", "Preempting", "gate off again");
+    },
+  },
+
+  {
+    name: "compare",
+    async run(t) {
+      const page = await t.start();
+      await open(page, `/?example=${CLAIMS}`);
+      await waitReady(page);
+      await need(page, "#compare", "#view-right");
+      await page.locator("#compare").click();
+      await until(
+        page,
+        () =>
+          document.getElementById("app")?.dataset.compare === "true" &&
+          document.getElementById("compare")?.getAttribute("aria-pressed") === "true",
+        null,
+        { message: "clicking #compare did not set #app[data-compare=true] and #compare[aria-pressed=true]" },
+      );
+      await visible(page, "#view-right", "Compare mode");
+      await visible(page, "#compare-controls", "Compare mode");
+      const gate = `#compare-controls input[type=checkbox][data-gate=${GATE}]`;
+      await need(page, gate);
+      // Compare mode may start with the gate already flipped on the right.
+      await setChecked(page, gate, true);
+      await until(page, () => document.getElementById("difference")?.dataset.cycle === "2", null, {
+        timeout: TIMEOUT.run,
+        message: async () =>
+          `#difference should name cycle 2 (b/p2 Skipped on the left, Preempting on the right); it has data-cycle=${await page.evaluate(
+            () => document.getElementById("difference")?.dataset.cycle,
+          )} "${await text(page, "#difference")}"`,
+      });
+      const diff = await text(page, "#difference");
+      check(/cycle 2\b/i.test(diff) && diff.includes("b/p2"), `#difference does not name cycle 2 and b/p2: "${diff}"`);
+      await need(page, "#goto-difference");
+      await page.locator("#goto-difference").click();
+      await waitStep(page, 4, "after clicking #goto-difference");
+      const left = await decisions(page, "left");
+      const right = await decisions(page, "right");
+      check(left?.some((d) => d.outcome === "Skipped" && about(d, "b/p2")), `the left view at the difference does not show b/p2 Skipped`);
+      check(right?.some((d) => d.outcome === "Preempting" && about(d, "b/p2")), `the right view at the difference does not show b/p2 Preempting`);
+      await t.shot(page, "compare.png");
+      await noHorizontalScroll(page, "Compare mode");
+    },
+  },
+
+  {
+    name: "share",
+    async run(t) {
+      const page = await t.start();
+      await open(page, `/?example=${PREEMPTION}`);
+      await waitReady(page);
+      await need(page, "#share", "#gates");
+      const edited = "# shared by the e2e test: a harmless comment\n" + (await editorText(page));
+      await editAndRun(page, edited);
+      const gate = `#gates input[type=checkbox][data-gate=${GATE}]`;
+      await need(page, gate);
+      const before = await runMark(page);
+      check(await setChecked(page, gate, true), `${gate} was already on; ${PREEMPTION} runs with it off`);
+      await waitRun(page, before, `after turning ${GATE} on`);
+      const N = 3;
+      await gotoStep(page, N);
+      const gates = await gateStates(page);
+      check(gates[GATE] === true, `${gate} is not checked after clicking it`);
+
+      await page.locator("#share").click();
+      await until(page, () => document.querySelector("input#share-url")?.value.includes("#v1."), null, {
+        message: async () =>
+          `after clicking #share, input#share-url ${
+            (await page.locator("input#share-url").count()) ? `holds "${await page.locator("input#share-url").inputValue()}"` : "is missing"
+          }; expected a link with #v1.`,
+      });
+      const link = await page.locator("input#share-url").inputValue();
+      const copied = await page.evaluate(() => navigator.clipboard.readText().catch((e) => `(clipboard: ${e.message})`));
+      check(copied === link, `#share did not copy the link: the clipboard holds "${copied.slice(0, 80)}"`);
+      await until(page, () => location.hash.startsWith("#v1."), null, {
+        message: async () => `the page URL is not a share fragment (#v1.…) after editing: ${page.url()}`,
+      });
+
+      const other = await t.newPage();
+      await open(other, link);
+      await waitReady(other);
+      const got = await editorText(other);
+      check(got === edited, `the shared link's editor text differs from the edited text (${got.length} vs ${edited.length} characters)`);
+      const s = await appState(other);
+      check(s.step === N, `the shared link opened at step ${s.step}, not ${N}`);
+      const gates2 = await gateStates(other);
+      check(JSON.stringify(gates2) === JSON.stringify(gates), `gates differ: shared ${JSON.stringify(gates)}, opened ${JSON.stringify(gates2)}`);
+      const name = await text(other, "#scenario-name");
+      if (!/shared/i.test(name ?? "")) t.note(`#scenario-name for a share link is "${name}" (the contract suggests "shared")`);
+    },
+  },
+
+  {
+    name: "xss",
+    async run(t) {
+      const page = await t.start();
+      await open(page, "/");
+      await waitReady(page);
+      await need(page, "#description", "#problems", "#last");
+      const payload = (n) => XSS.replace("__xss=1", `__xss=${n}`);
+      const scenario = (arrival) => `apiVersion: kueueplay/v1alpha1
+kind: Scenario
+metadata:
+  name: xss
+  annotations:
+    example.com/note: '${payload(2)}'
+spec:
+  description: 'XSS probe ${XSS} end'
+  cycleDuration: 1s
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ResourceFlavor
+metadata: {name: rf}
+spec:
+  nodeLabels: {example.com/pool: a}
+  topologyName: '${payload(3)}'
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ClusterQueue
+metadata: {name: cq}
+spec:
+  namespaceSelector: {}
+  resourceGroups:
+  - coveredResources: [cpu]
+    flavors:
+    - name: rf
+      resources: [{name: cpu, nominalQuota: "1"}]
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: LocalQueue
+metadata: {name: main, namespace: ns}
+spec: {clusterQueue: cq}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: Workload
+metadata:
+  name: w
+  namespace: ns
+  annotations: {${arrival ? `kueueplay/arrival: '${payload(4)}'` : `example.com/note: '${payload(5)}'`}}
+spec:
+  queueName: main
+  podSets:
+  - {name: main, count: 2, template: {spec: {containers: [{name: c, resources: {requests: {cpu: "1"}}}]}}}
+status:
+  conditions:
+  - {type: Evicted, status: "False", reason: Probe, message: '${payload(6)}'}
+`;
+      const safe = async (when) => {
+        const r = await page.evaluate(() => ({
+          xss: typeof window.__xss === "undefined" ? null : String(window.__xss),
+          imgs: [...document.querySelectorAll("img")].map((i) => i.outerHTML.slice(0, 100)),
+        }));
+        check(r.xss === null, `${when}: window.__xss = ${r.xss}: markup from the scenario ran`);
+        check(r.imgs.length === 0, `${when}: the document has img elements: ${r.imgs.join(" ")}`);
+      };
+
+      // 1. A scenario that runs: the payload in the description, an
+      // annotation, a condition message, and a warning that quotes it.
+      await editAndRun(page, scenario(false));
+      await safe("after running the scenario");
+      const desc = await page.evaluate(() => document.getElementById("description")?.textContent ?? "");
+      check(desc.includes(XSS), `#description does not show the payload as text: "${desc.slice(0, 120)}"`);
+      const warn = await text(page, "#problems li[data-severity=warning]");
+      check(warn?.includes("<img src=x onerror="), `the topologyName warning does not show the payload as text: "${warn}"`);
+      await page.locator("#last").click();
+      await settle(page, { quietMs: 300 });
+      await safe("at the last step");
+
+      // 2. The same with an error that quotes the payload (an invalid
+      // kueueplay/arrival duration).
+      await setEditorText(page, scenario(true));
+      await until(page, () => !!document.querySelector("#problems li[data-severity=error]"), null, {
+        timeout: TIMEOUT.run,
+        message: "an invalid kueueplay/arrival gave no li[data-severity=error] in #problems",
+      });
+      await settle(page, { quietMs: 300 });
+      const err = await text(page, "#problems li[data-severity=error]");
+      check(err?.includes("<img src=x onerror="), `the arrival error does not show the payload as text: "${err}"`);
+      await safe("after the error");
+    },
+  },
+
+  {
+    name: "offline",
+    async run(t) {
+      const page = await t.start();
+      await open(page, "/");
+      await waitReady(page);
+      const sw = await page.evaluate(async () => {
+        if (!("serviceWorker" in navigator)) return { error: "navigator.serviceWorker is not available" };
+        const ready = await Promise.race([
+          navigator.serviceWorker.ready.then((r) => r.active?.scriptURL ?? "active"),
+          new Promise((r) => setTimeout(() => r(null), 10000)),
+        ]);
+        if (ready) return { url: ready };
+        const reg = await navigator.serviceWorker.getRegistration();
+        return { error: reg ? "a service worker is registered but never became active" : "no service worker is registered" };
+      });
+      check(!sw.error, `${sw.error} within 10 s of loading (the app should register sw.js)`);
+      t.note(`service worker ${sw.url}`);
+      await page.context().setOffline(true);
+      await page.reload({ waitUntil: "domcontentloaded" });
+      await need(page, "#app", "#status", "#editor");
+      await waitReady(page);
+      const txt = await editorText(page);
+      check(txt.length > 0, "offline, the editor is empty");
+      const controlled = await page.evaluate(() => !!navigator.serviceWorker.controller);
+      check(controlled, "offline, the page is not controlled by the service worker");
+      await page.context().setOffline(false);
+    },
+  },
+
+  {
+    name: "budgets",
+    timeoutMs: 90000,
+    async run(t) {
+      const problems = [];
+      const attempt = async (what, f) => {
+        try {
+          await f();
+        } catch (e) {
+          problems.push(`${what}: ${e.message}`);
+        }
+      };
+      const page = await t.start();
+      // Every response of the context: the page's and the service
+      // worker's (its precache), but not the page's responses that the
+      // worker answered (they would count twice). HTTP cache hits count
+      // their headers only.
+      const responses = [];
+      page.context().on("response", (r) => {
+        if (!r.fromServiceWorker()) responses.push(r);
+      });
+      await open(page, "/");
+      await waitReady(page);
+
+      // First load: bytes on the wire and the first result.
+      const perf = await page.evaluate(() => {
+        const nav = performance.getEntriesByType("navigation")[0];
+        const res = performance.getEntriesByType("resource");
+        const mark = performance.getEntriesByName("kueueplay:first-result", "mark")[0];
+        return {
+          transfer: (nav?.transferSize ?? 0) + res.reduce((a, r) => a + (r.transferSize || 0), 0),
+          decoded: (nav?.decodedBodySize ?? 0) + res.reduce((a, r) => a + (r.decodedBodySize || 0), 0),
+          requests: res.length + 1,
+          firstResult: mark ? mark.startTime : null,
+          domContentLoaded: nav?.domContentLoadedEventEnd ?? null,
+        };
+      });
+      // The service worker's precache is part of the first visit.
+      const sw = await page.evaluate(() =>
+        Promise.race([
+          navigator.serviceWorker?.ready.then(() => true) ?? Promise.resolve(false),
+          new Promise((r) => setTimeout(() => r(false), 10000)),
+        ]),
+      );
+      const sizes = async (list) => {
+        let page = 0;
+        let worker = 0;
+        const files = [];
+        for (const r of list) {
+          try {
+            const s = await r.request().sizes();
+            const n = s.responseBodySize + s.responseHeadersSize;
+            if (r.request().serviceWorker()) worker += n;
+            else page += n;
+            files.push({ url: new URL(r.url()).pathname, by: r.request().serviceWorker() ? "sw" : "page", status: r.status(), bytes: n });
+          } catch {
+            // no sizes (a redirect, an aborted request)
+          }
+        }
+        return { page, worker, files };
+      };
+      const wire = await sizes([...responses]);
+      const transfer = wire.page + wire.worker;
+      t.budget("firstLoadTransferBytes", transfer, { unit: "bytes", label: "first load transfer (page + service worker)", ...BUDGET.transfer });
+      t.budget("firstLoadPageTransferBytes", wire.page, { unit: "bytes", label: "  of which the page" });
+      t.budget("firstLoadRequests", wire.files.length, { label: "first load requests" });
+      t.budget("firstLoadDecodedBytes", perf.decoded, { unit: "bytes", label: "page's files decoded" });
+      t.budget("firstResultMs", perf.firstResult, { unit: "ms", label: "first result (kueueplay:first-result)", ...BUDGET.firstResult });
+      t.budget("domContentLoadedMs", perf.domContentLoaded, { unit: "ms", label: "DOMContentLoaded" });
+      t.info.budgetDetail.firstLoad = { ...perf, serviceWorker: sw, ...wire };
+      if (transfer >= BUDGET.transfer.bound) problems.push(`first load transfers ${transfer} bytes (bound ${BUDGET.transfer.bound})`);
+      if (perf.firstResult == null) problems.push('no performance mark "kueueplay:first-result" after the first result');
+      else if (perf.firstResult >= BUDGET.firstResult.bound) problems.push(`first result after ${perf.firstResult.toFixed(0)} ms (bound ${BUDGET.firstResult.bound})`);
+
+      // Runs: the default scenario, edited, run 10 times.
+      await attempt("runs", async () => {
+        await editAndRun(page, "# budget run: a harmless comment\n" + (await editorText(page)));
+        const base = await page.evaluate(() => performance.getEntriesByName("kueueplay:run", "measure").length);
+        for (let i = 0; i < 10; i++) await clickRun(page);
+        const runs = await page.evaluate(
+          (base) => performance.getEntriesByName("kueueplay:run", "measure").slice(base).map((m) => m.duration),
+          base,
+        );
+        t.info.budgetDetail.runs = runs;
+        check(runs.length >= 10, `10 clicks on #run recorded ${runs.length} "kueueplay:run" measures`);
+        const med = median(runs);
+        t.budget("runMedianMs", med, { unit: "ms", label: "run median (kueueplay:run)", ...BUDGET.run });
+        t.budget("runMaxMs", Math.max(...runs), { unit: "ms", label: "run max" });
+        check(med < BUDGET.run.bound, `run median ${med.toFixed(1)} ms (bound ${BUDGET.run.bound})`);
+      });
+
+      // Steps: every step of the example with the most steps.
+      await attempt("steps", async () => {
+        const big = await t.info.mostSteps();
+        t.info.budgetDetail.stepScenario = big;
+        await open(page, `/?example=${big.name}`);
+        await waitReady(page);
+        await need(page, "#next", "#first");
+        if ((await appState(page)).step !== 0) {
+          await page.locator("#first").click();
+          await waitStep(page, 0, "after clicking #first");
+        }
+        const base = await page.evaluate(() => performance.getEntriesByName("kueueplay:step", "measure").length);
+        const { steps } = await appState(page);
+        check(steps > 1, `#app[data-steps] is ${steps} for ${big.name} (the CLI counts ${big.steps})`);
+        for (let i = 0; i < steps - 1; i++) await next(page);
+        const ms = await page.evaluate(
+          (base) => performance.getEntriesByName("kueueplay:step", "measure").slice(base).map((m) => m.duration),
+          base,
+        );
+        t.info.budgetDetail.steps = ms;
+        check(ms.length >= steps - 1, `${steps - 1} clicks on #next recorded ${ms.length} "kueueplay:step" measures`);
+        const med = median(ms);
+        t.budget("stepMedianMs", med, { unit: "ms", label: `step median (kueueplay:step, ${steps} steps)`, ...BUDGET.step });
+        t.budget("stepMaxMs", Math.max(...ms), { unit: "ms", label: "step max" });
+        check(med < BUDGET.step.bound, `step median ${med.toFixed(1)} ms (bound ${BUDGET.step.bound})`);
+      });
+      if (problems.length) fail(problems.join("; "));
+    },
+  },
+
+  {
+    name: "keyboard-help",
+    async run(t) {
+      const page = await t.start();
+      await open(page, `/?example=${PREEMPTION}`);
+      await waitReady(page);
+      await need(page, "dialog#help-dialog", "#help", "#play");
+      const isOpen = () => document.querySelector("dialog#help-dialog")?.open === true;
+
+      await blur(page);
+      await page.keyboard.press("?");
+      await until(page, isOpen, null, { message: 'pressing "?" (focus outside the editor) did not open dialog#help-dialog' });
+      const listed = await page.evaluate(() => {
+        const d = document.querySelector("dialog#help-dialog");
+        return { keys: d.querySelectorAll("kbd, li, tr, dt").length, text: d.innerText.trim().length };
+      });
+      check(listed.keys >= 3 && listed.text > 20, `dialog#help-dialog does not list shortcuts (${listed.keys} kbd/li/tr/dt elements)`);
+      await t.shot(page, "help.png");
+      await page.keyboard.press("Escape");
+      await until(page, () => !document.querySelector("dialog#help-dialog")?.open, null, {
+        message: "Escape did not close dialog#help-dialog",
+      });
+      await page.locator("#help").click();
+      await until(page, isOpen, null, { message: "clicking #help did not open dialog#help-dialog" });
+      await page.keyboard.press("Escape");
+      await until(page, () => !document.querySelector("dialog#help-dialog")?.open, null, {
+        message: "Escape did not close dialog#help-dialog opened with #help",
+      });
+
+      const { steps } = await appState(page);
+      check(steps > 2, `#app[data-steps] is ${steps}; ${PREEMPTION} has 12 steps`);
+      await blur(page);
+      await page.keyboard.press("End");
+      await waitStep(page, steps - 1, "after End");
+      await page.keyboard.press("Home");
+      await waitStep(page, 0, "after Home");
+
+      if (await page.locator("#speed").count()) {
+        await page.locator("#speed").selectOption("2");
+      }
+      await blur(page);
+      await page.keyboard.press("Space");
+      await until(page, () => document.getElementById("play")?.getAttribute("aria-pressed") === "true", null, {
+        message: "Space did not start playing (#play[aria-pressed=true])",
+      });
+      await until(page, () => Number(document.getElementById("app")?.dataset.step) > 0, null, {
+        message: "playing did not move past step 0",
+      });
+      await blur(page);
+      await page.keyboard.press("Space");
+      await until(page, () => document.getElementById("play")?.getAttribute("aria-pressed") !== "true", null, {
+        message: "Space did not stop playing (#play still aria-pressed=true)",
+      });
+    },
+  },
+];
