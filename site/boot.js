@@ -80,6 +80,29 @@
     }
   };
 
+  // The scenario the URL names (?example=, or the default without a share
+  // fragment) is fetched now and shown at once, while the engine loads;
+  // Go takes the same promise (kueueplayBoot.initial) instead of fetching
+  // again. Names are checked like view.ValidExampleName.
+  if (!location.hash.startsWith("#v") && location.protocol !== "file:") {
+    const q = new URLSearchParams(location.search).get("example");
+    const name = (q === null ? "default" : q).replace(/\.yaml$/, "");
+    if (/^[a-z0-9][a-z0-9.-]{0,99}$/.test(name) && !name.includes("..")) {
+      boot.initialName = name;
+      boot.initial = fetch(`scenarios/${name}.yaml`).then((res) => {
+        if (!res.ok) throw new Error(`scenarios/${name}.yaml: ${res.status} ${res.statusText}`);
+        return res.text();
+      });
+      boot.initial.then(
+        (text) => {
+          if (boot.editor.getText() === "") boot.editor.setText(text);
+          performance.mark("kueueplay:editor-text");
+        },
+        () => {},
+      );
+    }
+  }
+
   if (location.protocol === "file:") {
     fail("Serve this folder over HTTP (make run), not from file://.");
     return;

@@ -164,7 +164,7 @@ func (a *App) initial(hash, query string) (text, example string, step int, err e
 		}
 		if ok {
 			a.variant, a.compare = l.Variant, l.Compare
-			t, ferr := fetchText("scenarios/" + l.Example + ".yaml")
+			t, ferr := exampleText(l.Example)
 			if ferr == nil {
 				return t, l.Example + ".yaml", l.Step, err
 			}
@@ -172,17 +172,32 @@ func (a *App) initial(hash, query string) (text, example string, step int, err e
 			a.variant, a.compare = view.Variant{}, nil
 		}
 	}
-	t, ferr := fetchText("scenarios/default.yaml")
+	t, ferr := exampleText("default")
 	if ferr != nil {
 		return "", "", 0, errors.Join(err, ferr)
 	}
 	return t, "default.yaml", 0, err
 }
 
+// exampleText fetches a bundled example by name, or takes the fetch
+// boot.js started for it. Blocking.
+func exampleText(name string) (string, error) {
+	if b := boot(); b.Get("initialName").Type() == js.TypeString && b.Get("initialName").String() == name {
+		v, err := await(b.Get("initial"))
+		if err != nil {
+			return "", err
+		}
+		return v.String(), nil
+	}
+	return fetchText("scenarios/" + name + ".yaml")
+}
+
 func (a *App) text() string { return a.editor.Call("getText").String() }
 
 func (a *App) setText(s string) {
-	a.editor.Call("setText", s)
+	if a.text() != s { // boot.js may have shown it already
+		a.editor.Call("setText", s)
+	}
 }
 
 func (a *App) edited() {
