@@ -3,9 +3,13 @@
 // Package app is the browser playground's DOM glue: it runs inside the one
 // long-lived WebAssembly module (wasm/main.go), calls the core directly
 // (scenario.Decode, sim.Run), builds the view-model (ui/view) and its HTML
-// layout (ui/layout, plain view.Node trees), and turns those into DOM nodes
-// with honnef.co/go/js/dom/v2. It holds no logic a test would want to check
-// natively: what is shown is decided in ui/view and ui/layout.
+// layout (ui/layout, plain view.Node trees), and puts those on the page.
+// The page's controls are handled with honnef.co/go/js/dom/v2; rendered
+// trees go to site/boot.js's kueueplayBoot.render as one JSON string,
+// which creates the elements with createElement/setAttribute and text
+// nodes (never HTML parsing), because one syscall/js call per node cost
+// tens of milliseconds per step. It holds no logic a test would want to
+// check natively: what is shown is decided in ui/view and ui/layout.
 //
 // # The page contract
 //
@@ -62,6 +66,14 @@
 //	                     button[data-example=FILE]
 //	dialog#help-dialog   the keyboard shortcuts
 //
+// Inside the panels (ui/layout documents the full markup), the tests use:
+// .decision[data-workload][data-outcome] per decision (with class differs
+// at Compare mode's first difference), ul.targets li[data-workload]
+// [data-reason] for its preemption targets, the event log's
+// li[data-step] > button[data-goto-step][data-kind][data-outcome]
+// (li.current for the step shown), and the marks' [data-goto-step]
+// (.current, .differs).
+//
 // Attributes the glue acts on, anywhere in rendered content: a click on an
 // element with data-goto-step moves its view to that step;
 // data-goto-line/data-goto-col put the editor's cursor there; data-example
@@ -72,8 +84,11 @@
 // move "kueueplay:step", and the first result shown the mark
 // "kueueplay:first-result".
 //
-// The URL: an unedited example is ?example=NAME&step=N (plus gates=A=true,B=false
-// and settings=key=value,... when set); anything else is a share fragment
-// (#v1.…, view.EncodeFragment). Both follow the step with
-// history.replaceState.
+// The URL: an unedited example is ?example=NAME&step=N (plus
+// gates=A=true,B=false and settings=key=value,... when set, and
+// compare=1&cgates=...&csettings=... in Compare mode; view.Location);
+// anything else is a share fragment (#v1.…, view.EncodeFragment). Both
+// follow the step with history.replaceState, 150 ms after the last move.
+// The Share button always writes a fragment with the scenario's text, so a
+// shared link keeps working if the example changes.
 package app
