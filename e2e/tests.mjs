@@ -36,6 +36,7 @@ import {
   noHorizontalScroll,
   open,
   panel,
+  reveal,
   runMark,
   setChecked,
   setEditorText,
@@ -54,6 +55,7 @@ import {
 const GATE = "RefreshAssignmentsDuringSchedulingCycle";
 const PREEMPTION = "preemption-within-cluster-queue";
 const CLAIMS = "kep4378-claims-gate-off";
+const STORY1 = "kep582-story1-preempt-before-spot";
 const XSS = '<img src=x onerror="window.__xss=1">';
 
 const PANELS = ["quota", "queues", "decision", "events"];
@@ -237,6 +239,8 @@ export const tests = [
         `newer/job's targets (ul.targets li[data-workload]) are [${p[0].targets.join(", ")}]; the trace says [newer/new]`,
       );
       await waitParam(page, "step", String(step), `at #app[data-step]=${step}`);
+      // Show the preempting decision itself in the screenshot.
+      await page.locator(`${panel("left", "decision")} .decision[data-outcome=Preempting]`).first().scrollIntoViewIfNeeded();
       await t.shot(page, "preemption.png");
 
       // Trace #006, cycle 3: lower/urgent preempts lower/low and lower/peer.
@@ -369,6 +373,44 @@ export const tests = [
       await click(page, gate);
       await waitRun(page, before, `after turning ${GATE} off again`);
       await expectB("Skipped", "Preempting", "gate off again");
+    },
+  },
+
+  {
+    // The policies form: whenCanPreempt=MayStopSearch for every queue makes
+    // next/high preempt next/low on on-demand instead of taking spot
+    // (KEP-582 story 1; the same choice the scenario's "stop" queue makes).
+    name: "settings",
+    async run(t) {
+      const page = await t.start();
+      await open(page, `/?example=${STORY1}`);
+      await waitReady(page);
+      const sel = "#settings select[data-setting=whenCanPreempt]";
+      await need(page, "#settings", sel, panel("left", "events"));
+      const high = async () =>
+        (await logEntries(page)).filter((e) => e.kind === "decision" && about(e, "next/high")).map((e) => e.outcome);
+      let got = await high();
+      check(
+        got.includes("Admitted") && !got.includes("Preempting"),
+        `as written, next/high should be Admitted (on spot) and never Preempting; the log has [${got}]`,
+      );
+
+      const before = await runMark(page);
+      await reveal(page, sel);
+      await page.locator(sel).selectOption("MayStopSearch");
+      await waitRun(page, before, "after setting whenCanPreempt=MayStopSearch");
+      got = await high();
+      check(got.includes("Preempting"), `with whenCanPreempt=MayStopSearch everywhere, next/high should preempt; the log has [${got}]`);
+      await waitParam(page, "settings", /(^|,)whenCanPreempt=MayStopSearch(,|$)/, "after changing the setting");
+      const label = await text(page, "#overrides");
+      check(label?.includes("whenCanPreempt=MayStopSearch"), `#overrides does not name the setting: "${label}"`);
+
+      // Back to the scenario's own values.
+      const again = await runMark(page);
+      await click(page, "#reset-overrides");
+      await waitRun(page, again, "after #reset-overrides");
+      got = await high();
+      check(got.includes("Admitted") && !got.includes("Preempting"), `after the reset next/high should be Admitted again; the log has [${got}]`);
     },
   },
 
