@@ -415,6 +415,46 @@ export const tests = [
   },
 
   {
+    // Trace JSON and SVG downloads: real files with what the page shows.
+    name: "downloads",
+    async run(t) {
+      const page = await t.start();
+      await open(page, "/?example=default&step=4");
+      await waitReady(page);
+      await need(page, "#download-json", "#download-svg", "#step-title");
+      const { step, steps } = await appState(page);
+      check(step === 4, `?example=default&step=4 opened at step ${step}`);
+
+      const read = async (button) => {
+        const [dl] = await Promise.all([page.waitForEvent("download"), page.locator(button).click()]);
+        const path = await dl.path();
+        const { readFile } = await import("node:fs/promises");
+        return { name: dl.suggestedFilename(), body: await readFile(path, "utf8") };
+      };
+
+      const json = await read("#download-json");
+      check(json.name === "trace-default.json", `the trace downloads as "${json.name}", want trace-default.json`);
+      let tr;
+      try {
+        tr = JSON.parse(json.body);
+      } catch (err) {
+        fail(`the downloaded trace is not JSON: ${err.message}`);
+      }
+      check(tr.version === "kueueplay.trace/v1", `the trace's version is ${tr.version}`);
+      check(tr.scenario === "default", `the trace's scenario is ${tr.scenario}`);
+      check(Array.isArray(tr.steps) && tr.steps.length === steps, `the trace has ${tr.steps?.length} steps; the page shows ${steps}`);
+
+      const svg = await read("#download-svg");
+      check(svg.name === "default-step-4.svg", `the picture downloads as "${svg.name}", want default-step-4.svg`);
+      check(/^(<\?xml[^>]*>\s*)?<svg[\s>]/.test(svg.body), `the SVG does not start with an svg element: ${svg.body.slice(0, 80)}`);
+      check(!/<script|\son[a-z]+=/i.test(svg.body), "the SVG has a script or an event handler attribute");
+      const title = (await text(page, "#step-title")).trim();
+      const esc = title.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+      check(svg.body.includes(esc), `the SVG does not show the step's title "${title}"`);
+    },
+  },
+
+  {
     name: "compare",
     async run(t) {
       const page = await t.start();
