@@ -17,6 +17,7 @@ import (
 	"github.com/kueueplay/kueueplay/core/scenario"
 	"github.com/kueueplay/kueueplay/core/sim"
 	"github.com/kueueplay/kueueplay/core/trace"
+	"github.com/kueueplay/kueueplay/scenariotest"
 	"github.com/kueueplay/kueueplay/ui/view"
 )
 
@@ -32,14 +33,9 @@ const evil = `<img src=x onerror=alert(1)>`
 // decode decodes testdata/scenarios/NAME.yaml.
 func decode(t testing.TB, name string) *core.Scenario {
 	t.Helper()
-	path := filepath.Join(scenarioDir, name+".yaml")
-	data, err := os.ReadFile(path)
+	sc, err := scenariotest.Load(filepath.Join(scenarioDir, name+".yaml"))
 	if err != nil {
 		t.Fatal(err)
-	}
-	sc, err := scenario.Decode(path, data)
-	if err != nil {
-		t.Fatalf("decode %s: %v", path, err)
 	}
 	return sc
 }
@@ -53,7 +49,7 @@ func run(t testing.TB, name string, gates core.FeatureGates) *trace.Trace {
 // allScenarios lists the names of every scenario under testdata/scenarios.
 func allScenarios(t testing.TB) []string {
 	t.Helper()
-	files, err := filepath.Glob(filepath.Join(scenarioDir, "*.yaml"))
+	files, err := scenariotest.Files(scenarioDir)
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no scenarios in %s: %v", scenarioDir, err)
 	}

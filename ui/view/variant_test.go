@@ -1,31 +1,14 @@
 package view
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/kueueplay/kueueplay/core"
-	"github.com/kueueplay/kueueplay/core/scenario"
 	"github.com/kueueplay/kueueplay/core/sim"
 )
-
-func decodeScenario(t *testing.T, name string) *core.Scenario {
-	t.Helper()
-	path := filepath.Join(scenarioDir, name+".yaml")
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sc, err := scenario.Decode(path, data)
-	if err != nil {
-		t.Fatalf("decode %s: %v", path, err)
-	}
-	return sc
-}
 
 func TestSettingsSet(t *testing.T) {
 	cases := []struct {

@@ -12,9 +12,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/kueueplay/kueueplay/core"
-	"github.com/kueueplay/kueueplay/core/scenario"
 	"github.com/kueueplay/kueueplay/core/sim"
 	"github.com/kueueplay/kueueplay/core/trace"
+	"github.com/kueueplay/kueueplay/scenariotest"
 )
 
 // update rewrites the golden files: go test ./ui/view -update. Review the
@@ -23,25 +23,26 @@ var update = flag.Bool("update", false, "rewrite ui/view/testdata golden files f
 
 const scenarioDir = "../../testdata/scenarios"
 
-// run simulates testdata/scenarios/NAME.yaml with optional gate overrides.
-func run(t testing.TB, name string, gates core.FeatureGates) *trace.Trace {
+// decodeScenario decodes testdata/scenarios/NAME.yaml.
+func decodeScenario(t testing.TB, name string) *core.Scenario {
 	t.Helper()
-	path := filepath.Join(scenarioDir, name+".yaml")
-	data, err := os.ReadFile(path)
+	sc, err := scenariotest.Load(filepath.Join(scenarioDir, name+".yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	sc, err := scenario.Decode(path, data)
-	if err != nil {
-		t.Fatalf("decode %s: %v", path, err)
-	}
-	return sim.Run(sc, sim.Options{Gates: gates})
+	return sc
+}
+
+// run simulates testdata/scenarios/NAME.yaml with optional gate overrides.
+func run(t testing.TB, name string, gates core.FeatureGates) *trace.Trace {
+	t.Helper()
+	return sim.Run(decodeScenario(t, name), sim.Options{Gates: gates})
 }
 
 // allScenarios lists the names of every scenario under testdata/scenarios.
 func allScenarios(t testing.TB) []string {
 	t.Helper()
-	files, err := filepath.Glob(filepath.Join(scenarioDir, "*.yaml"))
+	files, err := scenariotest.Files(scenarioDir)
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no scenarios in %s: %v", scenarioDir, err)
 	}
