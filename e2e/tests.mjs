@@ -455,6 +455,45 @@ export const tests = [
   },
 
   {
+    // The Theme button cycles auto → light → dark → auto, the choice
+    // survives a reload, and the page really changes colour.
+    name: "theme",
+    async run(t) {
+      const page = await t.start({ colorScheme: "dark" });
+      await open(page, "/");
+      await waitReady(page);
+      await need(page, "#theme");
+      const state = () =>
+        page.evaluate(() => ({
+          theme: document.documentElement.dataset.theme ?? "auto",
+          saved: localStorage.getItem("kueueplay-theme"),
+          bg: getComputedStyle(document.body).backgroundColor,
+          label: document.getElementById("theme").textContent,
+        }));
+      const dark = (bg) => {
+        const [r, g, b] = bg.match(/\d+/g).map(Number);
+        return r + g + b < 3 * 128;
+      };
+      let s = await state();
+      check(s.theme === "auto" && dark(s.bg), `at first the theme follows the (dark) system: ${JSON.stringify(s)}`);
+      await click(page, "#theme");
+      s = await state();
+      check(s.theme === "light" && s.saved === "light" && !dark(s.bg) && s.label.includes("light"), `one click gives light: ${JSON.stringify(s)}`);
+      await click(page, "#theme");
+      s = await state();
+      check(s.theme === "dark" && s.saved === "dark" && dark(s.bg), `two clicks give dark: ${JSON.stringify(s)}`);
+      await page.emulateMedia({ colorScheme: "light" });
+      await page.reload();
+      await waitReady(page);
+      s = await state();
+      check(s.theme === "dark" && dark(s.bg), `dark survives a reload under a light system: ${JSON.stringify(s)}`);
+      await click(page, "#theme");
+      s = await state();
+      check(s.theme === "auto" && s.saved === null && !dark(s.bg), `three clicks follow the (now light) system again: ${JSON.stringify(s)}`);
+    },
+  },
+
+  {
     name: "compare",
     async run(t) {
       const page = await t.start();

@@ -64,6 +64,8 @@ type side struct {
 	root  dom.Element
 	tr    *trace.Trace
 	model *view.Model
+	// marks is view.Timeline(tr), kept for the scrubber and the [ ] keys.
+	marks []view.Mark
 	step  int
 }
 
@@ -74,15 +76,15 @@ func (s *side) panel(name string) dom.Element {
 // Start sets up the page. It is called once from main.
 func Start() error {
 	win := dom.GetWindow()
-	boot := js.Global().Get("kueueplayBoot")
-	if boot.IsUndefined() || boot.Get("editor").IsNull() {
+	b := boot()
+	if b.IsUndefined() || b.Get("editor").IsNull() {
 		return errors.New("the page did not create the editor (boot.js)")
 	}
-	a := &App{doc: win.Document(), win: win, editor: boot.Get("editor")}
+	a := &App{doc: win.Document(), win: win, editor: b.Get("editor")}
 	a.left = &side{root: a.byID("view-left")}
 	a.right = &side{root: a.byID("view-right")}
 	a.wire()
-	boot.Set("onChange", js.FuncOf(func(js.Value, []js.Value) any {
+	b.Set("onChange", js.FuncOf(func(js.Value, []js.Value) any {
 		a.editTimer.after(editDelay, a.edited)
 		return nil
 	}))
@@ -260,10 +262,10 @@ func (a *App) run(step int) {
 	a.showProblems(diags, err)
 	if sc == nil {
 		a.status("error", "Fix the errors in the scenario to run it; the last run stays on screen.")
-		a.byID("views").Class().Add("stale")
+		a.setStale(true)
 		return
 	}
-	a.byID("views").Class().Remove("stale")
+	a.setStale(false)
 	a.sc = sc
 	a.byID("description").SetTextContent(sc.Description)
 	a.syncControls()
@@ -271,7 +273,7 @@ func (a *App) run(step int) {
 	left, lerr := a.simulate(sc, a.variant)
 	if lerr != nil {
 		a.status("error", lerr.Error())
-		a.byID("views").Class().Add("stale")
+		a.setStale(true)
 		return
 	}
 	a.setRun(a.left, left)
@@ -279,7 +281,7 @@ func (a *App) run(step int) {
 		right, rerr := a.simulate(sc, *a.compare)
 		if rerr != nil {
 			a.status("error", "Right-hand variant: "+rerr.Error())
-			a.byID("views").Class().Add("stale")
+			a.setStale(true)
 			return
 		}
 		a.setRun(a.right, right)
@@ -296,6 +298,15 @@ func (a *App) run(step int) {
 	a.show(step)
 	measure("kueueplay:run", start)
 	a.status(a.runStatus(left, now()-start))
+}
+
+// setStale dims the views while they show a run older than the text.
+func (a *App) setStale(on bool) {
+	if on {
+		a.byID("views").Class().Add("stale")
+	} else {
+		a.byID("views").Class().Remove("stale")
+	}
 }
 
 // simulate runs sc under variant v.
@@ -327,10 +338,10 @@ func (a *App) runStatus(tr *trace.Trace, ms float64) (string, string) {
 // setRun puts a new run into a side and renders what depends on the whole
 // run: the event log (and, on the left, the scrubber's marks).
 func (a *App) setRun(s *side, tr *trace.Trace) {
-	s.tr, s.model = tr, view.New(tr)
+	s.tr, s.model, s.marks = tr, view.New(tr), view.Timeline(tr)
 	fill(s.panel("events"), layout.EventLog(view.EventLog(tr)))
 	if s == a.left {
-		fill(a.byID("marks"), layout.Marks(view.Timeline(tr)))
+		fill(a.byID("marks"), layout.Marks(s.marks))
 		sc := a.byID("scrubber")
 		sc.SetAttribute("max", strconv.Itoa(max(0, len(tr.Steps)-1)))
 	}
@@ -344,11 +355,10 @@ func (a *App) show(i int) {
 	}
 	start := now()
 	i = max(0, min(i, a.left.model.Len()-1))
-	a.renderSide(a.left, i)
+	st := a.renderSide(a.left, i)
 	if a.compare != nil && a.right.model != nil {
 		a.renderSide(a.right, view.AlignStep(a.left.model, a.right.model, i))
 	}
-	st := a.left.model.Step(i)
 	n := a.left.model.Len()
 	a.byID("step-label").SetTextContent(fmt.Sprintf("Step %d of %d", i+1, n))
 	a.byID("step-title").SetTextContent(st.Title)
@@ -378,8 +388,8 @@ func (a *App) show(i int) {
 	measure("kueueplay:step", start)
 }
 
-// renderSide draws one side at step i.
-func (a *App) renderSide(s *side, i int) {
+// renderSide draws one side at step i and returns that step's view.
+func (a *App) renderSide(s *side, i int) view.Step {
 	s.step = i
 	st := s.model.Step(i)
 	fill(s.panel("decision"), layout.Decisions(st))
@@ -435,6 +445,7 @@ func (a *App) renderSide(s *side, i int) {
 	} else {
 		head.SetAttribute("hidden", "")
 	}
+	return st
 }
 
 // shared is the state a share link carries.
@@ -523,7 +534,7 @@ func (a *App) downloadSVG() {
 		return
 	}
 	theme := "light"
-	if js.Global().Get("kueueplayBoot").Call("dark").Bool() {
+	if boot().Call("dark").Bool() {
 		theme = "dark"
 	}
 	st := a.left.model.Step(a.left.step)

@@ -196,10 +196,7 @@ func (a *App) key(e *dom.KeyboardEvent) {
 // nextEventful is the next (dir +1) or previous (-1) step that changed
 // something the user can see.
 func (a *App) nextEventful(dir int) int {
-	if a.left.model == nil {
-		return 0
-	}
-	marks := view.Timeline(a.left.tr)
+	marks := a.left.marks
 	for i := a.left.step + dir; i >= 0 && i < len(marks); i += dir {
 		if !marks[i].NoChange {
 			return i
@@ -495,29 +492,34 @@ func (a *App) showProblems(diags []core.Diagnostic, err error) {
 
 // Themes: auto (follow the system), light, dark; saved in localStorage.
 func (a *App) cycleTheme() {
-	root := js.Global().Get("document").Get("documentElement")
-	next := map[string]string{"": "light", "light": "dark", "dark": ""}[root.Get("dataset").Get("theme").String()]
-	if t := root.Get("dataset").Get("theme"); t.IsUndefined() {
-		next = "light"
-	}
+	dataset := js.Global().Get("document").Get("documentElement").Get("dataset")
 	storage := js.Global().Get("localStorage")
-	if next == "" {
-		root.Get("dataset").Delete("theme")
+	switch currentTheme() {
+	case "auto":
+		dataset.Set("theme", "light")
+		storage.Call("setItem", "kueueplay-theme", "light")
+	case "light":
+		dataset.Set("theme", "dark")
+		storage.Call("setItem", "kueueplay-theme", "dark")
+	default:
+		dataset.Delete("theme")
 		storage.Call("removeItem", "kueueplay-theme")
-	} else {
-		root.Get("dataset").Set("theme", next)
-		storage.Call("setItem", "kueueplay-theme", next)
 	}
-	a.editor.Call("setTheme", js.Global().Get("kueueplayBoot").Call("dark"))
+	a.editor.Call("setTheme", boot().Call("dark"))
 	a.showTheme()
 }
 
-func (a *App) showTheme() {
+// currentTheme is "auto", "light" or "dark".
+func currentTheme() string {
 	t := js.Global().Get("document").Get("documentElement").Get("dataset").Get("theme")
-	name := "auto"
-	if t.Type() == js.TypeString {
-		name = t.String()
+	if t.Type() == js.TypeString && (t.String() == "light" || t.String() == "dark") {
+		return t.String()
 	}
+	return "auto"
+}
+
+func (a *App) showTheme() {
+	name := currentTheme()
 	b := a.byID("theme")
 	b.SetTextContent("Theme: " + name)
 	b.SetAttribute("title", map[string]string{"auto": "Theme: follows the system; click for light", "light": "Theme: light; click for dark", "dark": "Theme: dark; click to follow the system"}[name])

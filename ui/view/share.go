@@ -47,11 +47,8 @@ func (s Shared) Validate() error {
 				return fmt.Errorf("%sgates: %w", side, err)
 			}
 		}
-		for _, spec := range SettingSpecs() {
-			var probe Settings
-			if err := probe.Set(spec.Key, v.Settings.Get(spec.Key)); err != nil {
-				return fmt.Errorf("%s%w", side, err)
-			}
+		if err := v.Settings.Validate(); err != nil {
+			return fmt.Errorf("%s%w", side, err)
 		}
 		return nil
 	}

@@ -86,10 +86,12 @@ func (s *Settings) Set(key, value string) error {
 		if spec.Key != key {
 			continue
 		}
-		if value != "" && !slices.Contains(spec.Values, value) {
-			return fmt.Errorf("setting %s: %q is not one of %s", key, value, strings.Join(spec.Values, ", "))
+		next := *s
+		*next.field(key) = value
+		if err := next.Validate(); err != nil {
+			return err
 		}
-		*s.field(key) = value
+		*s = next
 		return nil
 	}
 	keys := make([]string, 0, 6)
@@ -97,6 +99,16 @@ func (s *Settings) Set(key, value string) error {
 		keys = append(keys, spec.Key)
 	}
 	return fmt.Errorf("unknown setting %q (known: %s)", key, strings.Join(keys, ", "))
+}
+
+// Validate checks every value against SettingSpecs (what Set accepts).
+func (s Settings) Validate() error {
+	for _, spec := range SettingSpecs() {
+		if v := s.Get(spec.Key); v != "" && !slices.Contains(spec.Values, v) {
+			return fmt.Errorf("setting %s: %q is not one of %s", spec.Key, v, strings.Join(spec.Values, ", "))
+		}
+	}
+	return nil
 }
 
 // IsZero reports whether nothing is overridden.
