@@ -372,16 +372,7 @@ func (d *decoder) clusterQueue(st *state, o *rawObject, v1beta1 bool) {
 		cohortField = "cohort"
 	}
 	var specNode, rgNode *yaml.Node
-	for _, p := range rest {
-		switch p.name {
-		case "spec":
-			specNode = p.val
-		case "status":
-			// Observed state: not interpreted.
-		default:
-			d.unknown(p, "")
-		}
-	}
+	specNode, _ = d.specAndStatus(rest)
 	specPairs := d.pairs(specNode, "spec")
 	// The cohort decides how quotas validate: read it first.
 	for _, p := range specPairs {
@@ -568,15 +559,7 @@ func (d *decoder) cohort(st *state, o *rawObject) {
 	info := &cohortInfo{label: m.label}
 	c := core.Cohort{Name: m.name, Pos: d.pos(o.node)}
 	var specNode, rgNode *yaml.Node
-	for _, p := range rest {
-		switch p.name {
-		case "spec":
-			specNode = p.val
-		case "status":
-		default:
-			d.unknown(p, "")
-		}
-	}
+	specNode, _ = d.specAndStatus(rest)
 	for _, p := range d.pairs(specNode, "spec") {
 		fp := join("spec", p.name)
 		switch p.name {
@@ -616,15 +599,7 @@ func (d *decoder) localQueue(st *state, o *rawObject) {
 	info := &lqInfo{label: m.label, node: o.node}
 	lq := core.LocalQueue{Namespace: m.namespace, Name: m.name, StopPolicy: "None", Pos: d.pos(o.node)}
 	var specNode *yaml.Node
-	for _, p := range rest {
-		switch p.name {
-		case "spec":
-			specNode = p.val
-		case "status":
-		default:
-			d.unknown(p, "")
-		}
-	}
+	specNode, _ = d.specAndStatus(rest)
 	for _, p := range d.pairs(specNode, "spec") {
 		fp := join("spec", p.name)
 		switch p.name {

@@ -314,3 +314,21 @@ func podSetLabelsFor(template map[string]string, podSet, jobName string) map[str
 	}
 	return out
 }
+
+// specAndStatus picks spec and status out of an object's fields after
+// begin (apiVersion, kind and metadata already taken) and reports any other
+// field as unknown. status is observed state: the kinds that start from it
+// (Workloads) read it, the others ignore it.
+func (d *decoder) specAndStatus(rest []pair) (spec, status *yaml.Node) {
+	for _, p := range rest {
+		switch p.name {
+		case "spec":
+			spec = p.val
+		case "status":
+			status = p.val
+		default:
+			d.unknown(p, "")
+		}
+	}
+	return spec, status
+}

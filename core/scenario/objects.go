@@ -100,15 +100,7 @@ func (d *decoder) resourcePolicy(st *state, o *rawObject) {
 	d.annotations(m, false, o.kind)
 	rp := core.ResourcePolicy{Namespace: m.namespace, Name: m.name, Pos: d.pos(o.node)}
 	var specNode *yaml.Node
-	for _, p := range rest {
-		switch p.name {
-		case "spec":
-			specNode = p.val
-		case "status":
-		default:
-			d.unknown(p, "")
-		}
-	}
+	specNode, _ = d.specAndStatus(rest)
 	haveStrategy, haveUnits := false, false
 	for _, p := range d.pairs(specNode, "spec") {
 		fp := join("spec", p.name)

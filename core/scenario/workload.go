@@ -33,16 +33,7 @@ func (d *decoder) workload(st *state, o *rawObject, v1beta1 bool) {
 		Pos:              d.pos(o.node),
 	}
 	var specNode, statusNode, podSetsNode *yaml.Node
-	for _, p := range rest {
-		switch p.name {
-		case "spec":
-			specNode = p.val
-		case "status":
-			statusNode = p.val
-		default:
-			d.unknown(p, "")
-		}
-	}
+	specNode, statusNode = d.specAndStatus(rest)
 	var priorityNode, classNode *yaml.Node
 	havePodSets := false
 	var className, classSource string
@@ -489,15 +480,7 @@ func (d *decoder) job(st *state, o *rawObject) {
 		Pos:              d.pos(o.node),
 	}
 	var specNode *yaml.Node
-	for _, p := range rest {
-		switch p.name {
-		case "spec":
-			specNode = p.val
-		case "status":
-		default:
-			d.unknown(p, "")
-		}
-	}
+	specNode, _ = d.specAndStatus(rest)
 	var parallelism, completions *int32
 	var templateNode *yaml.Node
 	for _, p := range d.pairs(specNode, "spec") {
