@@ -1,0 +1,176 @@
+package conformance
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+
+	apimeta "k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
+	"sigs.k8s.io/kueue/pkg/workload"
+
+	"github.com/kueueplay/kueueplay/core/sim"
+)
+
+// view is what the harness compares of one workload, on either side.
+type view struct {
+	// Status is notCreated, pending, admitted, terminating, finished or
+	// deleted.
+	Status string
+	// Queue says where a pending workload waits: "queued" (in its
+	// ClusterQueue's heap: a head candidate), "parked" (inadmissible until
+	// something in its cohort changes) or "" (in no queue: inactive, or
+	// its LocalQueue or ClusterQueue is missing).
+	Queue string
+	// Admission is the ClusterQueue and, per pod set, each resource's
+	// flavor, for admitted and terminating workloads.
+	Admission string
+	// Reason is why a terminating workload was evicted (the Preempted
+	// condition's reason).
+	Reason string
+	// Message is the pending message (QuotaReserved=False) of a pending
+	// workload, or the eviction message of a terminating one.
+	Message string
+}
+
+func (v view) String() string {
+	var b strings.Builder
+	b.WriteString(v.Status)
+	if v.Queue != "" {
+		b.WriteString(" (" + v.Queue + ")")
+	}
+	if v.Admission != "" {
+		b.WriteString(" in " + v.Admission)
+	}
+	if v.Reason != "" {
+		b.WriteString(", evicted: " + v.Reason)
+	}
+	if v.Message != "" {
+		fmt.Fprintf(&b, ", message %q", v.Message)
+	}
+	return b.String()
+}
+
+// oursView is the engine's side.
+func oursView(s *sim.State, w *sim.Workload) view {
+	v := view{Status: w.Status.String()}
+	switch w.Status {
+	case sim.Pending:
+		switch {
+		case w.InHeap:
+			v.Queue = "queued"
+		case w.Parked:
+			v.Queue = "parked"
+		}
+		v.Message = w.Message
+	case sim.Admitted, sim.Terminating:
+		if a := w.Admission; a != nil {
+			var ps []string
+			for _, p := range a.PodSets {
+				var rs []string
+				for r, f := range p.Flavors {
+					rs = append(rs, fmt.Sprintf("%s=%s", r, f))
+				}
+				slices.Sort(rs)
+				ps = append(ps, fmt.Sprintf("%s×%d: %s", p.Name, p.Count, strings.Join(rs, " ")))
+			}
+			v.Admission = fmt.Sprintf("%s (%s)", a.ClusterQueue, strings.Join(ps, "; "))
+		}
+		if w.Status == sim.Terminating {
+			if w.Preempted != nil {
+				v.Reason = w.Preempted.Reason
+			}
+			v.Message = w.Message
+		}
+	}
+	return v
+}
+
+// queuePlacement is where Kueue's queue manager holds each pending
+// workload.
+type queuePlacement struct{ queued, parked map[string]bool }
+
+func (w *world) placement() queuePlacement {
+	p := queuePlacement{queued: map[string]bool{}, parked: map[string]bool{}}
+	for _, wls := range w.queues.Dump() {
+		for _, k := range wls {
+			p.queued[string(k)] = true
+		}
+	}
+	for _, wls := range w.queues.DumpInadmissible() {
+		for _, k := range wls {
+			p.parked[string(k)] = true
+		}
+	}
+	return p
+}
+
+// uidInMessage matches the preemptor's identity in Kueue's eviction
+// message. The playground's workloads have no UID (the API server assigns
+// them), so the engine writes UNKNOWN where Kueue writes the UID the
+// harness gave the preemptor; the comparison writes both the same way.
+var uidInMessage = regexp.MustCompile(`\(UID: [^,()]*, JobUID: ([^()]*)\)`)
+
+func normalizeMessage(m string) string {
+	return uidInMessage.ReplaceAllString(m, "(UID: UNKNOWN, JobUID: $1)")
+}
+
+// kueueView is Kueue's side, read from the client (the API objects) and
+// the queue manager.
+func (w *world) view(wlKey string, created bool, p queuePlacement) (view, error) {
+	wl, ok, err := w.get(wlKey)
+	if err != nil {
+		return view{}, err
+	}
+	switch {
+	case !ok && created:
+		return view{Status: "deleted"}, nil
+	case !ok:
+		return view{Status: "notCreated"}, nil
+	case workload.IsFinished(wl):
+		return view{Status: "finished"}, nil
+	}
+	if workload.HasQuotaReservation(wl) && wl.Status.Admission != nil {
+		v := view{Status: "admitted", Admission: admissionString(wl.Status.Admission)}
+		if ev := apimeta.FindStatusCondition(wl.Status.Conditions, kueue.WorkloadEvicted); ev != nil && ev.Status == metav1.ConditionTrue {
+			v.Status = "terminating"
+			v.Message = normalizeMessage(ev.Message)
+			if pc := apimeta.FindStatusCondition(wl.Status.Conditions, kueue.WorkloadPreempted); pc != nil && pc.Status == metav1.ConditionTrue {
+				v.Reason = pc.Reason
+			} else {
+				v.Reason = ev.Reason
+			}
+		}
+		return v, nil
+	}
+	v := view{Status: "pending"}
+	switch {
+	case p.queued[wlKey]:
+		v.Queue = "queued"
+	case p.parked[wlKey]:
+		v.Queue = "parked"
+	}
+	if c := apimeta.FindStatusCondition(wl.Status.Conditions, kueue.WorkloadQuotaReserved); c != nil && c.Status == metav1.ConditionFalse {
+		v.Message = normalizeMessage(c.Message)
+	}
+	return v, nil
+}
+
+func admissionString(a *kueue.Admission) string {
+	var ps []string
+	for _, p := range a.PodSetAssignments {
+		var rs []string
+		for r, f := range p.Flavors {
+			rs = append(rs, fmt.Sprintf("%s=%s", r, f))
+		}
+		slices.Sort(rs)
+		count := int32(0)
+		if p.Count != nil {
+			count = *p.Count
+		}
+		ps = append(ps, fmt.Sprintf("%s×%d: %s", p.Name, count, strings.Join(rs, " ")))
+	}
+	return fmt.Sprintf("%s (%s)", a.ClusterQueue, strings.Join(ps, "; "))
+}

@@ -1,0 +1,555 @@
+package gen
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+)
+
+// pcgStream is the second PCG word: with the seed as the first, it fixes
+// the random stream, so a seed means the same scenario on every platform
+// and Go version that keeps math/rand/v2's PCG.
+const pcgStream = 0x6b75657565706c61 // "kueuepla"
+
+// Names of deliberately missing objects. Kueue accepts the references and
+// leaves the workload pending or the ClusterQueue inactive.
+const (
+	missingQueue  = "lq-missing"
+	missingFlavor = "f-missing"
+)
+
+// Label and taint keys of the generated flavors.
+const (
+	labelPool = "example.com/pool"
+	labelZone = "example.com/zone"
+)
+
+var taintKeys = [...]string{"example.com/spot", "example.com/reserved"}
+
+// generator holds the random stream and the scenario being built.
+type generator struct {
+	r *rand.Rand
+	s *Scenario
+	// resources is the scenario's resource universe, in canonical order.
+	resources []string
+	// joinable are the cohort names a ClusterQueue may join; joinWeights
+	// their relative weights.
+	joinable    []string
+	joinWeights []int
+}
+
+// Generate returns the scenario for seed. The same seed always gives the
+// same scenario (and the same YAML bytes).
+func Generate(seed uint64) *Scenario {
+	g := &generator{
+		r: rand.New(rand.NewPCG(seed, pcgStream)),
+		s: &Scenario{Seed: seed},
+	}
+	g.settings()
+	g.flavors()
+	g.universe()
+	g.cohorts()
+	g.clusterQueues()
+	g.localQueues()
+	g.workloads()
+	g.events()
+	return g.s
+}
+
+// chance reports true with probability percent/100.
+func (g *generator) chance(percent int) bool { return g.r.IntN(100) < percent }
+
+// weighted returns an index into weights, chosen with probability
+// proportional to its weight.
+func (g *generator) weighted(weights ...int) int {
+	total := 0
+	for _, w := range weights {
+		total += w
+	}
+	n := g.r.IntN(total)
+	for i, w := range weights {
+		if n < w {
+			return i
+		}
+		n -= w
+	}
+	return len(weights) - 1
+}
+
+// pick returns a random element of list.
+func pick[T any](g *generator, list []T) T { return list[g.r.IntN(len(list))] }
+
+// subset returns a random non-empty subset of list, keeping its order;
+// each element is kept with probability percent/100.
+func subset[T any](g *generator, list []T, percent int) []T {
+	var out []T
+	for _, x := range list {
+		if g.chance(percent) {
+			out = append(out, x)
+		}
+	}
+	if len(out) == 0 {
+		out = append(out, pick(g, list))
+	}
+	return out
+}
+
+// settings draws the Scenario object's fields: the default termination
+// delay and, rarely, one of the two gates the conformance runner can flip.
+func (g *generator) settings() {
+	g.s.TerminationDelaySeconds = g.r.IntN(4)
+	if g.chance(10) {
+		g.s.Gates = append(g.s.Gates, Gate{Name: GateLendingLimit, Value: false})
+	}
+	if g.chance(10) {
+		g.s.Gates = append(g.s.Gates, Gate{Name: GatePrioritySortingWithinCohort, Value: false})
+	}
+}
+
+// flavors draws 1 to 5 ResourceFlavors. Some carry node labels (which pod
+// set nodeSelectors can match or miss) and some a NoSchedule taint (which
+// only tolerating pod sets, or every pod set when the flavor tolerates its
+// own taint, can use).
+func (g *generator) flavors() {
+	n := 1 + g.weighted(15, 35, 30, 12, 8)
+	for i := range n {
+		f := Flavor{Name: fmt.Sprintf("f%d", i)}
+		if g.chance(45) {
+			f.NodeLabels = append(f.NodeLabels, Label{labelPool, f.Name})
+			if g.chance(40) {
+				f.NodeLabels = append(f.NodeLabels, Label{labelZone, fmt.Sprintf("z%d", g.r.IntN(2))})
+			}
+		}
+		if g.chance(30) {
+			key := pick(g, taintKeys[:])
+			f.NodeTaints = append(f.NodeTaints, Taint{Key: key, Value: "true", Effect: "NoSchedule"})
+			if g.chance(30) {
+				f.Tolerations = append(f.Tolerations, Toleration{Key: key, Operator: "Exists", Effect: "NoSchedule"})
+			}
+		}
+		g.s.Flavors = append(g.s.Flavors, f)
+	}
+}
+
+// universe draws the resources the scenario's quotas and requests use.
+func (g *generator) universe() {
+	if g.chance(90) {
+		g.resources = append(g.resources, ResourceCPU)
+	}
+	if g.chance(55) {
+		g.resources = append(g.resources, ResourceMemory)
+	}
+	if g.chance(40) {
+		g.resources = append(g.resources, ResourceGPU)
+	}
+	if len(g.resources) == 0 {
+		g.resources = append(g.resources, pick(g, []string{ResourceCPU, ResourceMemory, ResourceGPU}))
+	}
+}
+
+// cohorts draws the cohort layout: none, flat (ClusterQueues name one of
+// one or two cohorts, sometimes backed by a root Cohort object with its own
+// quota) or hierarchical (a root co0, implicit or an object, with one or
+// two child Cohort objects whose parentName is co0; ClusterQueues join a
+// child or, less often, the root).
+func (g *generator) cohorts() {
+	switch g.weighted(15, 40, 45) {
+	case 0:
+		return
+	case 1:
+		n := 1 + g.weighted(70, 30)
+		for i := range n {
+			name := fmt.Sprintf("co%d", i)
+			g.joinable = append(g.joinable, name)
+			g.joinWeights = append(g.joinWeights, 1)
+			if g.chance(30) {
+				g.cohortObject(name, "", 60)
+			}
+		}
+	case 2:
+		if g.chance(50) {
+			g.cohortObject("co0", "", 60)
+		}
+		g.joinable = append(g.joinable, "co0")
+		g.joinWeights = append(g.joinWeights, 1)
+		n := 1 + g.weighted(50, 50)
+		for i := range n {
+			name := fmt.Sprintf("co%d", i+1)
+			g.cohortObject(name, "co0", 40)
+			g.joinable = append(g.joinable, name)
+			g.joinWeights = append(g.joinWeights, 4)
+		}
+	}
+}
+
+// cohortObject adds a Cohort object; with probability quotaPercent it has
+// one resource group of its own quota.
+func (g *generator) cohortObject(name, parent string, quotaPercent int) {
+	c := Cohort{Name: name, Parent: parent}
+	if g.chance(quotaPercent) {
+		res := subset(g, g.resources, 60)
+		nf := min(len(g.s.Flavors), 1+g.weighted(70, 30))
+		var flavors []string
+		for _, i := range g.r.Perm(len(g.s.Flavors))[:nf] {
+			flavors = append(flavors, g.s.Flavors[i].Name)
+		}
+		c.ResourceGroups = append(c.ResourceGroups, g.resourceGroup(res, flavors, parent != "", true))
+	}
+	g.s.Cohorts = append(g.s.Cohorts, c)
+}
+
+// clusterQueues draws 1 to 5 ClusterQueues: cohort membership, resource
+// groups and every policy.
+func (g *generator) clusterQueues() {
+	n := 1 + g.weighted(10, 30, 30, 20, 10)
+	for i := range n {
+		cq := ClusterQueue{Name: fmt.Sprintf("cq%d", i)}
+		if len(g.joinable) > 0 && g.chance(85) {
+			cq.Cohort = g.joinable[g.weighted(g.joinWeights...)]
+		}
+		cq.QueueingStrategy = []string{"", "BestEffortFIFO", "StrictFIFO"}[g.weighted(40, 30, 30)]
+		cq.Preemption = g.preemption()
+		cq.FlavorFungibility = g.fungibility()
+		cq.ResourceGroups = g.cqResourceGroups(cq.Cohort != "")
+		g.s.ClusterQueues = append(g.s.ClusterQueues, cq)
+	}
+}
+
+// preemption draws spec.preemption: every value of each field, including
+// unset. borrowWithinCohort LowerPriority requires reclaimWithinCohort
+// LowerPriority or Any (Kueue's CEL rule), so it is drawn only then.
+func (g *generator) preemption() Preemption {
+	p := Preemption{
+		WithinClusterQueue:  pick(g, []string{"", "Never", "LowerPriority", "LowerOrNewerEqualPriority"}),
+		ReclaimWithinCohort: pick(g, []string{"", "Never", "LowerPriority", "Any"}),
+	}
+	if g.chance(40) {
+		p.BorrowWithinCohort = "Never"
+		if (p.ReclaimWithinCohort == "LowerPriority" || p.ReclaimWithinCohort == "Any") && g.chance(75) {
+			p.BorrowWithinCohort = "LowerPriority"
+			if g.chance(40) {
+				t := pick(g, []int32{0, 1, 5})
+				p.MaxPriorityThreshold = &t
+			}
+		}
+	}
+	return p
+}
+
+// fungibility draws spec.flavorFungibility: every value of each field,
+// including unset. preference needs whenCanBorrow TryNextFlavor and
+// whenCanPreempt TryNextFlavor (explicitly or by default).
+func (g *generator) fungibility() FlavorFungibility {
+	policies := []string{"", "MayStopSearch", "TryNextFlavor"}
+	if g.chance(25) {
+		return FlavorFungibility{
+			WhenCanBorrow:  "TryNextFlavor",
+			WhenCanPreempt: pick(g, []string{"", "TryNextFlavor"}),
+			Preference:     pick(g, []string{"BorrowingOverPreemption", "PreemptionOverBorrowing"}),
+		}
+	}
+	return FlavorFungibility{WhenCanBorrow: pick(g, policies), WhenCanPreempt: pick(g, policies)}
+}
+
+// cqResourceGroups draws 1 to 3 resource groups: the covered resources (a
+// subset of the universe) split among them, each with 1 to 3 flavors not
+// used by another group. Rarely (2%) one group also names a flavor that
+// does not exist, which keeps the ClusterQueue inactive.
+func (g *generator) cqResourceGroups(hasCohort bool) []ResourceGroup {
+	covered := subset(g, g.resources, 85)
+	maxGroups := min(3, len(covered), len(g.s.Flavors))
+	groups := 1
+	if maxGroups > 1 && g.chance(40) {
+		groups = 2 + g.r.IntN(maxGroups-1)
+	}
+	// Split the covered resources into groups non-empty parts.
+	order := g.r.Perm(len(covered))
+	parts := make([][]string, groups)
+	for i, j := range order {
+		k := i
+		if i >= groups {
+			k = g.r.IntN(groups)
+		}
+		parts[k] = append(parts[k], covered[j])
+	}
+	flavorOrder := g.r.Perm(len(g.s.Flavors))
+	used := 0
+	var out []ResourceGroup
+	for k, part := range parts {
+		slices.SortFunc(part, compareResources)
+		left := len(g.s.Flavors) - used - (groups - k - 1) // keep one for each later group
+		nf := min(left, 1+g.weighted(45, 35, 20))
+		var flavors []string
+		for _, i := range flavorOrder[used : used+nf] {
+			flavors = append(flavors, g.s.Flavors[i].Name)
+		}
+		used += nf
+		out = append(out, g.resourceGroup(part, flavors, hasCohort, false))
+	}
+	if g.chance(2) {
+		rg := &out[g.r.IntN(len(out))]
+		missing := g.resourceGroup(rg.Resources, []string{missingFlavor}, hasCohort, false)
+		rg.Flavors = append(rg.Flavors, missing.Flavors...)
+	}
+	return out
+}
+
+// compareResources orders resources cpu, memory, example.com/gpu.
+func compareResources(a, b string) int {
+	rank := func(r string) int {
+		switch r {
+		case ResourceCPU:
+			return 0
+		case ResourceMemory:
+			return 1
+		}
+		return 2
+	}
+	return rank(a) - rank(b)
+}
+
+// resourceGroup draws the quotas of one group. Limits are drawn only when
+// the owner has a parent; cohort quotas are smaller than ClusterQueue
+// quotas.
+func (g *generator) resourceGroup(resources, flavors []string, withLimits, forCohort bool) ResourceGroup {
+	rg := ResourceGroup{Resources: slices.Clone(resources)}
+	for _, f := range flavors {
+		fq := FlavorQuotas{Flavor: f}
+		for _, r := range resources {
+			fq.Quotas = append(fq.Quotas, g.quota(r, withLimits, forCohort))
+		}
+		rg.Flavors = append(rg.Flavors, fq)
+	}
+	return rg
+}
+
+// unit is the step quotas of a resource are drawn in: 500m of cpu, 512Mi
+// of memory, one device.
+func unit(resource string) int64 {
+	switch resource {
+	case ResourceCPU:
+		return 500
+	case ResourceMemory:
+		return 512
+	}
+	return 1
+}
+
+// quota draws one quota: cpu 0 to 8 CPUs (sometimes a half CPU such as
+// 2500m), memory 0 to 16Gi, gpu 0 to 4, about half as much for cohorts.
+func (g *generator) quota(resource string, withLimits, forCohort bool) Quota {
+	q := Quota{Resource: resource}
+	scale := 1
+	if forCohort {
+		scale = 2
+	}
+	switch resource {
+	case ResourceCPU:
+		q.Nominal = int64(g.r.IntN(9/scale+1)) * 1000
+		if g.chance(15) {
+			q.Nominal = int64(g.r.IntN(8/scale))*1000 + 500
+		}
+	case ResourceMemory:
+		q.Nominal = int64(g.r.IntN(16/scale+1)) * 1024
+		if g.chance(10) {
+			q.Nominal += 512
+		}
+	default:
+		q.Nominal = int64(g.r.IntN(4/scale + 1))
+	}
+	if !withLimits {
+		return q
+	}
+	if g.chance(30) {
+		var b int64
+		switch resource {
+		case ResourceCPU:
+			b = int64(g.r.IntN(5)) * 1000
+		case ResourceMemory:
+			b = int64(g.r.IntN(9)) * 1024
+		default:
+			b = int64(g.r.IntN(3))
+		}
+		q.BorrowingLimit = &b
+	}
+	if g.chance(30) {
+		u := unit(resource)
+		l := int64(g.r.IntN(int(q.Nominal/u)+1)) * u
+		q.LendingLimit = &l
+	}
+	return q
+}
+
+// localQueues draws one or two LocalQueues per ClusterQueue, in namespaces
+// ns-a, ns-b, ... (two ClusterQueues may share a namespace). LocalQueue
+// names are unique across namespaces, so removing objects never makes
+// names collide.
+func (g *generator) localQueues() {
+	nsCount := min(3, len(g.s.ClusterQueues)+1)
+	i := 0
+	for _, cq := range g.s.ClusterQueues {
+		n := 1 + g.weighted(70, 30)
+		for range n {
+			g.s.LocalQueues = append(g.s.LocalQueues, LocalQueue{
+				Namespace:    namespaceName(g.r.IntN(nsCount)),
+				Name:         fmt.Sprintf("lq%d", i),
+				ClusterQueue: cq.Name,
+			})
+			i++
+		}
+	}
+}
+
+func namespaceName(i int) string { return "ns-" + string(rune('a'+i)) }
+
+// workloads draws 2 to 14 Workloads.
+func (g *generator) workloads() {
+	n := 2 + g.r.IntN(7) + g.r.IntN(7)
+	for i := range n {
+		w := Workload{Name: fmt.Sprintf("w%d", i)}
+		var cq *ClusterQueue
+		if g.chance(3) {
+			w.Namespace, w.Queue = namespaceName(g.r.IntN(3)), missingQueue
+		} else {
+			lq := pick(g, g.s.LocalQueues)
+			w.Namespace, w.Queue = lq.Namespace, lq.Name
+			cq = g.clusterQueue(lq.ClusterQueue)
+		}
+		w.Priority = []int32{0, 1, 3, 5, 10, -1, -5}[g.weighted(30, 15, 5, 20, 20, 5, 5)]
+		if !g.chance(25) {
+			w.ArrivalSeconds = g.r.IntN(21)
+		}
+		if g.chance(75) {
+			rt := 2 + g.r.IntN(29)
+			w.RuntimeSeconds = &rt
+		}
+		if g.chance(20) {
+			td := g.r.IntN(6)
+			w.TerminationDelaySeconds = &td
+		}
+		nps := 1 + g.weighted(65, 25, 10)
+		for k := range nps {
+			w.PodSets = append(w.PodSets, g.podSet(podSetName(k), cq))
+		}
+		g.s.Workloads = append(g.s.Workloads, w)
+	}
+}
+
+func podSetName(k int) string {
+	if k == 0 {
+		return "main"
+	}
+	return fmt.Sprintf("p%d", k)
+}
+
+func (g *generator) clusterQueue(name string) *ClusterQueue {
+	for i := range g.s.ClusterQueues {
+		if g.s.ClusterQueues[i].Name == name {
+			return &g.s.ClusterQueues[i]
+		}
+	}
+	return nil
+}
+
+// podSet draws one pod set for a workload of cq (nil when its LocalQueue
+// does not exist): 1 to 4 pods requesting a subset of cq's resources,
+// rarely one cq does not cover, sometimes with a toleration of one of cq's
+// tainted flavors and sometimes with a nodeSelector that matches, or
+// misses, a flavor's labels.
+func (g *generator) podSet(name string, cq *ClusterQueue) PodSet {
+	ps := PodSet{Name: name, Count: int32(1 + g.weighted(35, 30, 20, 15))}
+	covered := g.resources
+	var cqFlavors []*Flavor
+	if cq != nil {
+		covered = nil
+		for _, rg := range cq.ResourceGroups {
+			covered = append(covered, rg.Resources...)
+			for _, fq := range rg.Flavors {
+				if f := g.flavor(fq.Flavor); f != nil {
+					cqFlavors = append(cqFlavors, f)
+				}
+			}
+		}
+		slices.SortFunc(covered, compareResources)
+	}
+	res := subset(g, covered, 60)
+	if g.chance(4) {
+		var uncovered []string
+		for _, r := range []string{ResourceCPU, ResourceMemory, ResourceGPU} {
+			if !slices.Contains(covered, r) {
+				uncovered = append(uncovered, r)
+			}
+		}
+		if len(uncovered) > 0 {
+			res = append(res, pick(g, uncovered))
+			slices.SortFunc(res, compareResources)
+		}
+	}
+	for _, r := range res {
+		ps.Requests = append(ps.Requests, Request{Resource: r, Amount: g.request(r)})
+	}
+	var tainted, labelled []*Flavor
+	for _, f := range cqFlavors {
+		if len(f.NodeTaints) > 0 {
+			tainted = append(tainted, f)
+		}
+		if len(f.NodeLabels) > 0 {
+			labelled = append(labelled, f)
+		}
+	}
+	if len(tainted) > 0 && g.chance(45) {
+		t := pick(g, tainted).NodeTaints[0]
+		if g.chance(50) {
+			ps.Tolerations = append(ps.Tolerations, Toleration{Key: t.Key, Operator: "Exists", Effect: t.Effect})
+		} else {
+			ps.Tolerations = append(ps.Tolerations, Toleration{Key: t.Key, Operator: "Equal", Value: t.Value, Effect: t.Effect})
+		}
+	}
+	if len(labelled) > 0 && g.chance(20) {
+		l := pick(g, pick(g, labelled).NodeLabels)
+		if g.chance(25) {
+			l.Value = "elsewhere"
+		}
+		ps.NodeSelector = append(ps.NodeSelector, l)
+	}
+	return ps
+}
+
+func (g *generator) flavor(name string) *Flavor {
+	for i := range g.s.Flavors {
+		if g.s.Flavors[i].Name == name {
+			return &g.s.Flavors[i]
+		}
+	}
+	return nil
+}
+
+// request draws a per-pod request: cpu 500m to 3, memory 512Mi to 4Gi,
+// gpu 1 or 2.
+func (g *generator) request(resource string) int64 {
+	switch resource {
+	case ResourceCPU:
+		return []int64{1000, 2000, 3000, 500, 1500}[g.weighted(40, 20, 8, 20, 12)]
+	case ResourceMemory:
+		return []int64{1024, 2048, 4096, 512}[g.weighted(35, 30, 15, 20)]
+	}
+	return []int64{1, 2}[g.weighted(70, 30)]
+}
+
+// events draws, for about a third of the scenarios, one or two events that
+// finish or delete distinct workloads some seconds after they arrive.
+func (g *generator) events() {
+	if !g.chance(30) {
+		return
+	}
+	n := min(len(g.s.Workloads), 1+g.weighted(60, 40))
+	for _, i := range g.r.Perm(len(g.s.Workloads))[:n] {
+		w := &g.s.Workloads[i]
+		kind := EventFinish
+		if g.chance(40) {
+			kind = EventDelete
+		}
+		g.s.Events = append(g.s.Events, Event{AtSeconds: w.ArrivalSeconds + 1 + g.r.IntN(12), Kind: kind, Workload: w.Key()})
+	}
+	slices.SortStableFunc(g.s.Events, func(a, b Event) int { return a.AtSeconds - b.AtSeconds })
+}

@@ -1,0 +1,313 @@
+// Package conformance runs the playground's engine and Kueue v0.16.1's real
+// scheduler side by side on the same scenario and compares them after every
+// step.
+//
+// Kueue's side is its production code: the scheduler cache, the queue
+// manager and the scheduler, over controller-runtime's fake client (as
+// Kueue's own scheduler tests set them up), with one scheduling cycle run
+// at a time through the unexported (*Scheduler).schedule (see
+// linkname.go), and the workload controller's event handlers and Reconcile
+// fed from the client between cycles. The harness plays what a cluster
+// would add: the scenario's arrivals, finishes and deletions, and the end
+// of an evicted workload's termination (the job controller clearing its
+// admission), at the times the engine applies them. As long as the two
+// sides agree, those times are the same on both; the first difference
+// stops the comparison.
+//
+// Playground-only behaviour is switched off on the engine's side before
+// comparing: the feature gates Kueue v0.16.1 does not have
+// (RefreshAssignmentsDuringSchedulingCycle,
+// FlavorFungibilityPreferenceAsNamed,
+// FlavorFungibilityImplicitPreferenceDefault) are forced off, and the
+// placement layer (Nodes, ResourcePolicies) is not part of what is
+// compared, since Kueue's quota scheduler never looks at nodes.
+package conformance
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"time"
+
+	"k8s.io/component-base/featuregate"
+	"sigs.k8s.io/kueue/pkg/features"
+
+	"github.com/kueueplay/kueueplay/core"
+	"github.com/kueueplay/kueueplay/core/sim"
+	"github.com/kueueplay/kueueplay/core/trace"
+)
+
+// PlaygroundOnlyGates are the engine's gates that Kueue v0.16.1 does not
+// have. The harness runs the engine with each of them off.
+var PlaygroundOnlyGates = []string{
+	core.GateFlavorFungibilityImplicitPreferenceDefault,
+	core.GateFlavorFungibilityPreferenceAsNamed,
+	core.GateRefreshAssignmentsDuringSchedulingCycle,
+}
+
+// Difference is the first disagreement between the engine and Kueue.
+type Difference struct {
+	Step     int
+	Cycle    int
+	Time     time.Duration
+	Workload string
+	Ours     string
+	Kueue    string
+}
+
+func (d Difference) String() string {
+	return fmt.Sprintf("step %d (cycle %d, t=%v): %s\n    ours:  %s\n    Kueue: %s", d.Step, d.Cycle, d.Time, d.Workload, d.Ours, d.Kueue)
+}
+
+// Result is the outcome of one comparison.
+type Result struct {
+	// Steps and Cycles are the engine's; KueueCycles are the cycles Kueue
+	// ran (it skips a cycle when no ClusterQueue has a head).
+	Steps, Cycles, KueueCycles int
+	// Off lists the playground-only gates the scenario enabled and the
+	// harness switched off.
+	Off []string
+	// Differences are the disagreements found at the first step that had
+	// any, by workload; empty when the two sides agreed throughout.
+	Differences []Difference
+}
+
+// Agreed reports whether the two sides agreed at every step.
+func (r *Result) Agreed() bool { return len(r.Differences) == 0 }
+
+// Report describes the differences for a person, naming the file.
+func (r *Result) Report(file string) string {
+	if r.Agreed() {
+		return ""
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: the engine and Kueue v0.16.1 disagree", file)
+	if len(r.Off) > 0 {
+		fmt.Fprintf(&b, " (with %s off)", strings.Join(r.Off, ", "))
+	}
+	b.WriteString(":\n")
+	for _, d := range r.Differences {
+		b.WriteString("  " + d.String() + "\n")
+	}
+	return b.String()
+}
+
+// Gates returns the engine's effective gates for a scenario under the
+// harness: the scenario's own, with every playground-only gate off; and
+// which of those the scenario had on.
+func Gates(sc *core.Scenario) (core.FeatureGates, []string) {
+	g := core.FeatureGates{}.With(sc.Gates)
+	var off []string
+	for _, name := range PlaygroundOnlyGates {
+		if g.Enabled(name) {
+			off = append(off, name)
+		}
+		g[name] = false
+	}
+	return g, off
+}
+
+// kueueGates are the engine's gates that are Kueue feature gates too.
+var kueueGates = map[string]string{
+	core.GateFlavorFungibility:           string(features.FlavorFungibility),
+	core.GateLendingLimit:                string(features.LendingLimit),
+	core.GatePrioritySortingWithinCohort: string(features.PrioritySortingWithinCohort),
+}
+
+// Run compares the engine and Kueue on a decoded scenario. It is not safe
+// to call concurrently: Kueue's feature gates and its admission routine
+// wrapper are process-wide.
+func Run(sc *core.Scenario) (*Result, error) { return RunWithLog(sc, nil) }
+
+// RunWithLog is Run, also writing to log, if not nil, every step: what the
+// engine did and both sides' view of every workload.
+func RunWithLog(sc *core.Scenario, log io.Writer) (*Result, error) {
+	if len(sc.Workloads) > maxWorkloads {
+		return nil, fmt.Errorf("the harness compares scenarios of at most %d workloads; this one has %d", maxWorkloads, len(sc.Workloads))
+	}
+	gates, off := Gates(sc)
+	for name, kname := range kueueGates {
+		if err := features.SetEnable(featureName(kname), gates.Enabled(name)); err != nil {
+			return nil, fmt.Errorf("setting Kueue's %s gate: %w", kname, err)
+		}
+	}
+	// Kueue writes workload status with server-side apply, which the fake
+	// client can only approximate with a strategic merge patch: fields the
+	// apply leaves out are not removed, so a released workload would keep
+	// its old status.admission. Kueue's merge-patch mode (a gate of its
+	// own, also exercised by its scheduler tests) writes the same status
+	// with explicit removals.
+	if err := features.SetEnable(features.WorkloadRequestUseMergePatch, true); err != nil {
+		return nil, err
+	}
+	if err := checkTimes(sc); err != nil {
+		return nil, err
+	}
+	first := sim.New(sc, gates)
+	seqs := make([]int, first.NumWorkloads())
+	for i, w := range first.All() {
+		seqs[i] = w.Seq
+	}
+	w, err := newWorld(sc, seqs)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Off: off}
+	var runErr error
+	created := map[string]bool{}
+	for i := range sc.Workloads {
+		if sc.Workloads[i].Admission != nil {
+			created[sc.Workloads[i].Key()] = true
+		}
+	}
+	observe := func(s *sim.State, ts *trace.Step) {
+		if runErr != nil || !res.Agreed() {
+			return
+		}
+		w.setTime(s.Now)
+		switch ts.Kind {
+		case trace.StepEvents:
+			for _, ev := range ts.Events {
+				if err := w.apply(sc, seqs, ev, created); err != nil {
+					runErr = fmt.Errorf("step %d, %s of %s: %w", ts.Index, ev.Kind, ev.Workload, err)
+					return
+				}
+			}
+		case trace.StepCycle:
+			if _, err := w.cycle(); err != nil {
+				runErr = fmt.Errorf("step %d (cycle %d): %w", ts.Index, ts.Cycle, err)
+				return
+			}
+		}
+		res.Steps, res.Cycles, res.KueueCycles = ts.Index, ts.Cycle, w.cycles
+		diffs, err := compare(s, w, created)
+		if err != nil {
+			runErr = err
+			return
+		}
+		for i := range diffs {
+			diffs[i].Step, diffs[i].Cycle, diffs[i].Time = ts.Index, ts.Cycle, s.Now
+		}
+		res.Differences = diffs
+		if log != nil {
+			w.logStep(log, s, ts, created)
+		}
+	}
+	sim.Run(sc, sim.Options{Gates: gates, Observe: observe})
+	if runErr != nil {
+		return res, runErr
+	}
+	return res, nil
+}
+
+// apply plays one of the engine's scenario events on Kueue's side.
+func (w *world) apply(sc *core.Scenario, seqs []int, ev trace.Event, created map[string]bool) error {
+	if strings.HasPrefix(ev.Message, "ignored") {
+		return nil
+	}
+	switch ev.Kind {
+	case trace.EventArrival:
+		i := slices.IndexFunc(sc.Workloads, func(x core.Workload) bool { return x.Key() == ev.Workload })
+		if i < 0 {
+			return fmt.Errorf("no such workload")
+		}
+		created[ev.Workload] = true
+		if err := w.create(workloadObject(&sc.Workloads[i], seqs[i], len(sc.Workloads))); err != nil {
+			return err
+		}
+	case trace.EventFinish:
+		if err := w.finish(ev.Workload); err != nil {
+			return err
+		}
+	case trace.EventDelete:
+		if err := w.remove(ev.Workload); err != nil {
+			return err
+		}
+	case trace.EventRelease:
+		if err := w.release(ev.Workload); err != nil {
+			return err
+		}
+	default:
+		return nil
+	}
+	return w.sync()
+}
+
+// compare lists the workloads on which the two sides disagree, by key.
+func compare(s *sim.State, w *world, created map[string]bool) ([]Difference, error) {
+	p := w.placement()
+	var diffs []Difference
+	keys := make([]int, 0, s.NumWorkloads())
+	for i := range s.NumWorkloads() {
+		keys = append(keys, i)
+	}
+	slices.SortFunc(keys, func(a, b int) int { return strings.Compare(s.Workload(a).Key, s.Workload(b).Key) })
+	for _, i := range keys {
+		wl := s.Workload(i)
+		ours := oursView(s, wl)
+		theirs, err := w.view(wl.Key, created[wl.Key], p)
+		if err != nil {
+			return nil, err
+		}
+		if ours != theirs {
+			diffs = append(diffs, Difference{Workload: wl.Key, Ours: ours.String(), Kueue: theirs.String()})
+		}
+	}
+	return diffs, nil
+}
+
+// checkTimes rejects scenarios whose times the harness cannot map to
+// Kubernetes' one-second timestamps without losing their order.
+func checkTimes(sc *core.Scenario) error {
+	check := func(what string, d time.Duration) error {
+		if !wholeMillis(d) {
+			return fmt.Errorf("%s %v is not a whole number of milliseconds", what, d)
+		}
+		return nil
+	}
+	for _, d := range []time.Duration{sc.CycleDuration, sc.TerminationDelay} {
+		if err := check("duration", d); err != nil {
+			return err
+		}
+	}
+	for _, w := range sc.Workloads {
+		for _, d := range []*time.Duration{&w.Arrival, w.Runtime, w.TerminationDelay} {
+			if d != nil {
+				if err := check("workload "+w.Key()+" time", *d); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	for _, e := range sc.Events {
+		if err := check("event time", e.At); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func featureName(name string) featuregate.Feature { return featuregate.Feature(name) }
+
+// logStep writes one step for a person debugging a difference.
+func (w *world) logStep(out io.Writer, s *sim.State, ts *trace.Step, created map[string]bool) {
+	fmt.Fprintf(out, "== step %d %s cycle %d t=%v (Kueue cycles %d)\n", ts.Index, ts.Kind, ts.Cycle, s.Now, w.cycles)
+	for _, ev := range ts.Events {
+		fmt.Fprintf(out, "   event %s %s: %s\n", ev.Kind, ev.Workload, ev.Message)
+	}
+	for _, d := range ts.Decisions {
+		fmt.Fprintf(out, "   decision %s: %s %s\n", d.Workload, d.Outcome, d.Message)
+	}
+	p := w.placement()
+	for i := range s.NumWorkloads() {
+		wl := s.Workload(i)
+		theirs, _ := w.view(wl.Key, created[wl.Key], p)
+		ours := oursView(s, wl)
+		mark := " "
+		if ours != theirs {
+			mark = "!"
+		}
+		fmt.Fprintf(out, "  %s %-20s ours:  %s\n  %s %-20s Kueue: %s\n", mark, wl.Key, ours, mark, "", theirs)
+	}
+}

@@ -1,0 +1,363 @@
+package conformance
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/go-logr/logr"
+	corev1 "k8s.io/api/core/v1"
+	apimeta "k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
+	testingclock "k8s.io/utils/clock/testing"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
+	"sigs.k8s.io/controller-runtime/pkg/event"
+	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
+	qcache "sigs.k8s.io/kueue/pkg/cache/queue"
+	schdcache "sigs.k8s.io/kueue/pkg/cache/scheduler"
+	corectrl "sigs.k8s.io/kueue/pkg/controller/core"
+	"sigs.k8s.io/kueue/pkg/scheduler"
+	"sigs.k8s.io/kueue/pkg/util/routine"
+	utiltesting "sigs.k8s.io/kueue/pkg/util/testing"
+	"sigs.k8s.io/kueue/pkg/workload"
+
+	"github.com/kueueplay/kueueplay/core"
+)
+
+// KueueLogger receives Kueue's own logs (discarded by default; the
+// conform command's -kueue-log flag prints them).
+var KueueLogger = logr.Discard()
+
+// world is Kueue v0.16.1 itself, without an API server: its scheduler
+// cache, queue manager and scheduler over controller-runtime's fake client
+// (set up as Kueue's own scheduler tests do), its workload controller's
+// event handlers and Reconcile, and the part of the job controllers and of
+// the kubelet the scenario describes (finishes, deletions and the end of
+// a termination), played by the harness between cycles.
+type world struct {
+	ctx    context.Context
+	cl     client.Client
+	cache  *schdcache.Cache
+	queues *qcache.Manager
+	sched  *scheduler.Scheduler
+	wlRec  *corectrl.WorkloadReconciler
+	clock  *testingclock.FakeClock
+	wg     *sync.WaitGroup
+	// seen is the informer's view: the last version of every workload the
+	// controller has been told about, by key.
+	seen map[types.NamespacedName]*kueue.Workload
+	// cycles counts the cycles Kueue ran.
+	cycles int
+}
+
+// newWorld creates the cluster a scenario describes: namespaces, flavors,
+// cohorts, ClusterQueues, LocalQueues and the workloads that start
+// admitted, in the order Kueue's controllers would have ingested them at
+// start-up.
+func newWorld(sc *core.Scenario, seqs []int) (*world, error) {
+	ctx := ctrl.LoggerInto(context.Background(), KueueLogger)
+	clk := testingclock.NewFakeClock(realTime(0))
+	var objs []client.Object
+	for _, ns := range namespaces(sc) {
+		objs = append(objs, ns)
+	}
+	for i := range sc.Flavors {
+		objs = append(objs, flavorObject(&sc.Flavors[i]))
+	}
+	for i := range sc.Cohorts {
+		objs = append(objs, cohortObject(&sc.Cohorts[i]))
+	}
+	for i := range sc.ClusterQueues {
+		objs = append(objs, clusterQueueObject(&sc.ClusterQueues[i]))
+	}
+	for i := range sc.LocalQueues {
+		objs = append(objs, localQueueObject(&sc.LocalQueues[i]))
+	}
+	seen := map[types.NamespacedName]*kueue.Workload{}
+	admitSeq := 0
+	for i := range sc.Workloads {
+		w := &sc.Workloads[i]
+		if w.Admission == nil {
+			continue
+		}
+		wl := workloadObject(w, seqs[i], len(sc.Workloads))
+		// The engine places workloads pasted without a lastTransitionTime
+		// at time 0, each strictly after the one before in document order,
+		// and after those pasted with a time of 0.
+		reservedAt := realTime(0)
+		if w.AdmittedAt != nil {
+			if !wholeMillis(*w.AdmittedAt) {
+				return nil, fmt.Errorf("workload %s: admission time %v is not a whole millisecond", w.Key(), *w.AdmittedAt)
+			}
+			reservedAt = realTime(*w.AdmittedAt)
+		} else {
+			admitSeq++
+			reservedAt = reservedAt.Add(time.Duration(admitSeq) * time.Second)
+		}
+		if err := admitWorkloadObject(wl, w, reservedAt); err != nil {
+			return nil, err
+		}
+		objs = append(objs, wl)
+	}
+	cl := utiltesting.NewClientBuilder().
+		WithObjects(objs...).
+		WithStatusSubresource(&kueue.Workload{}).
+		WithInterceptorFuncs(interceptor.Funcs{SubResourcePatch: utiltesting.TreatSSAAsStrategicMerge}).
+		Build()
+	// The workloads that start admitted as the informer first lists them.
+	var list kueue.WorkloadList
+	if err := cl.List(ctx, &list); err != nil {
+		return nil, err
+	}
+	for i := range list.Items {
+		seen[client.ObjectKeyFromObject(&list.Items[i])] = list.Items[i].DeepCopy()
+	}
+
+	cache := schdcache.New(cl)
+	queues := qcache.NewManager(cl, cache, qcache.WithClock(clk))
+	for i := range sc.Flavors {
+		cache.AddOrUpdateResourceFlavor(logr.Discard(), flavorObject(&sc.Flavors[i]))
+	}
+	for i := range sc.LocalQueues {
+		if err := queues.AddLocalQueue(ctx, localQueueObject(&sc.LocalQueues[i])); err != nil {
+			return nil, fmt.Errorf("LocalQueue %s/%s: %w", sc.LocalQueues[i].Namespace, sc.LocalQueues[i].Name, err)
+		}
+	}
+	for i := range sc.Cohorts {
+		c := cohortObject(&sc.Cohorts[i])
+		if err := cache.AddOrUpdateCohort(c); err != nil {
+			return nil, fmt.Errorf("Cohort %s: %w", c.Name, err)
+		}
+		queues.AddOrUpdateCohort(ctx, c)
+	}
+	for i := range sc.ClusterQueues {
+		cq := clusterQueueObject(&sc.ClusterQueues[i])
+		if err := cache.AddClusterQueue(ctx, cq); err != nil {
+			return nil, fmt.Errorf("ClusterQueue %s: %w", cq.Name, err)
+		}
+		if err := queues.AddClusterQueue(ctx, cq); err != nil {
+			return nil, fmt.Errorf("ClusterQueue %s: %w", cq.Name, err)
+		}
+	}
+
+	// The scheduler copies routine.DefaultWrapper when it is created; the
+	// admission status patch then runs under a wait group the harness
+	// waits for after every cycle.
+	wg := &sync.WaitGroup{}
+	routine.DefaultWrapper = routine.NewWrapper(func() { wg.Add(1) }, func() { wg.Done() })
+	sched := scheduler.New(queues, cache, cl, discardRecorder{}, scheduler.WithClock(nil, clk))
+	wlRec := corectrl.NewWorkloadReconciler(cl, queues, cache, discardRecorder{})
+	return &world{ctx: ctx, cl: cl, cache: cache, queues: queues, sched: sched, wlRec: wlRec, clock: clk, wg: wg, seen: seen}, nil
+}
+
+// namespaces lists every namespace the scenario uses, with its labels: the
+// declared ones as declared (the decoder adds kubernetes.io/metadata.name),
+// the others with only the label the API server gives every namespace.
+func namespaces(sc *core.Scenario) []*corev1.Namespace {
+	labels := map[string]map[string]string{}
+	for _, ns := range sc.Namespaces {
+		labels[ns.Name] = ns.Labels
+	}
+	add := func(name string) {
+		if _, ok := labels[name]; !ok {
+			labels[name] = map[string]string{"kubernetes.io/metadata.name": name}
+		}
+	}
+	for _, lq := range sc.LocalQueues {
+		add(lq.Namespace)
+	}
+	for _, w := range sc.Workloads {
+		add(w.Namespace)
+	}
+	names := make([]string, 0, len(labels))
+	for n := range labels {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	var out []*corev1.Namespace
+	for _, n := range names {
+		out = append(out, namespaceObject(n, labels[n]))
+	}
+	return out
+}
+
+// setTime moves the harness's clock to virtual time v.
+func (w *world) setTime(v time.Duration) { w.clock.SetTime(realTime(v)) }
+
+// hasHeads reports whether Manager.Heads would return at once: some active
+// ClusterQueue has a workload in its heap. (Heads blocks otherwise.)
+func (w *world) hasHeads() bool {
+	for cq, wls := range w.queues.Dump() {
+		if len(wls) > 0 && w.cache.ClusterQueueActive(cq) {
+			return true
+		}
+	}
+	return false
+}
+
+// cycle runs one scheduling cycle, waits for its admission patches, and
+// lets the workload controller see the result. It reports whether a cycle
+// ran.
+func (w *world) cycle() (bool, error) {
+	if !w.hasHeads() {
+		return false, nil
+	}
+	ctx, cancel := context.WithTimeout(w.ctx, time.Minute)
+	defer cancel()
+	go w.queues.CleanUpOnContext(ctx)
+	scheduleOnce(w.sched, ctx)
+	w.wg.Wait()
+	if ctx.Err() != nil {
+		return true, fmt.Errorf("Kueue's scheduling cycle did not return within a minute")
+	}
+	w.cycles++
+	return true, w.sync()
+}
+
+// sync plays the informer and the workload controller: every workload
+// created, changed or deleted since the last sync goes to the controller's
+// event handler (which updates the cache and the queues), then to its
+// Reconcile, in key order, until nothing changes.
+func (w *world) sync() error {
+	for round := 0; round < 20; round++ {
+		var list kueue.WorkloadList
+		if err := w.cl.List(w.ctx, &list); err != nil {
+			return err
+		}
+		current := map[types.NamespacedName]*kueue.Workload{}
+		for i := range list.Items {
+			current[client.ObjectKeyFromObject(&list.Items[i])] = &list.Items[i]
+		}
+		var changed []types.NamespacedName
+		for _, k := range sortedKeys(current) {
+			wl := current[k]
+			old, ok := w.seen[k]
+			switch {
+			case !ok:
+				w.wlRec.Create(event.TypedCreateEvent[*kueue.Workload]{Object: wl.DeepCopy()})
+			case old.ResourceVersion != wl.ResourceVersion:
+				w.wlRec.Update(event.TypedUpdateEvent[*kueue.Workload]{ObjectOld: old, ObjectNew: wl.DeepCopy()})
+			default:
+				continue
+			}
+			w.seen[k] = wl.DeepCopy()
+			changed = append(changed, k)
+		}
+		for _, k := range sortedKeys(w.seen) {
+			if _, ok := current[k]; ok {
+				continue
+			}
+			w.wlRec.Delete(event.TypedDeleteEvent[*kueue.Workload]{Object: w.seen[k]})
+			delete(w.seen, k)
+			changed = append(changed, k)
+		}
+		if len(changed) == 0 {
+			return nil
+		}
+		for _, k := range changed {
+			if _, err := w.wlRec.Reconcile(w.ctx, ctrl.Request{NamespacedName: k}); err != nil {
+				return fmt.Errorf("workload controller, %s: %w", k, err)
+			}
+		}
+	}
+	return fmt.Errorf("the workload controller did not settle after 20 rounds")
+}
+
+func sortedKeys[V any](m map[types.NamespacedName]V) []types.NamespacedName {
+	keys := make([]types.NamespacedName, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b types.NamespacedName) int {
+		return cmp.Or(cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name))
+	})
+	return keys
+}
+
+func key(wlKey string) types.NamespacedName {
+	ns, name, _ := cutKey(wlKey)
+	return types.NamespacedName{Namespace: ns, Name: name}
+}
+
+func cutKey(k string) (string, string, bool) {
+	for i := 0; i < len(k); i++ {
+		if k[i] == '/' {
+			return k[:i], k[i+1:], true
+		}
+	}
+	return "", k, false
+}
+
+func (w *world) get(wlKey string) (*kueue.Workload, bool, error) {
+	var wl kueue.Workload
+	err := w.cl.Get(w.ctx, key(wlKey), &wl)
+	if client.IgnoreNotFound(err) != nil {
+		return nil, false, err
+	}
+	return &wl, err == nil, nil
+}
+
+// create is a workload's arrival: the object is created (the controller's
+// Create handler queues it at the next sync).
+func (w *world) create(wl *kueue.Workload) error {
+	return w.cl.Create(w.ctx, wl)
+}
+
+// finish is the job controller marking a workload Finished (its job
+// succeeded); the controller's Update handler frees its quota.
+func (w *world) finish(wlKey string) error {
+	wl, ok, err := w.get(wlKey)
+	if err != nil || !ok {
+		return err
+	}
+	return workload.Finish(w.ctx, w.cl, wl, kueue.WorkloadFinishedReasonSucceeded, "Job finished successfully", w.clock, nil)
+}
+
+// remove deletes a workload (kubectl delete).
+func (w *world) remove(wlKey string) error {
+	wl, ok, err := w.get(wlKey)
+	if err != nil || !ok {
+		return err
+	}
+	return client.IgnoreNotFound(w.cl.Delete(w.ctx, wl))
+}
+
+// release ends the termination of an evicted workload: its job is no
+// longer active, so the job controller clears the admission, with the
+// eviction's message as the pending message and Requeued set as
+// jobframework's reconciler does (step "handle eviction").
+func (w *world) release(wlKey string) error {
+	wl, ok, err := w.get(wlKey)
+	if err != nil || !ok {
+		return err
+	}
+	ev := apimeta.FindStatusCondition(wl.Status.Conditions, kueue.WorkloadEvicted)
+	if ev == nil || ev.Status != metav1.ConditionTrue || !workload.HasQuotaReservation(wl) {
+		return fmt.Errorf("workload %s is released but Kueue has not evicted it", wlKey)
+	}
+	reason, msg := ev.Reason, ev.Message
+	return workload.PatchAdmissionStatus(w.ctx, w.cl, wl, w.clock, func(wl *kueue.Workload) (bool, error) {
+		setRequeued := reason == kueue.WorkloadEvictedByPreemption || reason == kueue.WorkloadEvictedDueToNodeFailures
+		updated := workload.SetRequeuedCondition(wl, reason, msg, setRequeued)
+		if workload.UnsetQuotaReservationWithCondition(wl, "Pending", msg, w.clock.Now()) {
+			updated = true
+		}
+		return updated, nil
+	})
+}
+
+// discardRecorder drops Kubernetes events.
+type discardRecorder struct{}
+
+func (discardRecorder) Event(object runtime.Object, eventtype, reason, message string) {}
+func (discardRecorder) Eventf(object runtime.Object, eventtype, reason, messageFmt string, args ...any) {
+}
+func (discardRecorder) AnnotatedEventf(object runtime.Object, annotations map[string]string, eventtype, reason, messageFmt string, args ...any) {
+}
