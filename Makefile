@@ -26,18 +26,21 @@ WASM_ENV := GOOS=js GOARCH=wasm
 WASM_EXEC = $(shell $(GO) env GOROOT)/lib/wasm/go_js_wasm_exec
 
 .PHONY: test deps vet wasm-vet wasm-build test-native test-wasm check-node \
-	check-imports site run golden bench fuzz help test-e2e
+	check-imports site run golden bench fuzz help test-e2e test-conformance \
+	conformance-long
 
 ## test: everything CI checks: vet and build for both targets, native tests, core tests under Node
-test: deps vet wasm-vet wasm-build test-native test-wasm test-e2e
+test: deps vet wasm-vet wasm-build test-native test-wasm test-conformance test-e2e
 
-## deps: download the modules go.mod needs
+## deps: download the modules go.mod and conformance/go.mod need (the latter brings Kueue v0.16.1, about 90 MB)
 deps:
 	$(GO) mod download
+	cd conformance && $(GO) mod download
 
-## vet: go vet for the native target
+## vet: go vet for the native target, the main module and conformance/
 vet:
 	$(GO) vet ./...
+	cd conformance && $(GO) vet ./...
 
 ## wasm-vet: go vet for GOOS=js GOARCH=wasm (keeps the wasm side compiling)
 wasm-vet:
@@ -58,6 +61,16 @@ test-wasm: check-node
 check-node:
 	@command -v node >/dev/null || bash scripts/install-node.sh
 	@test -x "$(WASM_EXEC)" || { echo "make: $(WASM_EXEC) not found; is Go 1.24 or newer installed?" >&2; exit 1; }
+
+## test-conformance: the engine against Kueue v0.16.1's real scheduler: every testdata scenario and seeds 0-59 of the generator (conformance/)
+test-conformance:
+	cd conformance && $(GO) test -count=1 ./...
+
+SEEDS ?= 1000
+SEED_START ?= 0
+## conformance-long: SEEDS random scenarios from SEED_START against Kueue (make conformance-long SEEDS=10000); minimized failures go to build/conformance/failures
+conformance-long:
+	cd conformance && $(GO) test -count=1 -timeout 0 -run '^TestRandom$$' . -args -seeds $(SEEDS) -seed-start $(SEED_START)
 
 ## check-imports: the core purity test (no JS, I/O, wall clock in core/) and the wasm vet
 check-imports:

@@ -1,10 +1,13 @@
 package conformance
 
 import (
+	"flag"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/kueueplay/kueueplay/conformance/gen"
 	"github.com/kueueplay/kueueplay/scenariotest"
 )
 
@@ -33,4 +36,40 @@ func TestScenarios(t *testing.T) {
 			}
 		})
 	}
+}
+
+var (
+	seeds     = flag.Int("seeds", 60, "how many generated scenarios TestRandom compares")
+	seedStart = flag.Uint64("seed-start", 0, "the first seed TestRandom compares")
+	failures  = flag.String("failures", "../build/conformance/failures", "where TestRandom writes minimized failing scenarios")
+)
+
+// TestRandom compares the engine with Kueue v0.16.1 on generated scenarios
+// (seeds seed-start .. seed-start+seeds-1). A disagreement is minimized
+// and written to the failures directory as a scenario file.
+func TestRandom(t *testing.T) {
+	agreed := 0
+	for i := range *seeds {
+		seed := *seedStart + uint64(i)
+		s := gen.Generate(seed)
+		res, err := RunGenerated(s)
+		if err != nil {
+			t.Errorf("%s: %v", SeedFile(seed), err)
+			continue
+		}
+		if res.Agreed() {
+			agreed++
+			continue
+		}
+		small, smallRes := Minimize(s, res, 500)
+		path := filepath.Join(*failures, SeedFile(seed))
+		if err := os.MkdirAll(*failures, 0o755); err == nil {
+			err = os.WriteFile(path, small.YAML(), 0o644)
+			if err != nil {
+				t.Log(err)
+			}
+		}
+		t.Errorf("%s\nminimized (%d -> %d objects) and written to %s:\n%s", res.Report(SeedFile(seed)), s.Size(), small.Size(), path, smallRes.Report(path))
+	}
+	t.Logf("%d of %d generated scenarios agreed (seeds %d..%d)", agreed, *seeds, *seedStart, *seedStart+uint64(*seeds)-1)
 }

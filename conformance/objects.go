@@ -36,8 +36,10 @@ var epoch = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
 
 // maxWorkloads bounds the scenarios the harness accepts: creation
 // timestamps spread workloads that arrive in the same virtual millisecond
-// over the seconds before it, one second apart (see creationTime).
-const maxWorkloads = 999
+// over the seconds before it, one second apart (see creationTime), and
+// pasted admissions over the half millisecond before time 0 (see
+// reservationTime).
+const maxWorkloads = 499
 
 // realTime maps a virtual time to the harness's clock.
 func realTime(v time.Duration) time.Time {

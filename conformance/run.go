@@ -161,7 +161,20 @@ func RunWithLog(sc *core.Scenario, log io.Writer) (*Result, error) {
 			created[sc.Workloads[i].Key()] = true
 		}
 	}
+	// oursFailed are, per workload, the pod sets the engine's last flavor
+	// assignment placed in no flavor.
+	oursFailed := map[string]map[string]bool{}
 	observe := func(s *sim.State, ts *trace.Step) {
+		for _, d := range ts.Decisions {
+			if len(d.PodSets) == 0 {
+				continue
+			}
+			f := map[string]bool{}
+			for _, ps := range d.PodSets {
+				f[ps.PodSet] = ps.Mode == "NoFit"
+			}
+			oursFailed[d.Workload] = f
+		}
 		if runErr != nil || !res.Agreed() {
 			return
 		}
@@ -181,7 +194,7 @@ func RunWithLog(sc *core.Scenario, log io.Writer) (*Result, error) {
 			}
 		}
 		res.Steps, res.Cycles, res.KueueCycles = ts.Index, ts.Cycle, w.cycles
-		diffs, err := compare(s, w, created)
+		diffs, err := compare(s, w, created, oursFailed)
 		if err != nil {
 			runErr = err
 			return
@@ -191,7 +204,7 @@ func RunWithLog(sc *core.Scenario, log io.Writer) (*Result, error) {
 		}
 		res.Differences = diffs
 		if log != nil {
-			w.logStep(log, s, ts, created)
+			w.logStep(log, s, ts, created, oursFailed)
 		}
 	}
 	sim.Run(sc, sim.Options{Gates: gates, Observe: observe})
@@ -235,7 +248,7 @@ func (w *world) apply(sc *core.Scenario, seqs []int, ev trace.Event, created map
 }
 
 // compare lists the workloads on which the two sides disagree, by key.
-func compare(s *sim.State, w *world, created map[string]bool) ([]Difference, error) {
+func compare(s *sim.State, w *world, created map[string]bool, oursFailed map[string]map[string]bool) ([]Difference, error) {
 	p := w.placement()
 	var diffs []Difference
 	keys := make([]int, 0, s.NumWorkloads())
@@ -245,12 +258,12 @@ func compare(s *sim.State, w *world, created map[string]bool) ([]Difference, err
 	slices.SortFunc(keys, func(a, b int) int { return strings.Compare(s.Workload(a).Key, s.Workload(b).Key) })
 	for _, i := range keys {
 		wl := s.Workload(i)
-		ours := oursView(s, wl)
+		ours := oursView(s, wl, oursFailed[wl.Key])
 		theirs, err := w.view(wl.Key, created[wl.Key], p)
 		if err != nil {
 			return nil, err
 		}
-		if ours != theirs {
+		if ours.canonical() != theirs.canonical() {
 			diffs = append(diffs, Difference{Workload: wl.Key, Ours: ours.String(), Kueue: theirs.String()})
 		}
 	}
@@ -291,7 +304,7 @@ func checkTimes(sc *core.Scenario) error {
 func featureName(name string) featuregate.Feature { return featuregate.Feature(name) }
 
 // logStep writes one step for a person debugging a difference.
-func (w *world) logStep(out io.Writer, s *sim.State, ts *trace.Step, created map[string]bool) {
+func (w *world) logStep(out io.Writer, s *sim.State, ts *trace.Step, created map[string]bool, oursFailed map[string]map[string]bool) {
 	fmt.Fprintf(out, "== step %d %s cycle %d t=%v (Kueue cycles %d)\n", ts.Index, ts.Kind, ts.Cycle, s.Now, w.cycles)
 	for _, ev := range ts.Events {
 		fmt.Fprintf(out, "   event %s %s: %s\n", ev.Kind, ev.Workload, ev.Message)
@@ -303,9 +316,9 @@ func (w *world) logStep(out io.Writer, s *sim.State, ts *trace.Step, created map
 	for i := range s.NumWorkloads() {
 		wl := s.Workload(i)
 		theirs, _ := w.view(wl.Key, created[wl.Key], p)
-		ours := oursView(s, wl)
+		ours := oursView(s, wl, oursFailed[wl.Key])
 		mark := " "
-		if ours != theirs {
+		if ours.canonical() != theirs.canonical() {
 			mark = "!"
 		}
 		fmt.Fprintf(out, "  %s %-20s ours:  %s\n  %s %-20s Kueue: %s\n", mark, wl.Key, ours, mark, "", theirs)

@@ -55,6 +55,9 @@ type world struct {
 	seen map[types.NamespacedName]*kueue.Workload
 	// cycles counts the cycles Kueue ran.
 	cycles int
+	// failed are, per workload, the pod sets its last flavor assignment
+	// could place in no flavor (from Kueue's log; see assignmentSink).
+	failed map[string]map[string]bool
 }
 
 // newWorld creates the cluster a scenario describes: namespaces, flavors,
@@ -62,7 +65,12 @@ type world struct {
 // admitted, in the order Kueue's controllers would have ingested them at
 // start-up.
 func newWorld(sc *core.Scenario, seqs []int) (*world, error) {
-	ctx := ctrl.LoggerInto(context.Background(), KueueLogger)
+	next := KueueLogger.GetSink()
+	failed := map[string]map[string]bool{}
+	if next == nil {
+		next = discardSink{}
+	}
+	ctx := ctrl.LoggerInto(context.Background(), logr.New(&assignmentSink{next: next, failed: failed}))
 	clk := testingclock.NewFakeClock(realTime(0))
 	var objs []client.Object
 	for _, ns := range namespaces(sc) {
@@ -88,18 +96,9 @@ func newWorld(sc *core.Scenario, seqs []int) (*world, error) {
 			continue
 		}
 		wl := workloadObject(w, seqs[i], len(sc.Workloads))
-		// The engine places workloads pasted without a lastTransitionTime
-		// at time 0, each strictly after the one before in document order,
-		// and after those pasted with a time of 0.
-		reservedAt := realTime(0)
-		if w.AdmittedAt != nil {
-			if !wholeMillis(*w.AdmittedAt) {
-				return nil, fmt.Errorf("workload %s: admission time %v is not a whole millisecond", w.Key(), *w.AdmittedAt)
-			}
-			reservedAt = realTime(*w.AdmittedAt)
-		} else {
-			admitSeq++
-			reservedAt = reservedAt.Add(time.Duration(admitSeq) * time.Second)
+		reservedAt, err := reservationTime(w, &admitSeq)
+		if err != nil {
+			return nil, err
 		}
 		if err := admitWorkloadObject(wl, w, reservedAt); err != nil {
 			return nil, err
@@ -126,6 +125,11 @@ func newWorld(sc *core.Scenario, seqs []int) (*world, error) {
 		cache.AddOrUpdateResourceFlavor(logr.Discard(), flavorObject(&sc.Flavors[i]))
 	}
 	for i := range sc.LocalQueues {
+		// The LocalQueue controller gives the queue manager only the
+		// LocalQueues that are not stopped.
+		if p := sc.LocalQueues[i].StopPolicy; p != "" && p != "None" {
+			continue
+		}
 		if err := queues.AddLocalQueue(ctx, localQueueObject(&sc.LocalQueues[i])); err != nil {
 			return nil, fmt.Errorf("LocalQueue %s/%s: %w", sc.LocalQueues[i].Namespace, sc.LocalQueues[i].Name, err)
 		}
@@ -154,7 +158,26 @@ func newWorld(sc *core.Scenario, seqs []int) (*world, error) {
 	routine.DefaultWrapper = routine.NewWrapper(func() { wg.Add(1) }, func() { wg.Done() })
 	sched := scheduler.New(queues, cache, cl, discardRecorder{}, scheduler.WithClock(nil, clk))
 	wlRec := corectrl.NewWorkloadReconciler(cl, queues, cache, discardRecorder{})
-	return &world{ctx: ctx, cl: cl, cache: cache, queues: queues, sched: sched, wlRec: wlRec, clock: clk, wg: wg, seen: seen}, nil
+	return &world{ctx: ctx, cl: cl, cache: cache, queues: queues, sched: sched, wlRec: wlRec, clock: clk, wg: wg, seen: seen, failed: failed}, nil
+}
+
+// reservationTime is the QuotaReserved time of a workload that starts
+// admitted. The engine orders those pasted with a time by that time, those
+// pasted without one at time 0 after the ones pasted at 0 (each strictly
+// after the one before, in document order), and every admission the
+// simulation makes at time 0 after all of them. The harness keeps that
+// order by placing pasted times half a virtual millisecond early: a time
+// t becomes 500 seconds before t's instant, and the k-th workload pasted
+// without a time k seconds after time 0's pasted instant.
+func reservationTime(w *core.Workload, admitSeq *int) (time.Time, error) {
+	if w.AdmittedAt != nil {
+		if !wholeMillis(*w.AdmittedAt) {
+			return time.Time{}, fmt.Errorf("workload %s: admission time %v is not a whole millisecond", w.Key(), *w.AdmittedAt)
+		}
+		return realTime(*w.AdmittedAt).Add(-500 * time.Second), nil
+	}
+	*admitSeq++
+	return realTime(0).Add(time.Duration(*admitSeq-500) * time.Second), nil
 }
 
 // namespaces lists every namespace the scenario uses, with its labels: the
@@ -361,3 +384,13 @@ func (discardRecorder) Eventf(object runtime.Object, eventtype, reason, messageF
 }
 func (discardRecorder) AnnotatedEventf(object runtime.Object, annotations map[string]string, eventtype, reason, messageFmt string, args ...any) {
 }
+
+// discardSink drops every log line.
+type discardSink struct{}
+
+func (discardSink) Init(logr.RuntimeInfo)            {}
+func (discardSink) Enabled(int) bool                 { return false }
+func (discardSink) Info(int, string, ...any)         {}
+func (discardSink) Error(error, string, ...any)      {}
+func (d discardSink) WithValues(...any) logr.LogSink { return d }
+func (d discardSink) WithName(string) logr.LogSink   { return d }

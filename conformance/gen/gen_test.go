@@ -170,9 +170,9 @@ var cmpEmptyMap = cmp.FilterValues(func(a, b map[string]bool) bool { return len(
 func checkGroups(t *testing.T, seed uint64, owner string, want []ResourceGroup, got []core.ResourceGroup) {
 	t.Helper()
 	type quota struct {
-		Flavor, Resource          string
-		Nominal                   int64
-		Borrowing, Lending        *int64
+		Flavor, Resource   string
+		Nominal            int64
+		Borrowing, Lending *int64
 	}
 	flatten := func() ([]quota, []quota) {
 		var w, g []quota
@@ -232,56 +232,72 @@ func durationPtr(p *int) *time.Duration {
 }
 
 func TestShrinksDecode(t *testing.T) {
-	for seed := range uint64(200) {
-		s := Generate(seed)
-		before := s.YAML()
-		shrinks := s.Shrinks()
-		if len(shrinks) == 0 {
-			t.Errorf("seed %d: no shrink candidates", seed)
-		}
-		seen := map[string]bool{}
-		for i, c := range shrinks {
-			what := fmt.Sprintf("seed %d shrink %d", seed, i)
-			if err := c.validate(); err != nil {
-				t.Errorf("%s: invalid: %v", what, err)
+	const seeds, perGroup = 200, 25
+	for first := uint64(0); first < seeds; first += perGroup {
+		t.Run(fmt.Sprintf("seeds %d-%d", first, first+perGroup-1), func(t *testing.T) {
+			t.Parallel()
+			for seed := first; seed < first+perGroup; seed++ {
+				checkShrinks(t, seed)
 			}
-			text := c.YAML()
-			if bytes.Equal(text, before) {
-				t.Errorf("%s: identical to the original", what)
-			}
-			if seen[string(text)] {
-				t.Errorf("%s: duplicate candidate", what)
-			}
-			seen[string(text)] = true
-			if c.Size() > s.Size() {
-				t.Errorf("%s: size %d is above the original's %d", what, c.Size(), s.Size())
-			}
-			checkDecoded(t, c, decode(t, c, what))
+		})
+	}
+}
+
+// checkShrinks checks every shrink candidate of a seed: valid, decodable,
+// distinct, no bigger, sorted biggest reduction first, deep copies, and
+// the same on every call.
+func checkShrinks(t *testing.T, seed uint64) {
+	t.Helper()
+	s := Generate(seed)
+	before := s.YAML()
+	shrinks := s.Shrinks()
+	if len(shrinks) == 0 {
+		t.Fatalf("seed %d: no shrink candidates", seed)
+	}
+	seen := map[string]bool{}
+	var texts [][]byte
+	for i, c := range shrinks {
+		what := fmt.Sprintf("seed %d shrink %d", seed, i)
+		if err := c.validate(); err != nil {
+			t.Errorf("%s: invalid: %v", what, err)
 		}
-		if shrinks[0].Size() >= s.Size() {
-			t.Errorf("seed %d: the first candidate (size %d) is not a removal (original %d)", seed, shrinks[0].Size(), s.Size())
+		text := c.YAML()
+		texts = append(texts, text)
+		if bytes.Equal(text, before) {
+			t.Errorf("%s: identical to the original", what)
 		}
-		for i := 1; i < len(shrinks); i++ {
-			if shrinks[i].Size() < shrinks[i-1].Size() {
-				t.Errorf("seed %d: candidate %d (size %d) comes after a bigger one (size %d)", seed, i, shrinks[i].Size(), shrinks[i-1].Size())
-				break
-			}
+		if seen[string(text)] {
+			t.Errorf("%s: duplicate candidate", what)
 		}
-		// Candidates are deep copies: scribbling on them leaves s alone.
-		for _, c := range shrinks {
-			scribble(c)
+		seen[string(text)] = true
+		if c.Size() > s.Size() {
+			t.Errorf("%s: size %d is above the original's %d", what, c.Size(), s.Size())
 		}
-		if after := s.YAML(); !bytes.Equal(before, after) {
-			t.Fatalf("seed %d: editing shrink candidates changed the original:\n%s", seed, cmp.Diff(string(before), string(after)))
+		checkDecoded(t, c, decode(t, c, what))
+	}
+	if shrinks[0].Size() >= s.Size() {
+		t.Errorf("seed %d: the first candidate (size %d) is not a removal (original %d)", seed, shrinks[0].Size(), s.Size())
+	}
+	for i := 1; i < len(shrinks); i++ {
+		if shrinks[i].Size() < shrinks[i-1].Size() {
+			t.Errorf("seed %d: candidate %d (size %d) comes after a bigger one (size %d)", seed, i, shrinks[i].Size(), shrinks[i-1].Size())
+			break
 		}
-		again := s.Shrinks()
-		if len(again) != len(shrinks) {
-			t.Fatalf("seed %d: Shrinks is not deterministic: %d then %d candidates", seed, len(shrinks), len(again))
-		}
-		for i := range again {
-			if !bytes.Equal(again[i].YAML(), Generate(seed).Shrinks()[i].YAML()) {
-				t.Fatalf("seed %d: Shrinks is not deterministic at candidate %d", seed, i)
-			}
+	}
+	// Candidates are deep copies: scribbling on them leaves s alone.
+	for _, c := range shrinks {
+		scribble(c)
+	}
+	if after := s.YAML(); !bytes.Equal(before, after) {
+		t.Fatalf("seed %d: editing shrink candidates changed the original:\n%s", seed, cmp.Diff(string(before), string(after)))
+	}
+	again := Generate(seed).Shrinks()
+	if len(again) != len(shrinks) {
+		t.Fatalf("seed %d: Shrinks is not deterministic: %d then %d candidates", seed, len(shrinks), len(again))
+	}
+	for i := range again {
+		if !bytes.Equal(again[i].YAML(), texts[i]) {
+			t.Fatalf("seed %d: Shrinks is not deterministic at candidate %d", seed, i)
 		}
 	}
 }
@@ -377,11 +393,12 @@ func TestShrinkToMinimum(t *testing.T) {
 				if steps > 10_000 {
 					t.Fatalf("%s, seed %d: minimization does not end", p.name, seed)
 				}
-				i := slices.IndexFunc(s.Shrinks(), p.keep)
+				shrinks := s.Shrinks()
+				i := slices.IndexFunc(shrinks, p.keep)
 				if i < 0 {
 					break
 				}
-				s = s.Shrinks()[i]
+				s = shrinks[i]
 			}
 			if s.Size() > p.maxSize {
 				t.Errorf("%s, seed %d: minimum has size %d, want at most %d:\n%s", p.name, seed, s.Size(), p.maxSize, s.YAML())
@@ -515,7 +532,8 @@ func TestCoverage(t *testing.T) {
 		"5 flavors", "5 ClusterQueues", "1 ClusterQueue",
 		"flavor nodeLabels", "flavor nodeTaints", "flavor tolerations",
 		"root Cohort object", "hierarchical cohort", "Cohort quota", "implicit cohort", "no cohort",
-		"Cohort borrowingLimit", "Cohort lendingLimit",
+		"Cohort borrowingLimit", "Cohort lendingLimit", "Cohort group with 2+ flavors", "Cohort group with 2+ resources",
+		"Cohort gpu quota", "Cohort memory quota", "Cohort milli-CPU quota", "Cohort zero nominalQuota",
 		"group with 2+ flavors", "group with 2+ resources", "2 resource groups", "3 resource groups",
 		"missing flavor", "gpu quota", "memory quota", "milli-CPU quota", "zero nominalQuota",
 		"borrowingLimit", "lendingLimit",
@@ -558,21 +576,31 @@ func TestCoverage(t *testing.T) {
 	}
 }
 
-// TestEngineRuns runs generated scenarios through the playground's engine:
-// every run must end on its own well within maxCycles, and across seeds
-// quota must actually be contended (preemptions, borrowing, pending
-// workloads at the end).
+// TestEngineRuns runs generated scenarios through the playground's engine.
+// Runs must end on their own: almost all become quiescent well within
+// maxCycles. A few cannot: a pending multi-pod-set workload whose flavor
+// search resumes in a loop (each attempt changes where the next one
+// starts) is retried every cycle for as long as the quota it needs stays
+// held, by workloads that run until the end; Kueue does the same, and the
+// conformance runner compares the first maxCycles cycles. Across seeds,
+// quota must actually be contended: workloads are preempted, borrow and
+// reclaim, and some are still pending at the end.
 func TestEngineRuns(t *testing.T) {
 	const seeds = 200
-	var preempting, borrowing, pending, reclaiming int
-	maxCyclesSeen := 0
+	var truncated, preempting, borrowing, pending, reclaiming int
+	longest := 0
 	for seed := range uint64(seeds) {
 		s := Generate(seed)
 		tr := sim.Run(decode(t, s, fmt.Sprintf("seed %d", seed)), sim.Options{})
-		if tr.End != "quiescent" {
+		switch tr.End {
+		case "quiescent":
+			longest = max(longest, tr.Cycles)
+		case "maxCycles":
+			truncated++
+			t.Logf("seed %d: truncated after %d cycles", seed, tr.Cycles)
+		default:
 			t.Errorf("seed %d: run ended with %q after %d cycles", seed, tr.End, tr.Cycles)
 		}
-		maxCyclesSeen = max(maxCyclesSeen, tr.Cycles)
 		var preempted, borrowed, reclaimed bool
 		for _, st := range tr.Steps {
 			for _, e := range st.Events {
@@ -597,14 +625,17 @@ func TestEngineRuns(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("of %d scenarios: %d preempt, %d borrow, %d reclaim within a cohort, %d end with pending workloads; longest run %d cycles",
-		seeds, preempting, borrowing, reclaiming, pending, maxCyclesSeen)
+	t.Logf("of %d scenarios: %d preempt, %d borrow, %d reclaim within a cohort, %d end with pending workloads, %d are truncated; the longest quiescent run has %d cycles",
+		seeds, preempting, borrowing, reclaiming, pending, truncated, longest)
+	if truncated > seeds/20 {
+		t.Errorf("%d of %d runs hit maxCycles; want at most %d", truncated, seeds, seeds/20)
+	}
 	for _, c := range []struct {
 		what    string
 		n, want int
 	}{
-		{"preempt", preempting, seeds / 5},
-		{"borrow", borrowing, seeds / 5},
+		{"preempt", preempting, seeds / 6},
+		{"borrow", borrowing, seeds / 4},
 		{"reclaim within a cohort", reclaiming, seeds / 50},
 		{"end with pending workloads", pending, seeds / 3},
 	} {

@@ -36,6 +36,8 @@ type generator struct {
 	// their relative weights.
 	joinable    []string
 	joinWeights []int
+	// flavorOrder is the order most ClusterQueues take flavors in.
+	flavorOrder []int
 }
 
 // Generate returns the scenario for seed. The same seed always gives the
@@ -120,15 +122,16 @@ func (g *generator) flavors() {
 				f.NodeLabels = append(f.NodeLabels, Label{labelZone, fmt.Sprintf("z%d", g.r.IntN(2))})
 			}
 		}
-		if g.chance(30) {
+		if g.chance(25) {
 			key := pick(g, taintKeys[:])
 			f.NodeTaints = append(f.NodeTaints, Taint{Key: key, Value: "true", Effect: "NoSchedule"})
-			if g.chance(30) {
+			if g.chance(35) {
 				f.Tolerations = append(f.Tolerations, Toleration{Key: key, Operator: "Exists", Effect: "NoSchedule"})
 			}
 		}
 		g.s.Flavors = append(g.s.Flavors, f)
 	}
+	g.flavorOrder = g.r.Perm(n)
 }
 
 // universe draws the resources the scenario's quotas and requests use.
@@ -202,13 +205,16 @@ func (g *generator) cohortObject(name, parent string, quotaPercent int) {
 // groups and every policy.
 func (g *generator) clusterQueues() {
 	n := 1 + g.weighted(10, 30, 30, 20, 10)
+	// In a preemptive scenario every ClusterQueue may preempt; elsewhere
+	// about half do, so preemption would be rare overall.
+	preemptive := g.chance(40)
 	for i := range n {
 		cq := ClusterQueue{Name: fmt.Sprintf("cq%d", i)}
 		if len(g.joinable) > 0 && g.chance(85) {
 			cq.Cohort = g.joinable[g.weighted(g.joinWeights...)]
 		}
 		cq.QueueingStrategy = []string{"", "BestEffortFIFO", "StrictFIFO"}[g.weighted(40, 30, 30)]
-		cq.Preemption = g.preemption()
+		cq.Preemption = g.preemption(preemptive)
 		cq.FlavorFungibility = g.fungibility()
 		cq.ResourceGroups = g.cqResourceGroups(cq.Cohort != "")
 		g.s.ClusterQueues = append(g.s.ClusterQueues, cq)
@@ -216,12 +222,19 @@ func (g *generator) clusterQueues() {
 }
 
 // preemption draws spec.preemption: every value of each field, including
-// unset. borrowWithinCohort LowerPriority requires reclaimWithinCohort
-// LowerPriority or Any (Kueue's CEL rule), so it is drawn only then.
-func (g *generator) preemption() Preemption {
+// unset, or, for a preemptive scenario, only values that allow preemption
+// within the ClusterQueue and reclaiming within the cohort.
+// borrowWithinCohort LowerPriority requires reclaimWithinCohort
+// LowerPriority or Any (Kueue's CEL rule), so it is drawn only then;
+// maxPriorityThreshold comes only with it.
+func (g *generator) preemption(preemptive bool) Preemption {
 	p := Preemption{
 		WithinClusterQueue:  pick(g, []string{"", "Never", "LowerPriority", "LowerOrNewerEqualPriority"}),
 		ReclaimWithinCohort: pick(g, []string{"", "Never", "LowerPriority", "Any"}),
+	}
+	if preemptive {
+		p.WithinClusterQueue = pick(g, []string{"LowerPriority", "LowerOrNewerEqualPriority"})
+		p.ReclaimWithinCohort = pick(g, []string{"LowerPriority", "Any"})
 	}
 	if g.chance(40) {
 		p.BorrowWithinCohort = "Never"
@@ -262,7 +275,7 @@ func (g *generator) cqResourceGroups(hasCohort bool) []ResourceGroup {
 	if maxGroups > 1 && g.chance(40) {
 		groups = 2 + g.r.IntN(maxGroups-1)
 	}
-	// Split the covered resources into groups non-empty parts.
+	// Split the covered resources into that many non-empty parts.
 	order := g.r.Perm(len(covered))
 	parts := make([][]string, groups)
 	for i, j := range order {
@@ -272,13 +285,19 @@ func (g *generator) cqResourceGroups(hasCohort bool) []ResourceGroup {
 		}
 		parts[k] = append(parts[k], covered[j])
 	}
-	flavorOrder := g.r.Perm(len(g.s.Flavors))
+	// Most ClusterQueues list the flavors in the scenario's common order,
+	// so that ClusterQueues of a cohort share flavors and can lend to each
+	// other.
+	flavorOrder := g.flavorOrder
+	if g.chance(35) {
+		flavorOrder = g.r.Perm(len(g.s.Flavors))
+	}
 	used := 0
 	var out []ResourceGroup
 	for k, part := range parts {
 		slices.SortFunc(part, compareResources)
 		left := len(g.s.Flavors) - used - (groups - k - 1) // keep one for each later group
-		nf := min(left, 1+g.weighted(45, 35, 20))
+		nf := min(left, 1+g.weighted(60, 30, 10))
 		var flavors []string
 		for _, i := range flavorOrder[used : used+nf] {
 			flavors = append(flavors, g.s.Flavors[i].Name)
@@ -335,8 +354,11 @@ func unit(resource string) int64 {
 	return 1
 }
 
-// quota draws one quota: cpu 0 to 8 CPUs (sometimes a half CPU such as
-// 2500m), memory 0 to 16Gi, gpu 0 to 4, about half as much for cohorts.
+// quota draws one quota: cpu 1 to 6 CPUs (sometimes a half CPU such as
+// 2500m), memory 512Mi to 12Gi, gpu 1 to 3, about half as much for
+// cohorts, and zero for 8% of quotas (a queue that can only borrow).
+// Borrowing limits are 0 to 4 CPUs, 0 to 8Gi or 0 to 2 devices; lending
+// limits are between zero and the nominal quota.
 func (g *generator) quota(resource string, withLimits, forCohort bool) Quota {
 	q := Quota{Resource: resource}
 	scale := 1
@@ -345,17 +367,20 @@ func (g *generator) quota(resource string, withLimits, forCohort bool) Quota {
 	}
 	switch resource {
 	case ResourceCPU:
-		q.Nominal = int64(g.r.IntN(9/scale+1)) * 1000
+		q.Nominal = int64(1+g.r.IntN(6/scale)) * 1000
 		if g.chance(15) {
-			q.Nominal = int64(g.r.IntN(8/scale))*1000 + 500
+			q.Nominal = int64(g.r.IntN(6/scale))*1000 + 500
 		}
 	case ResourceMemory:
-		q.Nominal = int64(g.r.IntN(16/scale+1)) * 1024
+		q.Nominal = int64(1+g.r.IntN(12/scale)) * 1024
 		if g.chance(10) {
-			q.Nominal += 512
+			q.Nominal -= 512
 		}
 	default:
-		q.Nominal = int64(g.r.IntN(4/scale + 1))
+		q.Nominal = int64(1 + g.r.IntN(3/scale))
+	}
+	if g.chance(8) {
+		q.Nominal = 0
 	}
 	if !withLimits {
 		return q
@@ -402,13 +427,22 @@ func (g *generator) localQueues() {
 
 func namespaceName(i int) string { return "ns-" + string(rune('a'+i)) }
 
-// workloads draws 2 to 14 Workloads.
+// workloads draws 2 to 14 Workloads. Arrivals are shaped so that quota
+// changes hands: the workloads of some ClusterQueues all arrive late, after
+// others have borrowed their idle quota (so they reclaim it), and
+// high-priority workloads often arrive after low-priority ones hold the
+// quota (so they preempt). Low-priority workloads more often run until the
+// end, so that only preemption frees their quota.
 func (g *generator) workloads() {
+	late := map[string]bool{}
+	for _, cq := range g.s.ClusterQueues {
+		late[cq.Name] = g.chance(30)
+	}
 	n := 2 + g.r.IntN(7) + g.r.IntN(7)
 	for i := range n {
 		w := Workload{Name: fmt.Sprintf("w%d", i)}
 		var cq *ClusterQueue
-		if g.chance(3) {
+		if g.chance(2) {
 			w.Namespace, w.Queue = namespaceName(g.r.IntN(3)), missingQueue
 		} else {
 			lq := pick(g, g.s.LocalQueues)
@@ -416,10 +450,19 @@ func (g *generator) workloads() {
 			cq = g.clusterQueue(lq.ClusterQueue)
 		}
 		w.Priority = []int32{0, 1, 3, 5, 10, -1, -5}[g.weighted(30, 15, 5, 20, 20, 5, 5)]
-		if !g.chance(25) {
+		switch {
+		case cq != nil && late[cq.Name]:
+			w.ArrivalSeconds = 6 + g.r.IntN(15)
+		case w.Priority >= 5 && g.chance(50):
+			w.ArrivalSeconds = 3 + g.r.IntN(18)
+		case !g.chance(30):
 			w.ArrivalSeconds = g.r.IntN(21)
 		}
-		if g.chance(75) {
+		forever := 10
+		if w.Priority <= 1 {
+			forever = 30
+		}
+		if !g.chance(forever) {
 			rt := 2 + g.r.IntN(29)
 			w.RuntimeSeconds = &rt
 		}
@@ -429,7 +472,7 @@ func (g *generator) workloads() {
 		}
 		nps := 1 + g.weighted(65, 25, 10)
 		for k := range nps {
-			w.PodSets = append(w.PodSets, g.podSet(podSetName(k), cq))
+			w.PodSets = append(w.PodSets, g.podSet(podSetName(k), cq, nps))
 		}
 		g.s.Workloads = append(g.s.Workloads, w)
 	}
@@ -451,13 +494,14 @@ func (g *generator) clusterQueue(name string) *ClusterQueue {
 	return nil
 }
 
-// podSet draws one pod set for a workload of cq (nil when its LocalQueue
-// does not exist): 1 to 4 pods requesting a subset of cq's resources,
-// rarely one cq does not cover, sometimes with a toleration of one of cq's
+// podSet draws pod set name of a workload with podSets pod sets in cq (nil
+// when its LocalQueue does not exist): 1 to 4 pods requesting a subset of
+// cq's resources, rarely (1%) one cq does not cover, usually sized to fit
+// cq's quota (see fitPodSet), often with a toleration of one of cq's
 // tainted flavors and sometimes with a nodeSelector that matches, or
-// misses, a flavor's labels.
-func (g *generator) podSet(name string, cq *ClusterQueue) PodSet {
-	ps := PodSet{Name: name, Count: int32(1 + g.weighted(35, 30, 20, 15))}
+// rarely misses, a flavor's labels.
+func (g *generator) podSet(name string, cq *ClusterQueue, podSets int) PodSet {
+	ps := PodSet{Name: name, Count: int32(1 + g.weighted(45, 30, 15, 10))}
 	covered := g.resources
 	var cqFlavors []*Flavor
 	if cq != nil {
@@ -473,7 +517,7 @@ func (g *generator) podSet(name string, cq *ClusterQueue) PodSet {
 		slices.SortFunc(covered, compareResources)
 	}
 	res := subset(g, covered, 60)
-	if g.chance(4) {
+	if g.chance(1) {
 		var uncovered []string
 		for _, r := range []string{ResourceCPU, ResourceMemory, ResourceGPU} {
 			if !slices.Contains(covered, r) {
@@ -488,6 +532,9 @@ func (g *generator) podSet(name string, cq *ClusterQueue) PodSet {
 	for _, r := range res {
 		ps.Requests = append(ps.Requests, Request{Resource: r, Amount: g.request(r)})
 	}
+	if cq != nil && g.chance(85) {
+		fitPodSet(&ps, cq, podSets)
+	}
 	var tainted, labelled []*Flavor
 	for _, f := range cqFlavors {
 		if len(f.NodeTaints) > 0 {
@@ -497,7 +544,7 @@ func (g *generator) podSet(name string, cq *ClusterQueue) PodSet {
 			labelled = append(labelled, f)
 		}
 	}
-	if len(tainted) > 0 && g.chance(45) {
+	if len(tainted) > 0 && g.chance(60) {
 		t := pick(g, tainted).NodeTaints[0]
 		if g.chance(50) {
 			ps.Tolerations = append(ps.Tolerations, Toleration{Key: t.Key, Operator: "Exists", Effect: t.Effect})
@@ -507,7 +554,7 @@ func (g *generator) podSet(name string, cq *ClusterQueue) PodSet {
 	}
 	if len(labelled) > 0 && g.chance(20) {
 		l := pick(g, pick(g, labelled).NodeLabels)
-		if g.chance(25) {
+		if g.chance(15) {
 			l.Value = "elsewhere"
 		}
 		ps.NodeSelector = append(ps.NodeSelector, l)
@@ -524,16 +571,60 @@ func (g *generator) flavor(name string) *Flavor {
 	return nil
 }
 
+// fitPodSet shrinks a pod set so that, with podSets pod sets of the same
+// size, the workload fits in the nominal quota of the largest flavor of cq
+// for each resource: first fewer pods, then smaller per-pod requests.
+// Without it most workloads would never fit anywhere and only exercise the
+// NoFit path; with it they fit alone but not all together, which is what
+// makes the scheduler borrow and preempt.
+func fitPodSet(ps *PodSet, cq *ClusterQueue, podSets int) {
+	budget := map[string]int64{}
+	for _, rg := range cq.ResourceGroups {
+		for _, fq := range rg.Flavors {
+			for _, q := range fq.Quotas {
+				budget[q.Resource] = max(budget[q.Resource], q.Nominal/int64(podSets))
+			}
+		}
+	}
+	for _, r := range ps.Requests {
+		if b := budget[r.Resource]; b > 0 {
+			ps.Count = max(1, min(ps.Count, int32(b/r.Amount)))
+		}
+	}
+	for i := range ps.Requests {
+		r := &ps.Requests[i]
+		b := budget[r.Resource]
+		for _, smaller := range requestSizes(r.Resource) {
+			if r.Amount <= b {
+				break
+			}
+			r.Amount = min(r.Amount, smaller)
+		}
+	}
+}
+
+// requestSizes lists the per-pod request sizes of a resource, largest
+// first.
+func requestSizes(resource string) []int64 {
+	switch resource {
+	case ResourceCPU:
+		return []int64{3000, 2000, 1500, 1000, 500}
+	case ResourceMemory:
+		return []int64{4096, 2048, 1024, 512}
+	}
+	return []int64{2, 1}
+}
+
 // request draws a per-pod request: cpu 500m to 3, memory 512Mi to 4Gi,
 // gpu 1 or 2.
 func (g *generator) request(resource string) int64 {
 	switch resource {
 	case ResourceCPU:
-		return []int64{1000, 2000, 3000, 500, 1500}[g.weighted(40, 20, 8, 20, 12)]
+		return []int64{1000, 2000, 3000, 500, 1500}[g.weighted(45, 15, 5, 25, 10)]
 	case ResourceMemory:
-		return []int64{1024, 2048, 4096, 512}[g.weighted(35, 30, 15, 20)]
+		return []int64{1024, 2048, 4096, 512}[g.weighted(40, 30, 10, 20)]
 	}
-	return []int64{1, 2}[g.weighted(70, 30)]
+	return []int64{1, 2}[g.weighted(80, 20)]
 }
 
 // events draws, for about a third of the scenarios, one or two events that

@@ -67,7 +67,9 @@ func (s *Scenario) Shrinks() []*Scenario {
 		remove(func(c *Scenario) { c.removeLocalQueue(i) })
 	}
 	for i := range s.Workloads {
-		remove(func(c *Scenario) { c.removeWorkloads(func(w *Workload) bool { return w.Key() == s.Workloads[i].Key() }) })
+		remove(func(c *Scenario) {
+			c.removeWorkloads(func(w *Workload) bool { return w.Key() == s.Workloads[i].Key() })
+		})
 	}
 	for i, cq := range s.ClusterQueues {
 		for j, rg := range cq.ResourceGroups {

@@ -556,6 +556,18 @@ func (s *State) requeue(e *entry) bool {
 		s.park(e.queue, e.wl)
 		e.decision.Requeue = "parked"
 	}
+	// requeueAndUpdate then writes the message to the workload's status
+	// when it changed. The workload controller sees that update and puts a
+	// fresh copy of the workload in its queue (WorkloadReconciler.Update →
+	// Manager.UpdateWorkload → ClusterQueue.PushOrUpdate with a new
+	// workload.Info), which has no LastAssignment: the resume state of a
+	// workload whose message changed is gone by its next attempt. (Kueue
+	// delivers the update asynchronously; the playground, like the
+	// conformance harness, delivers it before the next cycle.)
+	if before.Message != e.msg && w.Last != nil {
+		w.Last = nil
+		w.ResetReason = "its pending message changed, and the status update replaced the queued copy of the workload (WorkloadReconciler.Update → ClusterQueue.PushOrUpdate), which does not keep the last tried flavors"
+	}
 	e.decision.RequeueReason = string(reason)
 	e.decision.Message = e.msg
 	after := s.Workload(e.wl)
