@@ -394,3 +394,8 @@ func (discardSink) Info(int, string, ...any)         {}
 func (discardSink) Error(error, string, ...any)      {}
 func (d discardSink) WithValues(...any) logr.LogSink { return d }
 func (d discardSink) WithName(string) logr.LogSink   { return d }
+
+// controller-runtime warns, with a stack trace, when something logs
+// through its global logger before one is set; the harness has nothing to
+// say there.
+func init() { ctrl.SetLogger(logr.Discard()) }
