@@ -110,11 +110,15 @@ func Gates(sc *core.Scenario) (core.FeatureGates, []string) {
 	return g, off
 }
 
-// kueueGates are the engine's gates that are Kueue feature gates too.
-var kueueGates = map[string]string{
-	core.GateFlavorFungibility:           string(features.FlavorFungibility),
-	core.GateLendingLimit:                string(features.LendingLimit),
-	core.GatePrioritySortingWithinCohort: string(features.PrioritySortingWithinCohort),
+// kueueGates are the engine's gates that are Kueue feature gates too, each
+// with Kueue's name for it.
+var kueueGates = []struct {
+	name  string
+	kueue featuregate.Feature
+}{
+	{core.GateFlavorFungibility, features.FlavorFungibility},
+	{core.GateLendingLimit, features.LendingLimit},
+	{core.GatePrioritySortingWithinCohort, features.PrioritySortingWithinCohort},
 }
 
 // Run compares the engine and Kueue on a decoded scenario. It is not safe
@@ -159,9 +163,9 @@ func runOnce(sc *core.Scenario, log io.Writer) (*Result, error) {
 		return nil, fmt.Errorf("the harness compares scenarios of at most %d workloads; this one has %d", maxWorkloads, len(sc.Workloads))
 	}
 	gates, off := Gates(sc)
-	for name, kname := range kueueGates {
-		if err := features.SetEnable(featureName(kname), gates.Enabled(name)); err != nil {
-			return nil, fmt.Errorf("setting Kueue's %s gate: %w", kname, err)
+	for _, g := range kueueGates {
+		if err := features.SetEnable(g.kueue, gates.Enabled(g.name)); err != nil {
+			return nil, fmt.Errorf("setting Kueue's %s gate: %w", g.kueue, err)
 		}
 	}
 	// Kueue writes workload status with server-side apply, which the fake
@@ -332,8 +336,6 @@ func checkTimes(sc *core.Scenario) error {
 	}
 	return nil
 }
-
-func featureName(name string) featuregate.Feature { return featuregate.Feature(name) }
 
 // logStep writes one step for a person debugging a difference.
 func (w *world) logStep(out io.Writer, s *sim.State, ts *trace.Step, created map[string]bool, oursFailed map[string]map[string]bool) {
