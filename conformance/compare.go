@@ -8,6 +8,7 @@ import (
 
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
 	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
 	"sigs.k8s.io/kueue/pkg/workload"
 
@@ -96,12 +97,7 @@ func oursView(s *sim.State, w *sim.Workload, failed map[string]bool) view {
 		if a := w.Admission; a != nil {
 			var ps []string
 			for _, p := range a.PodSets {
-				var rs []string
-				for r, f := range p.Flavors {
-					rs = append(rs, fmt.Sprintf("%s=%s", r, f))
-				}
-				slices.Sort(rs)
-				ps = append(ps, fmt.Sprintf("%s×%d: %s", p.Name, p.Count, strings.Join(rs, " ")))
+				ps = append(ps, podSetString(p.Name, p.Count, p.Flavors))
 			}
 			v.Admission = fmt.Sprintf("%s (%s)", a.ClusterQueue, strings.Join(ps, "; "))
 		}
@@ -188,16 +184,18 @@ func (w *world) view(wlKey string, created bool, p queuePlacement) (view, error)
 func admissionString(a *kueue.Admission) string {
 	var ps []string
 	for _, p := range a.PodSetAssignments {
-		var rs []string
-		for r, f := range p.Flavors {
-			rs = append(rs, fmt.Sprintf("%s=%s", r, f))
-		}
-		slices.Sort(rs)
-		count := int32(0)
-		if p.Count != nil {
-			count = *p.Count
-		}
-		ps = append(ps, fmt.Sprintf("%s×%d: %s", p.Name, count, strings.Join(rs, " ")))
+		ps = append(ps, podSetString(string(p.Name), ptr.Deref(p.Count, 0), p.Flavors))
 	}
 	return fmt.Sprintf("%s (%s)", a.ClusterQueue, strings.Join(ps, "; "))
+}
+
+// podSetString is one admitted pod set as both sides show it: its name,
+// count and the flavor of each resource, by resource name.
+func podSetString[R, F ~string](name string, count int32, flavors map[R]F) string {
+	var rs []string
+	for r, f := range flavors {
+		rs = append(rs, fmt.Sprintf("%s=%s", r, f))
+	}
+	slices.Sort(rs)
+	return fmt.Sprintf("%s×%d: %s", name, count, strings.Join(rs, " "))
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -305,17 +306,8 @@ func sortedKeys[V any](m map[types.NamespacedName]V) []types.NamespacedName {
 }
 
 func key(wlKey string) types.NamespacedName {
-	ns, name, _ := cutKey(wlKey)
+	ns, name, _ := strings.Cut(wlKey, "/")
 	return types.NamespacedName{Namespace: ns, Name: name}
-}
-
-func cutKey(k string) (string, string, bool) {
-	for i := 0; i < len(k); i++ {
-		if k[i] == '/' {
-			return k[:i], k[i+1:], true
-		}
-	}
-	return "", k, false
 }
 
 func (w *world) get(wlKey string) (*kueue.Workload, bool, error) {
