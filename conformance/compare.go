@@ -34,10 +34,6 @@ type view struct {
 	// Message is the pending message (QuotaReserved=False) of a pending
 	// workload, or the eviction message of a terminating one.
 	Message string
-	// failed are the pod sets the side's last flavor assignment of the
-	// workload placed in no flavor ("\x00"-joined); only the canonical
-	// message uses them.
-	failed string
 }
 
 func (v view) String() string {
@@ -58,32 +54,9 @@ func (v view) String() string {
 	return b.String()
 }
 
-// canonical is the view as it is compared: the message in its canonical
-// form (see canonicalMessage).
-func (v view) canonical() view {
-	failed := map[string]bool{}
-	for _, p := range strings.Split(v.failed, "\x00") {
-		failed[p] = p != ""
-	}
-	v.Message = canonicalMessage(v.Message, failed)
-	v.failed = ""
-	return v
-}
-
-func joinFailed(m map[string]bool) string {
-	var ps []string
-	for p, f := range m {
-		if f {
-			ps = append(ps, p)
-		}
-	}
-	slices.Sort(ps)
-	return strings.Join(ps, "\x00")
-}
-
 // oursView is the engine's side.
-func oursView(s *sim.State, w *sim.Workload, failed map[string]bool) view {
-	v := view{Status: w.Status.String(), failed: joinFailed(failed)}
+func oursView(s *sim.State, w *sim.Workload) view {
+	v := view{Status: w.Status.String()}
 	switch w.Status {
 	case sim.Pending:
 		switch {
@@ -168,7 +141,7 @@ func (w *world) view(wlKey string, created bool, p queuePlacement) (view, error)
 		}
 		return v, nil
 	}
-	v := view{Status: "pending", failed: joinFailed(w.failed[wlKey])}
+	v := view{Status: "pending"}
 	switch {
 	case p.queued[wlKey]:
 		v.Queue = "queued"

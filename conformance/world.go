@@ -56,9 +56,6 @@ type world struct {
 	seen map[types.NamespacedName]*kueue.Workload
 	// cycles counts the cycles Kueue ran.
 	cycles int
-	// failed are, per workload, the pod sets its last flavor assignment
-	// could place in no flavor (from Kueue's log; see assignmentSink).
-	failed map[string]map[string]bool
 }
 
 // newWorld creates the cluster a scenario describes: namespaces, flavors,
@@ -66,12 +63,7 @@ type world struct {
 // admitted, in the order Kueue's controllers would have ingested them at
 // start-up.
 func newWorld(sc *core.Scenario, seqs []int) (*world, error) {
-	next := KueueLogger.GetSink()
-	failed := map[string]map[string]bool{}
-	if next == nil {
-		next = discardSink{}
-	}
-	ctx := ctrl.LoggerInto(context.Background(), logr.New(&assignmentSink{next: next, failed: failed}))
+	ctx := ctrl.LoggerInto(context.Background(), KueueLogger)
 	clk := testingclock.NewFakeClock(realTime(0))
 	var objs []client.Object
 	for _, ns := range namespaces(sc) {
@@ -159,7 +151,7 @@ func newWorld(sc *core.Scenario, seqs []int) (*world, error) {
 	routine.DefaultWrapper = routine.NewWrapper(func() { wg.Add(1) }, func() { wg.Done() })
 	sched := scheduler.New(queues, cache, cl, discardRecorder{}, scheduler.WithClock(nil, clk))
 	wlRec := corectrl.NewWorkloadReconciler(cl, queues, cache, discardRecorder{})
-	return &world{ctx: ctx, cl: cl, cache: cache, queues: queues, sched: sched, wlRec: wlRec, clock: clk, wg: wg, seen: seen, failed: failed}, nil
+	return &world{ctx: ctx, cl: cl, cache: cache, queues: queues, sched: sched, wlRec: wlRec, clock: clk, wg: wg, seen: seen}, nil
 }
 
 // reservationTime is the QuotaReserved time of a workload that starts
@@ -376,16 +368,6 @@ func (discardRecorder) Eventf(object runtime.Object, eventtype, reason, messageF
 }
 func (discardRecorder) AnnotatedEventf(object runtime.Object, annotations map[string]string, eventtype, reason, messageFmt string, args ...any) {
 }
-
-// discardSink drops every log line.
-type discardSink struct{}
-
-func (discardSink) Init(logr.RuntimeInfo)            {}
-func (discardSink) Enabled(int) bool                 { return false }
-func (discardSink) Info(int, string, ...any)         {}
-func (discardSink) Error(error, string, ...any)      {}
-func (d discardSink) WithValues(...any) logr.LogSink { return d }
-func (d discardSink) WithName(string) logr.LogSink   { return d }
 
 // controller-runtime warns, with a stack trace, when something logs
 // through its global logger before one is set; the harness has nothing to

@@ -1,7 +1,9 @@
 // Command conform compares the playground's engine with Kueue v0.16.1 on
 // scenario files, step by step (see package conformance).
 //
-//	go run ./cmd/conform [-v] FILE...
+//	GOWORK=$PWD/../build/conformance/workspace/go.work go run ./cmd/conform [-v] [-kueue-log N] FILE...
+//
+// (make conformance-kueue writes that workspace: see cmd/patchkueue.)
 package main
 
 import (
