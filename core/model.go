@@ -305,13 +305,23 @@ type EventKind string
 const (
 	EventFinish EventKind = "finish"
 	EventDelete EventKind = "delete"
+	// EventScale sets spec.replicas of a Deployment or ReplicaSet.
+	EventScale EventKind = "scale"
 )
 
 // Event is one entry of a Scenario's spec.events.
 type Event struct {
-	At       time.Duration
-	Kind     EventKind
-	Workload string // namespace/name
+	At   time.Duration
+	Kind EventKind
+	// Workload is the namespace/name of the workload a finish or delete
+	// event acts on; empty for scale.
+	Workload string
+	// Target is the namespace/name of the Deployment or ReplicaSet a scale
+	// event acts on (see Deployment.Key), and Replicas its new
+	// spec.replicas, in [0, MaxReplicas]. Both are zero for finish and
+	// delete.
+	Target   string
+	Replicas int32
 	Pos      Pos
 }
 
@@ -337,8 +347,17 @@ type Expectation struct {
 	Terminating []string
 	Finished    []string
 	Preempted   []string
-	Messages    map[string]string
-	Pos         Pos
+	// Messages maps a workload to its expected pending message. A key may
+	// also name a Deployment or ReplicaSet: its value is then the reason
+	// of the owner's first pending pod (the same applies to an admitted
+	// workload with unplaced pods).
+	Messages map[string]string
+	// Pods maps an owner (the namespace/name of a workload, or of a
+	// Deployment or ReplicaSet) to node name -> the exact number of the
+	// owner's placed pods on that node. Nodes not listed must hold none of
+	// its pods; an empty inner map means none of its pods is placed.
+	Pods map[string]map[string]int
+	Pos  Pos
 }
 
 // Scenario is the decoded kueueplay/v1alpha1 Scenario object plus every
@@ -365,9 +384,11 @@ type Scenario struct {
 	// arrival times.
 	Workloads []Workload
 
-	// Placement layer: Nodes, ResourcePolicies and spec.placement (nil
-	// when unset: default weights).
+	// Placement layer: Nodes, the Deployments and ReplicaSets (in document
+	// order; their pods skip Kueue), ResourcePolicies and spec.placement
+	// (nil when unset: default weights).
 	Nodes            []Node
+	Deployments      []Deployment
 	ResourcePolicies []ResourcePolicy
 	Placement        *PlacementSpec
 

@@ -1,9 +1,12 @@
 package core
 
+import "time"
+
 // This file holds the decoded inputs of the placement layer (kube-scheduler
-// with the proposed ResourcePolicy plugin, KEP #594): Nodes, ResourcePolicies
-// and the score weights of a Scenario. The quota layer (Kueue) never reads
-// them. See /work/shared/reference/resourcepolicy.md for the semantics.
+// with the proposed ResourcePolicy plugin, KEP #594): Nodes, Deployments and
+// ReplicaSets, ResourcePolicies and the score weights of a Scenario. The
+// quota layer (Kueue) never reads them. See
+// /work/shared/reference/resourcepolicy.md for the semantics.
 
 // Node is a v1 Node: the labels, taints and allocatable capacity the
 // placement filters and scores look at.
@@ -21,6 +24,50 @@ type Node struct {
 	Allocatable map[ResourceName]Amount
 	Pos         Pos
 }
+
+// Bounds on the Deployments and ReplicaSets of a Scenario. They are the
+// playground's, not Kubernetes' (which allows any int32 replica count); the
+// decoder names the bound it reports.
+const (
+	// MaxReplicas is the largest spec.replicas of one Deployment or
+	// ReplicaSet, and the largest replicas of a scale event.
+	MaxReplicas = 10_000
+	// MaxDeploymentPods bounds the pods all Deployments and ReplicaSets of
+	// a scenario may ask for together: the sum, over them, of the largest
+	// of spec.replicas and the replicas of every scale event naming it.
+	MaxDeploymentPods = 100_000
+)
+
+// Deployment is an apps/v1 Deployment or ReplicaSet of the scenario. Kueue
+// does not manage it: its pods go straight to the placement layer.
+type Deployment struct {
+	Kind      string // "Deployment" or "ReplicaSet"
+	Namespace string
+	Name      string
+	// Replicas is spec.replicas; default 1 (as the API server defaults
+	// it). At most MaxReplicas.
+	Replicas int32
+	// Pod is the pod template in the same derived form as a workload's pod
+	// set: Labels, Requests and NonZeroRequests per pod, NodeSelector,
+	// RequiredAffinity, PreferredAffinity and Tolerations. Name is "" and
+	// Count equals Replicas.
+	//
+	// Labels are the template's labels; a Deployment's pods also get
+	// pod-template-hash, as the Deployment controller adds it to the
+	// ReplicaSet it creates. Kubernetes derives that value from a hash of
+	// the pod template; the playground uses a deterministic stand-in, the
+	// first 10 lowercase hex digits of the 64-bit FNV-1a hash of
+	// "namespace/name", so that a ResourcePolicy's matchLabelKeys can
+	// group by it. A ReplicaSet's pods get no extra label.
+	Pod PodSet
+	// Arrival is the kueueplay/arrival annotation (default 0): when the
+	// object is created and its pods appear.
+	Arrival time.Duration
+	Pos     Pos
+}
+
+// Key returns the "namespace/name" key events and expectations use.
+func (d *Deployment) Key() string { return d.Namespace + "/" + d.Name }
 
 // PreferredSchedulingTerm is one entry of a pod's
 // nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution: a weight in

@@ -51,9 +51,17 @@ type Workload struct {
 	Flavors   map[string]map[string]string `json:"flavors,omitempty"`
 	Preempted bool                         `json:"preempted,omitempty"`
 	Message   string                       `json:"message,omitempty"`
+	// Pods is node -> how many of the owner's pods it holds (the
+	// placement layer), when the expectation names them.
+	Pods map[string]int `json:"pods,omitempty"`
 }
 
-type snapshot map[string]*sim.Workload
+// snapshot is the state at one point: every workload, and the state to
+// ask for pods.
+type snapshot struct {
+	wls   map[string]*sim.Workload
+	state *sim.State
+}
 
 // Run simulates sc (with gate overrides) and checks every expectation.
 func Run(sc *core.Scenario, gates core.FeatureGates) Result {
@@ -62,9 +70,9 @@ func Run(sc *core.Scenario, gates core.FeatureGates) Result {
 	cycleShots := make([]snapshot, n)
 	var final snapshot
 	take := func(s *sim.State) snapshot {
-		shot := snapshot{}
+		shot := snapshot{wls: map[string]*sim.Workload{}, state: s}
 		for _, w := range s.All() {
-			shot[w.Key] = w
+			shot.wls[w.Key] = w
 		}
 		return shot
 	}
@@ -108,7 +116,7 @@ func Run(sc *core.Scenario, gates core.FeatureGates) Result {
 			shot, when = atShots[i], "at "+e.When.At.String()
 		case e.When.Cycle != nil:
 			shot, when = cycleShots[i], fmt.Sprintf("cycle %d", *e.When.Cycle)
-			if shot == nil {
+			if shot.state == nil {
 				res.Failures = append(res.Failures, Failure{Index: i, Pos: e.Pos, When: when,
 					Diff: fmt.Sprintf("cycle %d never ran: the run ended (%s) after %d cycles", *e.When.Cycle, tr.End, tr.Cycles)})
 				continue
@@ -124,7 +132,8 @@ func Run(sc *core.Scenario, gates core.FeatureGates) Result {
 
 // compare builds the wanted and the observed view of every workload the
 // expectation names.
-func compare(e *core.Expectation, shot snapshot) (map[string]*Workload, map[string]*Workload) {
+func compare(e *core.Expectation, snap snapshot) (map[string]*Workload, map[string]*Workload) {
+	shot := snap.wls
 	want := map[string]*Workload{}
 	got := map[string]*Workload{}
 	get := func(m map[string]*Workload, k string) *Workload {
@@ -191,12 +200,29 @@ func compare(e *core.Expectation, shot snapshot) (map[string]*Workload, map[stri
 		if w := shot[k]; w != nil {
 			msg = w.Message
 		}
+		// An admitted workload or a Deployment with pods no node takes:
+		// the reason of its first pending pod.
+		if w := shot[k]; w == nil || w.Status == sim.Admitted {
+			if _, podMsg := snap.state.PlacedPods(k); podMsg != "" {
+				msg = podMsg
+			}
+		}
 		get(want, k).Message = "contains " + fmt.Sprintf("%q", sub)
 		if strings.Contains(msg, sub) {
 			get(got, k).Message = "contains " + fmt.Sprintf("%q", sub)
 		} else {
 			get(got, k).Message = fmt.Sprintf("%q", msg)
 		}
+	}
+	for k, nodes := range e.Pods {
+		placed, _ := snap.state.PlacedPods(k)
+		w := map[string]int{}
+		for n, c := range nodes {
+			if c > 0 {
+				w[n] = c
+			}
+		}
+		get(want, k).Pods, get(got, k).Pods = w, placed // both non-nil: "none placed" compares equal
 	}
 	return want, got
 }

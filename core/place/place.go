@@ -367,3 +367,18 @@ func (c *Cluster) count(pi, ui int, q group) int {
 	}
 	return n
 }
+
+// UnitsOf lists the ResourcePolicy units that select node i, as
+// "namespace/policy/unit".
+func (c *Cluster) UnitsOf(i int) []string {
+	var out []string
+	for pi := range c.policies {
+		p := &c.policies[pi]
+		for ui := range p.Units {
+			if c.unitNodes[pi][ui][i] {
+				out = append(out, p.Namespace+"/"+p.Name+"/"+unitLabel(p, ui))
+			}
+		}
+	}
+	return out
+}

@@ -337,6 +337,7 @@ const (
 	apiKueueV1beta2   = "kueue.x-k8s.io/v1beta2"
 	apiKueueV1beta1   = "kueue.x-k8s.io/v1beta1"
 	apiBatchV1        = "batch/v1"
+	apiAppsV1         = "apps/v1"
 	apiCoreV1         = "v1"
 	apiSchedulingV1   = "scheduling.k8s.io/v1"
 	apiResourcePolicy = "scheduling.x-k8s.io/v1alpha1"
@@ -348,7 +349,7 @@ const (
 
 const acceptedKinds = "kueue.x-k8s.io/v1beta2 or kueue.x-k8s.io/v1beta1 " +
 	"(ResourceFlavor, ClusterQueue, Cohort, LocalQueue, Workload, WorkloadPriorityClass), " +
-	"batch/v1 Job, v1 Namespace, v1 Node, scheduling.k8s.io/v1 PriorityClass, " +
+	"batch/v1 Job, apps/v1 Deployment and ReplicaSet, v1 Namespace, v1 Node, scheduling.k8s.io/v1 PriorityClass, " +
 	"scheduling.x-k8s.io/v1alpha1 ResourcePolicy, kueueplay/v1alpha1 Scenario"
 
 // dispatch decodes one object according to its apiVersion and kind.
@@ -380,6 +381,12 @@ func (d *decoder) dispatch(st *state, o *rawObject) {
 	case apiBatchV1:
 		if o.kind == "Job" {
 			d.job(st, o)
+			return
+		}
+	case apiAppsV1:
+		switch o.kind {
+		case "Deployment", "ReplicaSet":
+			d.deployment(st, o)
 			return
 		}
 	case apiCoreV1:

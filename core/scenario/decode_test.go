@@ -20,6 +20,7 @@ func ignorePos() cmp.Option {
 		cmpopts.IgnoreFields(core.Workload{}, "Pos"),
 		cmpopts.IgnoreFields(core.Namespace{}, "Pos"),
 		cmpopts.IgnoreFields(core.Node{}, "Pos"),
+		cmpopts.IgnoreFields(core.Deployment{}, "Pos"),
 		cmpopts.IgnoreFields(core.ResourcePolicy{}, "Pos"),
 		cmpopts.IgnoreFields(core.ResourcePolicyUnit{}, "Pos"),
 		cmpopts.IgnoreFields(core.Event{}, "Pos"),

@@ -1,16 +1,18 @@
 // Package scenario decodes and validates a kueueplay scenario file: a
 // multi-document YAML stream of the Kubernetes and Kueue manifests users
 // already have (ResourceFlavors, ClusterQueues, Cohorts, LocalQueues,
-// Workloads, batch/v1 Jobs, Namespaces, Nodes, PriorityClasses,
-// ResourcePolicies) plus at most one kueueplay/v1alpha1 Scenario object with
-// the simulation settings, events and expectations.
+// Workloads, batch/v1 Jobs, apps/v1 Deployments and ReplicaSets, Namespaces,
+// Nodes, PriorityClasses, ResourcePolicies) plus at most one
+// kueueplay/v1alpha1 Scenario object with the simulation settings, events
+// and expectations.
 //
 // Decode walks go.yaml.in/yaml/v3's node tree by hand, so every diagnostic
 // carries the line and column of the node it is about. Decoding is strict:
 // a field that is not a real field of the Kubernetes type is an error, while
 // real fields the playground does not interpret (most of ObjectMeta,
-// status, most of PodSpec and Container, most of JobSpec) are accepted and
-// skipped without being read, so that `kubectl get -o yaml` output decodes.
+// status, most of PodSpec and Container, most of JobSpec and
+// DeploymentSpec) are accepted and skipped without being read, so that
+// `kubectl get -o yaml` output decodes.
 //
 // Validation mirrors what the API server and Kueue v0.16.1 would do with the
 // same objects: CRD schema rules (enums, defaults, list sizes, CEL

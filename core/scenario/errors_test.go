@@ -42,10 +42,10 @@ metadata:
 		},
 		"unknown kind": {
 			in: `apiVersion: apps/v1
-kind: Deployment
+kind: StatefulSet
 metadata: {name: web}
 `,
-			want: []diag{{At: "t.yaml:2:7", Field: "kind", Msg: `unsupported object apiVersion "apps/v1", kind "Deployment"; accepted: kueue.x-k8s.io/v1beta2`}},
+			want: []diag{{At: "t.yaml:2:7", Field: "kind", Msg: `unsupported object apiVersion "apps/v1", kind "StatefulSet"; accepted: kueue.x-k8s.io/v1beta2`}},
 		},
 		"kueue kind under the wrong version": {
 			in: `apiVersion: kueue.x-k8s.io/v1alpha1
@@ -423,7 +423,7 @@ spec:
 				{At: "t.yaml:6:22", Object: "Scenario", Field: "spec.events[1].delete", Msg: `unknown workload "default/train"`},
 				{At: "t.yaml:9:16", Object: "Scenario", Field: "spec.expect[0].admitted[team-a/missing]", Msg: `unknown workload "team-a/missing"`},
 				{At: "t.yaml:10:15", Object: "Scenario", Field: "spec.expect[0].pending[0]", Msg: `unknown workload "team-a/train" (Job "team-a/train" becomes Workload "team-a/job-train")`},
-				{At: "t.yaml:11:16", Object: "Scenario", Field: "spec.expect[0].messages[nope]", Msg: `unknown workload "default/nope"`},
+				{At: "t.yaml:11:16", Object: "Scenario", Field: "spec.expect[0].messages[nope]", Msg: `unknown workload, Deployment or ReplicaSet "default/nope"`},
 			},
 		},
 		"event with both actions": {
@@ -434,7 +434,7 @@ spec:
   - {finish: a, delete: a}
 `,
 			want: []diag{
-				{At: "t.yaml:5:5", Object: "Scenario", Field: "spec.events[0]", Msg: "an event needs exactly one of finish or delete, got 2"},
+				{At: "t.yaml:5:5", Object: "Scenario", Field: "spec.events[0]", Msg: "an event needs exactly one of finish, delete or scale, got 2"},
 				{At: "t.yaml:5:5", Object: "Scenario", Field: "spec.events[0].at", Msg: `missing required field "at"`},
 				{At: "t.yaml:5:14", Object: "Scenario", Field: "spec.events[0].finish", Msg: `unknown workload "default/a"`},
 				{At: "t.yaml:5:25", Object: "Scenario", Field: "spec.events[0].delete", Msg: `unknown workload "default/a"`},

@@ -30,7 +30,7 @@ const (
 // (pkg/webhooks/resourceflavor_webhook.go) plus the CRD's CEL rules.
 func (d *decoder) resourceFlavor(st *state, o *rawObject) {
 	m, rest := d.begin(o, false, nameSubdomain)
-	d.annotations(m, false, o.kind)
+	d.annotations(m, annNone, o.kind)
 	rf := core.ResourceFlavor{Name: core.FlavorName(m.name), Pos: d.pos(o.node)}
 	for _, p := range rest {
 		switch p.name {
@@ -350,7 +350,7 @@ func nominalText(n *yaml.Node) string {
 // like ValidateClusterQueue plus the CRD's CEL rules.
 func (d *decoder) clusterQueue(st *state, o *rawObject, v1beta1 bool) {
 	m, rest := d.begin(o, false, nameSubdomain)
-	d.annotations(m, false, o.kind)
+	d.annotations(m, annNone, o.kind)
 	info := &cqInfo{label: m.label}
 	cq := core.ClusterQueue{
 		Name:             m.name,
@@ -555,7 +555,7 @@ func (d *decoder) fairSharing(n *yaml.Node, path string) {
 // not bounded by nominalQuota, and limits need a parent.
 func (d *decoder) cohort(st *state, o *rawObject) {
 	m, rest := d.begin(o, false, nameSubdomain)
-	d.annotations(m, false, o.kind)
+	d.annotations(m, annNone, o.kind)
 	info := &cohortInfo{label: m.label}
 	c := core.Cohort{Name: m.name, Pos: d.pos(o.node)}
 	var specNode, rgNode *yaml.Node
@@ -595,7 +595,7 @@ func (d *decoder) cohort(st *state, o *rawObject) {
 // localQueue decodes a LocalQueue (same shape in v1beta1 and v1beta2).
 func (d *decoder) localQueue(st *state, o *rawObject) {
 	m, rest := d.begin(o, true, nameSubdomain)
-	d.annotations(m, false, o.kind)
+	d.annotations(m, annNone, o.kind)
 	info := &lqInfo{label: m.label, node: o.node}
 	lq := core.LocalQueue{Namespace: m.namespace, Name: m.name, StopPolicy: "None", Pos: d.pos(o.node)}
 	var specNode *yaml.Node
@@ -634,7 +634,7 @@ func (d *decoder) localQueue(st *state, o *rawObject) {
 // workloadPriorityClass decodes a WorkloadPriorityClass.
 func (d *decoder) workloadPriorityClass(st *state, o *rawObject) {
 	m, rest := d.begin(o, false, nameSubdomain)
-	d.annotations(m, false, o.kind)
+	d.annotations(m, annNone, o.kind)
 	pc := &pcInfo{node: o.node}
 	haveValue := false
 	for _, p := range rest {
@@ -682,7 +682,7 @@ func systemPriority(name string) (int32, bool) {
 // plugin (at most one globalDefault).
 func (d *decoder) priorityClass(st *state, o *rawObject) {
 	m, rest := d.begin(o, false, nameSubdomain)
-	d.annotations(m, false, o.kind)
+	d.annotations(m, annNone, o.kind)
 	pc := &pcInfo{node: o.node}
 	haveValue := false
 	var valueNode, defaultNode *yaml.Node

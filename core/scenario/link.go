@@ -14,6 +14,7 @@ func (d *decoder) link(st *state) {
 	d.linkJobs(st)
 	d.linkWorkloads(st)
 	d.linkAdmissionTimes(st)
+	d.linkDeployments(st)
 	d.linkScenarioRefs(st)
 }
 
@@ -223,11 +224,13 @@ func (d *decoder) linkAdmissionTimes(st *state) {
 	}
 }
 
-// linkScenarioRefs checks that events and expectations name workloads of
-// the file.
+// linkScenarioRefs checks that events and expectations name objects of
+// the file: workloads, or for pods, messages and scale, Deployments and
+// ReplicaSets; and that expect[].pods names Nodes of the file.
 func (d *decoder) linkScenarioRefs(st *state) {
 	known := map[string]bool{}
 	hint := map[string]string{}
+	jobs := map[string]bool{}
 	for _, w := range st.workloads {
 		k := w.wl.Namespace + "/" + w.wl.Name
 		if !w.dropped {
@@ -237,14 +240,51 @@ func (d *decoder) linkScenarioRefs(st *state) {
 		}
 		if w.job {
 			jk := w.wl.Namespace + "/" + w.jobName
+			jobs[jk] = true
 			if _, taken := hint[jk]; !taken {
 				hint[jk] = fmt.Sprintf(" (Job %q becomes Workload %q)", jk, k)
 			}
 		}
 	}
 	for _, r := range st.scenario.refs {
-		if !known[r.name] {
-			d.errorObj(st.scenario.label, r.node, r.path, "unknown workload %q%s", r.name, hint[r.name])
+		dp, isOwner := st.podOwners[r.name]
+		switch r.kind {
+		case refWorkload:
+			switch {
+			case known[r.name]:
+			case isOwner:
+				d.errorObj(st.scenario.label, r.node, r.path, "%q is a %s, not a workload: only scale, pods and messages name Deployments and ReplicaSets", r.name, dp.dep.Kind)
+			default:
+				d.errorObj(st.scenario.label, r.node, r.path, "unknown workload %q%s", r.name, hint[r.name])
+			}
+		case refOwner:
+			if !known[r.name] && !isOwner {
+				d.errorObj(st.scenario.label, r.node, r.path, "unknown workload, Deployment or ReplicaSet %q%s", r.name, hint[r.name])
+			}
+		case refScalable:
+			switch {
+			case isOwner:
+			case known[r.name]:
+				d.errorObj(st.scenario.label, r.node, r.path, "%q is a workload: scale applies to Deployments and ReplicaSets only", r.name)
+			case jobs[r.name]:
+				d.errorObj(st.scenario.label, r.node, r.path, "%q is a Job: scale applies to Deployments and ReplicaSets only", r.name)
+			default:
+				d.errorObj(st.scenario.label, r.node, r.path, "unknown Deployment or ReplicaSet %q", r.name)
+			}
+		}
+	}
+	nodes := map[string]bool{}
+	for _, n := range st.nodes {
+		nodes[n.Name] = true
+	}
+	for _, r := range st.scenario.nodeRefs {
+		if nodes[r.name] {
+			continue
+		}
+		if len(nodes) == 0 {
+			d.errorObj(st.scenario.label, r.node, r.path, "unknown Node %q: the file has no Nodes, so no pod is placed", r.name)
+		} else {
+			d.errorObj(st.scenario.label, r.node, r.path, "unknown Node %q", r.name)
 		}
 	}
 }

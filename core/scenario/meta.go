@@ -61,7 +61,9 @@ type objMeta struct {
 	node     *yaml.Node
 	nameNode *yaml.Node
 	labels   map[string]string
-	// labelNodes and annNodes hold the value nodes, for positions.
+	// labelsNode is the labels mapping (nil when absent); labelNodes and
+	// annNodes hold the value nodes, for positions.
+	labelsNode *yaml.Node
 	labelNodes map[string]*yaml.Node
 	ann        map[string]string
 	annNodes   map[string]*yaml.Node
@@ -161,6 +163,7 @@ func (d *decoder) objectMeta(n, obj *yaml.Node, path string, namespaced bool, ru
 			}
 		case "labels":
 			var keys map[string]*yaml.Node
+			m.labelsNode = p.val
 			m.labels, keys, m.labelNodes = d.stringMap(p.val, fp)
 			d.checkLabels(m.labels, keys, m.labelNodes, fp)
 		case "annotations":
@@ -208,16 +211,30 @@ func (d *decoder) checkLabels(labels map[string]string, keys, vals map[string]*y
 	}
 }
 
-// simAnnotations are the kueueplay/ annotations of a Workload or Job.
+// simAnnotations are the kueueplay/ annotations of a Workload, Job,
+// Deployment or ReplicaSet.
 type simAnnotations struct {
 	arrival          time.Duration
 	runtime          *time.Duration
 	terminationDelay *time.Duration
 }
 
-// annotations validates the kueueplay/ annotations. forWorkload is false
-// for kinds that do not read them (a warning then).
-func (d *decoder) annotations(m objMeta, forWorkload bool, kind string) simAnnotations {
+// annotationUse says which kueueplay/ annotations a kind reads.
+type annotationUse int
+
+const (
+	// annNone: none (a warning for each).
+	annNone annotationUse = iota
+	// annWorkload: all three (Workloads and Jobs).
+	annWorkload
+	// annArrival: only kueueplay/arrival (Deployments and ReplicaSets, which
+	// run until they are scaled down and have no quota to release).
+	annArrival
+)
+
+// annotations validates the kueueplay/ annotations; those that use says
+// kind does not read are a warning.
+func (d *decoder) annotations(m objMeta, use annotationUse, kind string) simAnnotations {
 	var sa simAnnotations
 	for k, v := range m.ann {
 		if !strings.HasPrefix(k, annotationPrefix) {
@@ -225,14 +242,17 @@ func (d *decoder) annotations(m objMeta, forWorkload bool, kind string) simAnnot
 		}
 		n := m.annNodes[k]
 		fp := key("metadata.annotations", k)
+		readOn := "Workloads and Jobs"
 		switch k {
-		case annotationArrival, annotationRuntime, annotationTerminationDelay:
+		case annotationArrival:
+			readOn = "Workloads, Jobs, Deployments and ReplicaSets"
+		case annotationRuntime, annotationTerminationDelay:
 		default:
 			d.errorf(n, fp, "unknown kueueplay annotation %q (known: %s, %s, %s)", k, annotationArrival, annotationRuntime, annotationTerminationDelay)
 			continue
 		}
-		if !forWorkload {
-			d.warnf(n, fp, "annotation %q is only read on Workloads and Jobs; it has no effect on a %s", k, kind)
+		if use == annNone || use == annArrival && k != annotationArrival {
+			d.warnf(n, fp, "annotation %q is only read on %s; it has no effect on a %s", k, readOn, kind)
 			continue
 		}
 		dur, ok := d.parseDuration(n, fp, v)

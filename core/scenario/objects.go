@@ -11,7 +11,7 @@ import (
 // kubernetes.io/metadata.name: <name>.
 func (d *decoder) namespace(st *state, o *rawObject) {
 	m, rest := d.begin(o, false, nameLabel)
-	d.annotations(m, false, o.kind)
+	d.annotations(m, annNone, o.kind)
 	for _, p := range rest {
 		switch p.name {
 		case "spec":
@@ -39,7 +39,7 @@ func (d *decoder) namespace(st *state, o *rawObject) {
 // status.allocatable (status.capacity when allocatable is absent).
 func (d *decoder) node(st *state, o *rawObject) {
 	m, rest := d.begin(o, false, nameSubdomain)
-	d.annotations(m, false, o.kind)
+	d.annotations(m, annNone, o.kind)
 	nd := core.Node{Name: m.name, Labels: m.labels, Pos: d.pos(o.node)}
 	var allocatable, capacity rlist
 	haveAlloc, haveCap := false, false
@@ -97,7 +97,7 @@ func (d *decoder) node(st *state, o *rawObject) {
 // non-negative priority and maxCount, and unique unit names.
 func (d *decoder) resourcePolicy(st *state, o *rawObject) {
 	m, rest := d.begin(o, true, nameSubdomain)
-	d.annotations(m, false, o.kind)
+	d.annotations(m, annNone, o.kind)
 	rp := core.ResourcePolicy{Namespace: m.namespace, Name: m.name, Pos: d.pos(o.node)}
 	var specNode *yaml.Node
 	specNode, _ = d.specAndStatus(rest)

@@ -12,6 +12,11 @@ import (
 // podTemplate is what the playground reads of a pod template.
 type podTemplate struct {
 	labels map[string]string
+	// labelNodes hold the label value nodes; labelsNode is the labels
+	// mapping, else the metadata mapping, else the template (for
+	// positions).
+	labelNodes map[string]*yaml.Node
+	labelsNode *yaml.Node
 	// requests is the per-pod request computed like Kueue (see podRequests).
 	requests map[core.ResourceName]core.Amount
 	// nonZero is the per-pod cpu and memory kube-scheduler scores with.
@@ -46,14 +51,15 @@ const (
 // podTemplate decodes a v1 PodTemplateSpec. Real PodSpec and Container
 // fields the playground does not use are accepted and skipped.
 func (d *decoder) podTemplate(n *yaml.Node, path string) podTemplate {
-	var pt podTemplate
+	pt := podTemplate{labelsNode: n}
 	haveSpec := false
 	for _, p := range d.pairs(n, path) {
 		fp := join(path, p.name)
 		switch p.name {
 		case "metadata":
 			m := d.objectMeta(p.val, n, fp, false, nameSubdomain)
-			pt.labels = m.labels
+			pt.labels, pt.labelNodes = m.labels, m.labelNodes
+			pt.labelsNode = orNode(m.labelsNode, m.node)
 		case "spec":
 			if !isNull(p.val) {
 				haveSpec = true

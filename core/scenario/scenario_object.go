@@ -1,6 +1,9 @@
 package scenario
 
 import (
+	"maps"
+	"math"
+	"slices"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -34,7 +37,7 @@ func (d *decoder) scenarioObject(st *state, o *rawObject) {
 	si := &st.scenario
 	si.label = d.obj
 	si.sc.Name = m.name
-	d.annotations(m, false, "Scenario")
+	d.annotations(m, annNone, "Scenario")
 	for _, p := range rest {
 		switch p.name {
 		case "spec":
@@ -110,23 +113,39 @@ func (d *decoder) scenarioSpec(n *yaml.Node, path string, si *scenarioInfo) {
 // expectation: "namespace/name", or a bare name in namespace default. The
 // workload's existence is checked in link.
 func (d *decoder) workloadRef(si *scenarioInfo, s string, n *yaml.Node, path string) (string, bool) {
+	return d.objectRef(si, s, n, path, refWorkload)
+}
+
+// objectRef normalises a reference like workloadRef; kind says what it may
+// name (a workload, a pod owner, or a Deployment or ReplicaSet).
+func (d *decoder) objectRef(si *scenarioInfo, s string, n *yaml.Node, path string, kind refKind) (string, bool) {
 	ns, name, found := strings.Cut(s, "/")
 	if !found {
 		ns, name = defaultNamespace, s
 	}
 	if ns == "" || name == "" || strings.Contains(name, "/") {
-		d.errorf(n, path, "invalid workload reference %q: write namespace/name (or a bare name for namespace default)", clip(s))
+		what := "workload"
+		switch kind {
+		case refOwner:
+			what = "workload, Deployment or ReplicaSet"
+		case refScalable:
+			what = "Deployment or ReplicaSet"
+		}
+		d.errorf(n, path, "invalid %s reference %q: write namespace/name (or a bare name for namespace default)", what, clip(s))
 		return "", false
 	}
 	k := ns + "/" + name
-	si.refs = append(si.refs, wlRef{name: k, node: n, path: path})
+	si.refs = append(si.refs, wlRef{name: k, kind: kind, node: n, path: path})
 	return k, true
 }
 
-// event decodes one spec.events entry: {at: <duration>, finish|delete: <workload>}.
+// event decodes one spec.events entry: {at: <duration>, finish|delete:
+// <workload>} or {at: <duration>, scale: <Deployment or ReplicaSet>,
+// replicas: <n>}.
 func (d *decoder) event(n *yaml.Node, path string, si *scenarioInfo) (core.Event, bool) {
 	ev := core.Event{Pos: d.pos(n)}
-	haveAt, actions := false, 0
+	haveAt, actions, haveScale := false, 0, false
+	var replicasKey, replicasNode *yaml.Node
 	ok := true
 	for _, p := range d.pairs(n, path) {
 		fp := join(path, p.name)
@@ -137,15 +156,40 @@ func (d *decoder) event(n *yaml.Node, path string, si *scenarioInfo) (core.Event
 			} else {
 				haveAt, ok = true, false
 			}
-		case string(core.EventFinish), string(core.EventDelete):
+		case string(core.EventFinish), string(core.EventDelete), string(core.EventScale):
 			actions++
+			scale := p.name == string(core.EventScale)
+			haveScale = haveScale || scale
 			s, good := d.str(p.val, fp)
 			if !good {
+				if isNull(p.val) {
+					d.errorf(orNode(p.val, p.key), fp, "expected a namespace/name, got null")
+				}
 				ok = false
 				continue
 			}
-			k, good := d.workloadRef(si, s, p.val, fp)
-			ev.Kind, ev.Workload, ok = core.EventKind(p.name), k, ok && good
+			kind := refWorkload
+			if scale {
+				kind = refScalable
+			}
+			k, good := d.objectRef(si, s, p.val, fp, kind)
+			ev.Kind, ok = core.EventKind(p.name), ok && good
+			if scale {
+				ev.Target = k
+			} else {
+				ev.Workload = k
+			}
+		case "replicas":
+			replicasKey = p.key
+			if isNull(p.val) {
+				continue
+			}
+			replicasNode = p.val
+			if v, good := d.replicaCount(p.val, fp); good {
+				ev.Replicas = v
+			} else {
+				ok = false
+			}
 		default:
 			d.unknown(p, path)
 		}
@@ -158,8 +202,19 @@ func (d *decoder) event(n *yaml.Node, path string, si *scenarioInfo) (core.Event
 		ok = false
 	}
 	if actions != 1 {
-		d.errorf(n, path, "an event needs exactly one of finish or delete, got %d", actions)
+		d.errorf(n, path, "an event needs exactly one of finish, delete or scale, got %d", actions)
 		ok = false
+	}
+	switch {
+	case haveScale && replicasNode == nil:
+		d.errorf(orNode(replicasKey, n), join(path, "replicas"), "missing required field \"replicas\": a scale event sets the new spec.replicas")
+		ok = false
+	case !haveScale && replicasKey != nil:
+		d.errorf(replicasKey, join(path, "replicas"), "replicas belongs to a scale event; finish and delete take none")
+		ok = false
+	}
+	if ok && ev.Kind == core.EventScale {
+		si.scales = append(si.scales, scaleRef{target: ev.Target, replicas: ev.Replicas, node: replicasNode, path: join(path, "replicas")})
 	}
 	return ev, ok
 }
@@ -223,23 +278,29 @@ func (d *decoder) expectation(n *yaml.Node, path string, si *scenarioInfo) (core
 		case "preempted":
 			ex.Preempted = list(p, fp)
 		case "messages":
+			// A key may name a Deployment or ReplicaSet too: its message
+			// is the reason of its first pending pod.
 			msgs, keys, _ := d.stringMap(p.val, fp)
 			if msgs != nil {
 				ex.Messages = map[string]string{}
 			}
-			for raw, msg := range msgs {
-				k, good := d.workloadRef(si, raw, keys[raw], key(fp, raw))
+			// In key order, so that which of two spellings of one key is
+			// reported does not depend on map order.
+			for _, raw := range slices.Sorted(maps.Keys(msgs)) {
+				k, good := d.objectRef(si, raw, keys[raw], key(fp, raw), refOwner)
 				if !good {
 					ok = false
 					continue
 				}
 				if _, dup := ex.Messages[k]; dup {
-					d.errorf(keys[raw], key(fp, raw), "workload %q is listed twice", k)
+					d.errorf(keys[raw], key(fp, raw), "%q is listed twice", k)
 					ok = false
 					continue
 				}
-				ex.Messages[k] = msg
+				ex.Messages[k] = msgs[raw]
 			}
+		case "pods":
+			ex.Pods = d.podsExpectation(p.val, fp, si, &ok)
 		default:
 			d.unknown(p, path)
 		}
@@ -285,6 +346,48 @@ func (d *decoder) admittedExpectation(n *yaml.Node, path string, si *scenarioInf
 			podSets[q.name] = flavors
 		}
 		out[k] = podSets
+	}
+	return out
+}
+
+// podsExpectation decodes expect[].pods: owner (a workload, Deployment or
+// ReplicaSet) -> node name -> the exact number of its placed pods there. An
+// empty or null inner value means none of the owner's pods is placed. The
+// owners and nodes are checked in link.
+func (d *decoder) podsExpectation(n *yaml.Node, path string, si *scenarioInfo, ok *bool) map[string]map[string]int {
+	if isNull(n) {
+		return nil
+	}
+	out := map[string]map[string]int{}
+	for _, p := range d.pairs(n, path) {
+		fp := key(path, p.name)
+		k, good := d.objectRef(si, p.name, p.key, fp, refOwner)
+		if !good {
+			*ok = false
+			continue
+		}
+		if _, dup := out[k]; dup {
+			d.errorf(p.key, fp, "%q is listed twice", k)
+			*ok = false
+			continue
+		}
+		nodes := map[string]int{}
+		for _, q := range d.pairs(p.val, fp) {
+			qp := key(fp, q.name)
+			si.nodeRefs = append(si.nodeRefs, ref{name: q.name, node: q.key, path: qp})
+			if isNull(q.val) {
+				d.errorf(orNode(q.val, q.key), qp, "expected a pod count (an integer from 0), got null")
+				*ok = false
+				continue
+			}
+			v, good := d.integer(q.val, qp, 0, math.MaxInt32)
+			if !good {
+				*ok = false
+				continue
+			}
+			nodes[q.name] = int(v)
+		}
+		out[k] = nodes
 	}
 	return out
 }

@@ -25,6 +25,10 @@ type state struct {
 	namespaces    []core.Namespace
 	nodes         []core.Node
 	policies      []core.ResourcePolicy
+	// deployments holds Deployments and ReplicaSets, in document order;
+	// podOwners maps their "namespace/name" to the first one registered.
+	deployments []*depInfo
+	podOwners   map[string]*depInfo
 	// workloads holds Workload objects and Jobs, in document order.
 	workloads      []*wlInfo
 	priorityClass  map[string]*pcInfo
@@ -36,6 +40,7 @@ type state struct {
 func newState() *state {
 	return &state{
 		keys:           map[string]keyInfo{},
+		podOwners:      map[string]*depInfo{},
 		flavorNames:    map[string]bool{},
 		priorityClass:  map[string]*pcInfo{},
 		workloadPClass: map[string]*pcInfo{},
@@ -112,20 +117,56 @@ type wlInfo struct {
 	dropped bool
 }
 
-// scenarioInfo is the decoded Scenario object with the workload references
-// of its events and expectations, checked once every workload is known.
+// depInfo is a decoded Deployment or ReplicaSet.
+type depInfo struct {
+	dep   core.Deployment
+	label string
+	// node is the object's mapping; nameNode its metadata.name.
+	node, nameNode *yaml.Node
+	// replicas is spec.replicas as written (node nil when defaulted).
+	replicas ref
+}
+
+// scenarioInfo is the decoded Scenario object with the references of its
+// events and expectations, checked once every object is known.
 type scenarioInfo struct {
 	sc    core.Scenario
 	label string
 	refs  []wlRef
+	// nodeRefs are the node names of expect[].pods.
+	nodeRefs []ref
+	// scales are the scale events, for the MaxDeploymentPods bound.
+	scales []scaleRef
 }
 
-// wlRef is a workload named in an event or expectation, normalised to
-// "namespace/name".
+// refKind says what an event or expectation reference may name.
+type refKind int
+
+const (
+	// refWorkload: a workload (finish, delete, admitted, pending, ...).
+	refWorkload refKind = iota
+	// refOwner: a workload, Deployment or ReplicaSet (pods, messages).
+	refOwner
+	// refScalable: a Deployment or ReplicaSet (scale).
+	refScalable
+)
+
+// wlRef is a workload (or, by kind, a pod owner) named in an event or
+// expectation, normalised to "namespace/name".
 type wlRef struct {
 	name string
+	kind refKind
 	node *yaml.Node
 	path string
+}
+
+// scaleRef is a scale event: its target and where its replicas are
+// written.
+type scaleRef struct {
+	target   string
+	replicas int32
+	node     *yaml.Node
+	path     string
 }
 
 // build assembles the Scenario.
@@ -148,6 +189,9 @@ func (st *state) build() *core.Scenario {
 		}
 	}
 	sc.Nodes = st.nodes
+	for _, dp := range st.deployments {
+		sc.Deployments = append(sc.Deployments, dp.dep)
+	}
 	sc.ResourcePolicies = st.policies
 	return &sc
 }

@@ -21,7 +21,7 @@ const defaultPodSetName = "main"
 // pkg/util/priority.Priority reads it.
 func (d *decoder) workload(st *state, o *rawObject, v1beta1 bool) {
 	m, rest := d.begin(o, true, nameSubdomain)
-	sa := d.annotations(m, true, o.kind)
+	sa := d.annotations(m, annWorkload, o.kind)
 	w := &wlInfo{label: m.label, node: o.node, nameNode: m.nameNode}
 	wl := core.Workload{
 		Namespace:        m.namespace,
@@ -240,20 +240,27 @@ func (d *decoder) podSets(n *yaml.Node, path string) []core.PodSet {
 	return out
 }
 
-// podSet builds a core.PodSet from a decoded template.
+// podSet builds a workload's core.PodSet from a decoded template.
 func (pt podTemplate) podSet(name string, count int32, jobName string) core.PodSet {
+	ps := pt.pods(count, podSetLabelsFor(pt.labels, name, jobName))
+	ps.Name = name
+	return ps
+}
+
+// pods builds the derived form of count pods of the template, with the
+// given pod labels, and no name. Deployments and ReplicaSets use it as is.
+func (pt podTemplate) pods(count int32, labels map[string]string) core.PodSet {
 	reqs := map[core.ResourceName]core.Amount{}
 	for k, v := range pt.requests {
 		reqs[k] = v
 	}
 	return core.PodSet{
-		Name:              name,
 		Count:             count,
 		Requests:          reqs,
 		NodeSelector:      pt.nodeSelector,
 		RequiredAffinity:  pt.required,
 		Tolerations:       pt.tolerations,
-		Labels:            podSetLabelsFor(pt.labels, name, jobName),
+		Labels:            labels,
 		PreferredAffinity: pt.preferred,
 		NonZeroRequests:   pt.nonZero,
 	}
@@ -468,7 +475,7 @@ func (d *decoder) admission(n *yaml.Node, path string, podSets []core.PodSet, w 
 // resolved in link (jobframework.ExtractPriority).
 func (d *decoder) job(st *state, o *rawObject) {
 	m, rest := d.begin(o, true, nameJob)
-	sa := d.annotations(m, true, o.kind)
+	sa := d.annotations(m, annWorkload, o.kind)
 	w := &wlInfo{label: m.label, node: o.node, nameNode: m.nameNode, job: true, jobName: m.name}
 	wl := core.Workload{
 		Namespace:        m.namespace,

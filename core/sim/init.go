@@ -9,6 +9,7 @@ import (
 
 	"github.com/kueueplay/kueueplay/core"
 	"github.com/kueueplay/kueueplay/core/quota"
+	"github.com/kueueplay/kueueplay/core/trace"
 )
 
 // New builds the initial State of a scenario: every ClusterQueue with its
@@ -88,6 +89,12 @@ func New(sc *core.Scenario, gates core.FeatureGates) *State {
 	}
 
 	st.events = scheduledEvents(sc)
+	s.place = newPlaceState(sc, s.gen)
+	// The pods of workloads that start admitted are placed before the
+	// first step; initialStep reports it.
+	var ts trace.Step
+	s.placePods(&ts)
+	s.initialPlacements = ts.Placements
 	return s
 }
 

@@ -2,9 +2,11 @@ package sim
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 
 	"github.com/kueueplay/kueueplay/core"
+	"github.com/kueueplay/kueueplay/core/place"
 	"github.com/kueueplay/kueueplay/core/quota"
 )
 
@@ -23,6 +25,12 @@ import (
 //  4. In the last cycle, no preemption target was claimed beyond its usage
 //     (RefreshAssignmentsDuringSchedulingCycle), and every target holds
 //     quota.
+//  5. Placement (scenarios with Nodes): no node holds more than its
+//     allocatable of any resource or pods, recomputed from the bound pods;
+//     no ResourcePolicy unit counts more pods than its maxCount in any
+//     group (the count the policy uses: without terminating pods under
+//     ignoreTerminatingPod); every pod belongs to an admitted or
+//     terminating workload.
 func CheckInvariants(s *State) []string {
 	var bad []string
 	t := s.Tree
@@ -105,5 +113,57 @@ func CheckInvariants(s *State) []string {
 		}
 	}
 	slices.Sort(bad)
+	bad = append(bad, s.placementInvariants()...)
+	return bad
+}
+
+func (s *State) placementInvariants() []string {
+	if s.place == nil {
+		return nil
+	}
+	var bad []string
+	c := s.place.cluster
+	used := make([]map[core.ResourceName]core.Amount, len(c.Nodes))
+	for _, r := range s.place.pods {
+		if st := s.Workload(r.wl).Status; st != Admitted && st != Terminating {
+			bad = append(bad, fmt.Sprintf("pod %s exists but its workload is %s", r.pod.Key(), st))
+		}
+		if !r.bound {
+			continue
+		}
+		if used[r.binding.Node] == nil {
+			used[r.binding.Node] = map[core.ResourceName]core.Amount{}
+		}
+		for res, q := range r.pod.Template.Requests {
+			used[r.binding.Node][res] += q
+		}
+		used[r.binding.Node][core.ResourcePods]++
+	}
+	for ni, u := range used {
+		n := &c.Nodes[ni]
+		for _, res := range slices.Sorted(maps.Keys(u)) {
+			alloc, ok := n.Allocatable[res]
+			if res == core.ResourcePods && !ok {
+				alloc = place.DefaultMaxPods
+			}
+			if u[res] > alloc {
+				bad = append(bad, fmt.Sprintf("node %s holds %s of %s, above its allocatable %s", n.Name, core.FormatAmount(res, u[res]), res, core.FormatAmount(res, alloc)))
+			}
+		}
+	}
+	policies := map[string]*core.ResourcePolicy{}
+	for i := range s.Scenario.ResourcePolicies {
+		p := &s.Scenario.ResourcePolicies[i]
+		policies[p.Namespace+"/"+p.Name] = p
+	}
+	for _, u := range c.UnitCounts() {
+		n := u.Count
+		if policies[u.Policy].IgnoreTerminatingPod {
+			n = u.Live
+		}
+		if u.MaxCount != nil && n > int(*u.MaxCount) {
+			bad = append(bad, fmt.Sprintf("ResourcePolicy %s unit #%d counts %d pods in group %q, above its maxCount %d", u.Policy, u.Unit, n, u.Group, *u.MaxCount))
+		}
+	}
 	return bad
 }

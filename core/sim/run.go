@@ -109,8 +109,10 @@ func (s *State) initialStep() trace.Step {
 			ts.Events = append(ts.Events, trace.Event{Kind: trace.EventInactive, ClusterQueue: q.Spec.Name, Message: q.InactiveReason})
 		}
 	}
+	ts.Placements = s.initialPlacements
 	ts.Usage = s.usageRows()
 	ts.Queues = s.queueStates()
+	s.placementRows(&ts)
 	return ts
 }
 

@@ -143,6 +143,12 @@ type State struct {
 	// invariant checker.
 	lastClaims []trace.Claim
 
+	// place is the placement layer (nil without Nodes), copied on write.
+	place *placeState
+	// initialPlacements are the placements New made (pods of workloads
+	// that start admitted), for the initial step.
+	initialPlacements []trace.Placement
+
 	// Static lookups, shared by every State of a run.
 	static *static
 
@@ -195,6 +201,7 @@ func (s *State) clone() *State {
 	n.running = slices.Clone(s.running)
 	n.terminating = slices.Clone(s.terminating)
 	n.lastClaims = nil
+	n.initialPlacements = nil
 	return &n
 }
 

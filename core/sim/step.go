@@ -50,10 +50,14 @@ func Step(prev *State, ev Event) (*State, trace.Step, bool) {
 	default:
 		panic(fmt.Sprintf("sim.Step: unknown event kind %d", ev.Kind))
 	}
+	if s.placePods(&ts) {
+		changed = true
+	}
 	ts.Cycle = s.Cycles
 	ts.Changed = changed
 	ts.Usage = s.usageRows()
 	ts.Queues = s.queueStates()
+	s.placementRows(&ts)
 	return s, ts, changed
 }
 

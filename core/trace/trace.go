@@ -75,6 +75,14 @@ type Step struct {
 	// Claims are the preemption targets claimed in a cycle, with who
 	// claimed how much (RefreshAssignmentsDuringSchedulingCycle only).
 	Claims []Claim `json:"claims,omitempty"`
+
+	// Placement layer (scenarios with Nodes only): every pod placement
+	// attempted in the step, in order; then, after the step, every node,
+	// the ResourcePolicy unit counts and the pods no node could take.
+	Placements  []Placement  `json:"placements,omitempty"`
+	Nodes       []NodeState  `json:"nodes,omitempty"`
+	UnitCounts  []UnitCount  `json:"unitCounts,omitempty"`
+	PendingPods []PendingPod `json:"pendingPods,omitempty"`
 }
 
 // EventKind is what an event did.

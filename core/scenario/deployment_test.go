@@ -1,0 +1,514 @@
+package scenario
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/kueueplay/kueueplay/core"
+	"github.com/kueueplay/kueueplay/core/coretest"
+)
+
+// depWrapper builds the core.Deployment a test expects, starting from what
+// a template with one container and no requests decodes to.
+type depWrapper struct{ d core.Deployment }
+
+func makeDeployment(kind, ns, name string, replicas int32) *depWrapper {
+	return &depWrapper{d: core.Deployment{
+		Kind: kind, Namespace: ns, Name: name, Replicas: replicas,
+		Pod: core.PodSet{
+			Count:           replicas,
+			Requests:        map[core.ResourceName]core.Amount{},
+			Labels:          map[string]string{},
+			NonZeroRequests: map[core.ResourceName]core.Amount{"cpu": 100, "memory": 200 << 20},
+		},
+	}}
+}
+
+// Labels adds pod labels (key, value pairs).
+func (w *depWrapper) Labels(kv ...string) *depWrapper {
+	for i := 0; i+1 < len(kv); i += 2 {
+		w.d.Pod.Labels[kv[i]] = kv[i+1]
+	}
+	return w
+}
+
+// Request sets a per-pod request; cpu and memory also replace the scoring
+// defaults.
+func (w *depWrapper) Request(res core.ResourceName, q string) *depWrapper {
+	v := coretest.Amount(res, q)
+	w.d.Pod.Requests[res] = v
+	if res == core.ResourceCPU || res == core.ResourceMemory {
+		w.d.Pod.NonZeroRequests[res] = v
+	}
+	return w
+}
+
+func (w *depWrapper) NodeSelector(kv ...string) *depWrapper {
+	w.d.Pod.NodeSelector = map[string]string{}
+	for i := 0; i+1 < len(kv); i += 2 {
+		w.d.Pod.NodeSelector[kv[i]] = kv[i+1]
+	}
+	return w
+}
+
+func (w *depWrapper) Required(terms ...core.NodeSelectorTerm) *depWrapper {
+	w.d.Pod.RequiredAffinity = terms
+	return w
+}
+
+func (w *depWrapper) Preferred(terms ...core.PreferredSchedulingTerm) *depWrapper {
+	w.d.Pod.PreferredAffinity = terms
+	return w
+}
+
+func (w *depWrapper) Tolerations(ts ...core.Toleration) *depWrapper {
+	w.d.Pod.Tolerations = ts
+	return w
+}
+
+func (w *depWrapper) Arrival(d time.Duration) *depWrapper { w.d.Arrival = d; return w }
+
+func (w *depWrapper) Obj() core.Deployment { return w.d }
+
+// deploymentDoc returns a Deployment (or ReplicaSet) document whose
+// template has the label app: <name> and one container, with extra spec
+// lines (indented by two spaces) appended.
+func deploymentDoc(kind, ns, name, specLines string) string {
+	return fmt.Sprintf(`apiVersion: apps/v1
+kind: %s
+metadata: {name: %s, namespace: %s}
+spec:
+  selector: {matchLabels: {app: %s}}
+  template:
+    metadata: {labels: {app: %s}}
+    spec: {containers: [{name: c}]}
+%s`, kind, name, ns, name, name, specLines)
+}
+
+// TestDeployments checks the decoding of apps/v1 Deployments and
+// ReplicaSets: defaults, the pod-template-hash stand-in, and a template
+// decoded exactly like a Job's.
+func TestDeployments(t *testing.T) {
+	cases := map[string]struct {
+		in   string
+		want []core.Deployment
+	}{
+		"defaults": {
+			// replicas 1, arrival 0, namespace default; the hash is FNV-1a
+			// 64 of "default/web".
+			in: `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec: {containers: [{name: c}]}
+`,
+			want: []core.Deployment{
+				makeDeployment("Deployment", "default", "web", 1).Labels("app", "web", "pod-template-hash", "9d2ba50824").Obj(),
+			},
+		},
+		"ReplicaSet gets no extra label": {
+			in: `apiVersion: apps/v1
+kind: ReplicaSet
+metadata:
+  name: web
+  namespace: shop
+  annotations: {kueueplay/arrival: 90s}
+spec:
+  replicas: 3
+  selector:
+    matchExpressions: [{key: app, operator: In, values: [web, api]}]
+  template:
+    metadata: {labels: {app: web}}
+    spec: {containers: [{name: c, resources: {requests: {cpu: 500m}}}]}
+status: {replicas: 3}
+`,
+			want: []core.Deployment{
+				makeDeployment("ReplicaSet", "shop", "web", 3).Labels("app", "web").Request("cpu", "500m").Arrival(90 * time.Second).Obj(),
+			},
+		},
+		"zero replicas, a template label overwritten by the hash, real fields skipped": {
+			in: `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: api, namespace: shop}
+spec:
+  replicas: 0
+  minReadySeconds: 5
+  revisionHistoryLimit: 2
+  progressDeadlineSeconds: 600
+  strategy: {type: RollingUpdate, rollingUpdate: {maxSurge: 25%}}
+  selector: {matchLabels: {app: api}}
+  template:
+    metadata: {labels: {app: api, pod-template-hash: mine}}
+    spec: {restartPolicy: Always, containers: [{name: c}]}
+`,
+			want: []core.Deployment{
+				makeDeployment("Deployment", "shop", "api", 0).Labels("app", "api", "pod-template-hash", "922c353ccf").Obj(),
+			},
+		},
+		"template decoded like a Job's, in document order": {
+			in: deploymentDoc("ReplicaSet", "shop", "first", "") + `---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, namespace: shop}
+spec:
+  replicas: 2
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web, tier: front}}
+    spec:
+      nodeSelector: {disk: ssd}
+      affinity:
+        nodeAffinity:
+          requiredDuringSchedulingIgnoredDuringExecution:
+            nodeSelectorTerms: [{matchExpressions: [{key: zone, operator: In, values: [a]}]}]
+          preferredDuringSchedulingIgnoredDuringExecution:
+          - {weight: 10, preference: {matchExpressions: [{key: spot, operator: DoesNotExist}]}}
+      tolerations: [{key: spot, operator: Exists, effect: NoSchedule}]
+      initContainers: [{name: init, resources: {requests: {cpu: "4"}}}]
+      containers:
+      - {name: c, resources: {requests: {cpu: "1", nvidia.com/gpu: "1"}, limits: {memory: 1Gi}}}
+`,
+			want: []core.Deployment{
+				makeDeployment("ReplicaSet", "shop", "first", 1).Labels("app", "first").Obj(),
+				makeDeployment("Deployment", "shop", "web", 2).
+					Labels("app", "web", "tier", "front", "pod-template-hash", "1b2ce43c8d").
+					Request("cpu", "4").Request("memory", "1Gi").Request("nvidia.com/gpu", "1").
+					NodeSelector("disk", "ssd").
+					Required(core.NodeSelectorTerm{MatchExpressions: []core.NodeSelectorRequirement{{Key: "zone", Operator: "In", Values: []string{"a"}}}}).
+					Preferred(core.PreferredSchedulingTerm{Weight: 10, Preference: core.NodeSelectorTerm{MatchExpressions: []core.NodeSelectorRequirement{{Key: "spot", Operator: "DoesNotExist"}}}}).
+					Tolerations(core.Toleration{Key: "spot", Operator: "Exists", Effect: "NoSchedule"}).
+					Obj(),
+			},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			sc, diags := decode(t, tc.in)
+			if sc == nil {
+				t.Fatalf("Decode failed: %v", diags)
+			}
+			if diff := cmp.Diff(tc.want, sc.Deployments, ignorePos()); diff != "" {
+				t.Errorf("Deployments (-want +got):\n%s", diff)
+			}
+			if len(sc.Warnings) != 0 {
+				t.Errorf("unexpected warnings: %v", sc.Warnings)
+			}
+		})
+	}
+}
+
+// TestDeploymentPos checks that a Deployment carries its position and key.
+func TestDeploymentPos(t *testing.T) {
+	sc, diags := decode(t, "---\n"+deploymentDoc("Deployment", "shop", "web", ""))
+	if sc == nil {
+		t.Fatalf("Decode failed: %v", diags)
+	}
+	dep := sc.Deployments[0]
+	if diff := cmp.Diff(core.Pos{File: testFile, Line: 2, Col: 1}, dep.Pos); diff != "" {
+		t.Errorf("Pos (-want +got):\n%s", diff)
+	}
+	if got := dep.Key(); got != "shop/web" {
+		t.Errorf("Key() = %q, want shop/web", got)
+	}
+}
+
+// TestPodTemplateHash pins the stand-in value: FNV-1a 64 of
+// "namespace/name", 10 lowercase hex digits.
+func TestPodTemplateHash(t *testing.T) {
+	cases := map[string]struct {
+		ns, name, want string
+	}{
+		"default/web": {ns: "default", name: "web", want: "9d2ba50824"},
+		"shop/web":    {ns: "shop", name: "web", want: "1b2ce43c8d"},
+		"shop/api":    {ns: "shop", name: "api", want: "922c353ccf"},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			if got := podTemplateHash(tc.ns, tc.name); got != tc.want {
+				t.Errorf("podTemplateHash(%q, %q) = %q, want %q", tc.ns, tc.name, got, tc.want)
+			}
+		})
+	}
+}
+
+// TestDeploymentWarnings covers what decodes but is not simulated.
+func TestDeploymentWarnings(t *testing.T) {
+	cases := map[string]struct {
+		in   string
+		want []diag
+	}{
+		"queue-name label on the template and on the Deployment": {
+			in: `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+  labels: {kueue.x-k8s.io/queue-name: q}
+spec:
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web, kueue.x-k8s.io/queue-name: q}}
+    spec: {containers: [{name: c}]}
+`,
+			want: []diag{
+				{At: "t.yaml:5:39", Object: "Deployment/default/web", Field: "metadata.labels[kueue.x-k8s.io/queue-name]", Msg: "Kueue's Deployment integration is not simulated: the pods of this Deployment are placed without quota"},
+				{At: "t.yaml:9:62", Object: "Deployment/default/web", Field: "spec.template.metadata.labels[kueue.x-k8s.io/queue-name]", Msg: "Kueue's pod integration is not simulated: the pods of this Deployment are placed without quota"},
+			},
+		},
+		"queue-name label on a ReplicaSet's template": {
+			in: `apiVersion: apps/v1
+kind: ReplicaSet
+metadata: {name: web}
+spec:
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web, kueue.x-k8s.io/queue-name: q}}
+    spec: {containers: [{name: c}]}
+`,
+			want: []diag{
+				{At: "t.yaml:7:62", Object: "ReplicaSet/default/web", Field: "spec.template.metadata.labels[kueue.x-k8s.io/queue-name]", Msg: "Kueue's pod integration is not simulated: the pods of this ReplicaSet are placed without quota"},
+			},
+		},
+		"annotations a Deployment does not read, and paused": {
+			in: `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+  annotations: {kueueplay/arrival: 1s, kueueplay/runtime: 1m}
+spec:
+  paused: true
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec: {containers: [{name: c}]}
+`,
+			want: []diag{
+				{At: "t.yaml:5:59", Object: "Deployment/default/web", Field: "metadata.annotations[kueueplay/runtime]", Msg: `annotation "kueueplay/runtime" is only read on Workloads and Jobs; it has no effect on a Deployment`},
+				{At: "t.yaml:7:11", Object: "Deployment/default/web", Field: "spec.paused", Msg: "paused is not simulated"},
+			},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			sc, diags := decode(t, tc.in)
+			if sc == nil {
+				t.Fatalf("Decode failed: %v", diags)
+			}
+			if diff := diffDiags(tc.want, compact(sc.Warnings, core.SeverityWarning)); diff != "" {
+				t.Errorf("warnings (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// wlDoc is a Workload document named ns/name.
+func wlDoc(ns, name string) string {
+	return fmt.Sprintf(`apiVersion: kueue.x-k8s.io/v1beta2
+kind: Workload
+metadata: {name: %s, namespace: %s}
+spec:
+  queueName: q
+  podSets: [{template: {spec: {containers: [{name: c}]}}}]
+`, name, ns)
+}
+
+// nodeDoc is a Node document.
+func nodeDoc(name string) string {
+	return "apiVersion: v1\nkind: Node\nmetadata: {name: " + name + "}\nstatus: {allocatable: {cpu: \"4\"}}\n"
+}
+
+// TestDeploymentErrors has one case per error class of Deployments and
+// ReplicaSets, with the exact position, object and field path.
+func TestDeploymentErrors(t *testing.T) {
+	cases := map[string]struct {
+		in   string
+		want []diag
+	}{
+		"selector does not match the template labels": {
+			in: `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata:
+      labels: {app: api}
+    spec: {containers: [{name: c}]}
+`,
+			want: []diag{{At: "t.yaml:8:15", Object: "Deployment/default/web", Field: "spec.template.metadata.labels", Msg: "spec.selector does not match the template's labels: a Deployment must select the pods it creates"}},
+		},
+		"selector against a template without labels": {
+			in: `apiVersion: apps/v1
+kind: ReplicaSet
+metadata: {name: web}
+spec:
+  selector: {matchExpressions: [{key: app, operator: Exists}]}
+  template:
+    spec: {containers: [{name: c}]}
+`,
+			want: []diag{{At: "t.yaml:7:5", Object: "ReplicaSet/default/web", Field: "spec.template.metadata.labels", Msg: "spec.selector does not match the template's labels: a ReplicaSet must select"}},
+		},
+		"missing and empty selector": {
+			in: `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: a}
+spec:
+  template: {metadata: {labels: {app: a}}, spec: {containers: [{name: c}]}}
+---
+apiVersion: apps/v1
+kind: ReplicaSet
+metadata: {name: b}
+spec:
+  selector: {}
+  template: {metadata: {labels: {app: b}}, spec: {containers: [{name: c}]}}
+`,
+			want: []diag{
+				{At: "t.yaml:5:3", Object: "Deployment/default/a", Field: "spec.selector", Msg: `missing required field "selector"`},
+				{At: "t.yaml:11:13", Object: "ReplicaSet/default/b", Field: "spec.selector", Msg: "empty selector is invalid for a ReplicaSet"},
+			},
+		},
+		"missing spec and template": {
+			in: `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: a}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: b}
+spec:
+  selector: {matchLabels: {app: b}}
+`,
+			want: []diag{
+				{At: "t.yaml:1:1", Object: "Deployment/default/a", Field: "spec", Msg: `missing required field "spec"`},
+				{At: "t.yaml:9:3", Object: "Deployment/default/b", Field: "spec.template", Msg: `missing required field "template"`},
+			},
+		},
+		"template errors are a Job's": {
+			in: `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      restartPolicy: Never
+      containers:
+      - name: c
+        resources: {requests: {cpu: "2"}, limits: {cpu: "1"}}
+        resource: {}
+`,
+			want: []diag{
+				{At: "t.yaml:9:22", Object: "Deployment/default/web", Field: "spec.template.spec.restartPolicy", Msg: `unsupported value "Never": supported values: "Always"`},
+				{At: "t.yaml:12:37", Object: "Deployment/default/web", Field: "spec.template.spec.containers[0].resources.requests[cpu]", Msg: "requests must not exceed its limits"},
+				{At: "t.yaml:13:9", Object: "Deployment/default/web", Field: "spec.template.spec.containers[0].resource", Msg: `unknown field "resource"`},
+			},
+		},
+		"Deployment fields on a ReplicaSet": {
+			in: deploymentDoc("ReplicaSet", "shop", "web", "  strategy: {type: Recreate}\n  paused: false\n"),
+			want: []diag{
+				{At: "t.yaml:9:3", Object: "ReplicaSet/shop/web", Field: "spec.strategy", Msg: `unknown field "strategy"`},
+				{At: "t.yaml:10:3", Object: "ReplicaSet/shop/web", Field: "spec.paused", Msg: `unknown field "paused"`},
+			},
+		},
+		"replicas out of range": {
+			in: deploymentDoc("Deployment", "shop", "a", "  replicas: 10001\n") + "---\n" +
+				deploymentDoc("ReplicaSet", "shop", "b", "  replicas: -1\n") + "---\n" +
+				deploymentDoc("ReplicaSet", "shop", "c", "  replicas: \"2\"\n"),
+			want: []diag{
+				{At: "t.yaml:9:13", Object: "Deployment/shop/a", Field: "spec.replicas", Msg: "must be between 0 and 10000 (MaxReplicas, the playground's bound), got 10001"},
+				{At: "t.yaml:19:13", Object: "ReplicaSet/shop/b", Field: "spec.replicas", Msg: "must be between 0 and 10000 (MaxReplicas, the playground's bound), got -1"},
+				{At: "t.yaml:29:13", Object: "ReplicaSet/shop/c", Field: "spec.replicas", Msg: `expected an integer, got the string "2"`},
+			},
+		},
+		"duplicate Deployment": {
+			in:   deploymentDoc("Deployment", "shop", "web", "") + "---\n" + deploymentDoc("Deployment", "shop", "web", ""),
+			want: []diag{{At: "t.yaml:12:18", Object: "Deployment/shop/web", Field: "metadata.name", Msg: `duplicate Deployment "shop/web" (first defined at line 3)`}},
+		},
+		"Deployment and ReplicaSet with one name": {
+			in:   deploymentDoc("Deployment", "shop", "web", "") + "---\n" + deploymentDoc("ReplicaSet", "shop", "web", ""),
+			want: []diag{{At: "t.yaml:12:18", Object: "ReplicaSet/shop/web", Field: "metadata.name", Msg: `ReplicaSet "shop/web" has the same namespace and name as Deployment "shop/web" (line 3): their pods would be indistinguishable (both named web-<index>), so the playground requires distinct names`}},
+		},
+		"Deployment named like a Workload or a Job's Workload": {
+			in: wlDoc("shop", "web") + "---\n" + deploymentDoc("Deployment", "shop", "web", "") + `---
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: train
+  namespace: shop
+  labels: {kueue.x-k8s.io/queue-name: q}
+spec:
+  template: {spec: {restartPolicy: Never, containers: [{name: c}]}}
+---
+` + deploymentDoc("ReplicaSet", "shop", "job-train", ""),
+			want: []diag{
+				{At: "t.yaml:10:18", Object: "Deployment/shop/web", Field: "metadata.name", Msg: `Deployment "shop/web" has the same namespace and name as Workload "shop/web" (line 3): events and expectations name both by namespace/name`},
+				{At: "t.yaml:28:18", Object: "ReplicaSet/shop/job-train", Field: "metadata.name", Msg: `ReplicaSet "shop/job-train" has the same namespace and name as the Workload of Job "shop/train" (line 20)`},
+			},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			_, diags := decode(t, tc.in)
+			if diff := diffDiags(tc.want, compact(diags, core.SeverityError)); diff != "" {
+				t.Errorf("errors (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestDeploymentPodsBound checks MaxDeploymentPods: each Deployment counts
+// at the largest of its spec.replicas and its scale events, and the error
+// points at the count that crosses the bound.
+func TestDeploymentPodsBound(t *testing.T) {
+	// n Deployments d0..d<n-1> in namespace ns with 10000 replicas each.
+	full := func(n int) string {
+		var b strings.Builder
+		for i := range n {
+			b.WriteString("---\n" + deploymentDoc("Deployment", "ns", fmt.Sprintf("d%d", i), "  replicas: 10000\n"))
+		}
+		return b.String()
+	}
+	scenario := func(events string) string {
+		return "apiVersion: kueueplay/v1alpha1\nkind: Scenario\nspec:\n  events:\n" + events
+	}
+	cases := map[string]struct {
+		in   string
+		want []diag
+	}{
+		"exactly at the bound": {
+			in: full(10),
+		},
+		"one Deployment too many": {
+			// Each document of full takes 10 lines: the 11th starts at
+			// line 102 and its replicas are on its 9th line.
+			in:   full(10) + "---\n" + deploymentDoc("ReplicaSet", "ns", "extra", "  replicas: 1\n"),
+			want: []diag{{At: "t.yaml:110:13", Object: "ReplicaSet/ns/extra", Field: "spec.replicas", Msg: `the Deployments and ReplicaSets of the file ask for 100001 pods up to ReplicaSet "ns/extra" (each counted at the largest of its spec.replicas and its scale events); at most 100000 pods in total are accepted (MaxDeploymentPods)`}},
+		},
+		"defaulted replicas point at the object": {
+			in:   full(10) + "---\n" + deploymentDoc("Deployment", "ns", "extra", ""),
+			want: []diag{{At: "t.yaml:102:1", Object: "Deployment/ns/extra", Field: "spec.replicas", Msg: "ask for 100001 pods up to Deployment \"ns/extra\""}},
+		},
+		"a scale event raises the count": {
+			// small has 0 replicas but is scaled to 1; d0 is scaled down,
+			// which does not lower its count.
+			in: scenario("  - {at: 1m, scale: ns/d0, replicas: 5}\n  - {at: 2m, scale: ns/small, replicas: 1}\n") +
+				full(10) + "---\n" + deploymentDoc("Deployment", "ns", "small", "  replicas: 0\n"),
+			want: []diag{{At: "t.yaml:6:41", Object: "Scenario", Field: "spec.events[1].replicas", Msg: "ask for 100001 pods up to Deployment \"ns/small\""}},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			_, diags := decode(t, tc.in)
+			if diff := diffDiags(tc.want, compact(diags, core.SeverityError)); diff != "" {
+				t.Errorf("errors (-want +got):\n%s", diff)
+			}
+		})
+	}
+}

@@ -1,0 +1,337 @@
+package sim
+
+import (
+	"cmp"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/kueueplay/kueueplay/core"
+	"github.com/kueueplay/kueueplay/core/place"
+	"github.com/kueueplay/kueueplay/core/trace"
+)
+
+// The placement layer (scenarios with Nodes): after every step, the pods
+// of admitted workloads are created, placed by core/place, and removed
+// again when their workload finishes, is deleted or releases its quota
+// after an eviction. See package place for the scheduler itself.
+//
+// Pod lifecycle, as the playground models it:
+//   - A workload's pods are created in the step that admits it (Kueue's
+//     job reconciler unsuspends the Job at once), count per pod set, named
+//     <workload>-<podset>-<index>, each pod set's template with the
+//     assigned flavors' nodeLabels merged into its nodeSelector and their
+//     tolerations appended (podset.FromAssignment and podset.Merge).
+//   - Pods are placed one at a time in creation order: workloads in
+//     admission order, pod sets in spec order, index ascending.
+//   - A pod no node can take stays pending with kube-scheduler's reason,
+//     and is tried again after anything frees room (a pod leaving a node or
+//     starting to terminate): placing a pod only ever takes room, so
+//     nothing else can make a pending pod fit.
+//   - An evicted workload's pods terminate: they keep their node (and
+//     count in their unit unless the policy has ignoreTerminatingPod) until
+//     the workload releases its quota. Pending pods of an evicted workload
+//     are deleted at once. A finished workload's pods complete and leave
+//     their nodes in the same step (kube-scheduler stops seeing terminal
+//     pods); a deleted workload's pods are removed in the same step.
+
+// placeState is the placement layer's part of a State, copied on write.
+type placeState struct {
+	gen     int
+	cluster *place.Cluster
+	// pods are the live pods, in creation order.
+	pods []podRec
+	// admitted maps a workload index to the AdmitSeq its pods were created
+	// for.
+	admitted map[int]int
+	// freed counts the times room was freed; a pending pod is retried
+	// when it grew since the pod's last attempt.
+	freed int
+}
+
+type podRec struct {
+	pod     place.Pod
+	wl      int
+	seq     int // creation sequence
+	bound   bool
+	binding place.Binding
+	// message is the pending reason (kube-scheduler's FitError text).
+	message string
+	// triedAt is the freed count at the pod's last attempt (-1: never).
+	triedAt int
+}
+
+func newPlaceState(sc *core.Scenario, gen int) *placeState {
+	if len(sc.Nodes) == 0 {
+		return nil
+	}
+	return &placeState{
+		gen:      gen,
+		cluster:  place.New(sc.Nodes, sc.ResourcePolicies, sc.Placement),
+		admitted: map[int]int{},
+	}
+}
+
+// mutPlace returns the placement state for writing in this step.
+func (s *State) mutPlace() *placeState {
+	p := s.place
+	if p.gen == s.gen {
+		return p
+	}
+	n := &placeState{
+		gen:      s.gen,
+		cluster:  p.cluster.Clone(),
+		pods:     slices.Clone(p.pods),
+		admitted: maps.Clone(p.admitted),
+		freed:    p.freed,
+	}
+	s.place = n
+	return n
+}
+
+// placePods brings the pods in line with the workloads and places the
+// pending ones; it reports whether anything changed.
+func (s *State) placePods(ts *trace.Step) bool {
+	if s.place == nil {
+		return false
+	}
+	changed := false
+	// Pods of workloads that no longer run.
+	keep := s.place.pods[:0:0]
+	dropped := false
+	for _, r := range s.place.pods {
+		w := s.Workload(r.wl)
+		switch {
+		case w.Status == Admitted && s.place.admitted[r.wl] == w.AdmitSeq:
+			keep = append(keep, r)
+			continue
+		case w.Status == Terminating && r.bound:
+			if !r.binding.Terminating {
+				p := s.mutPlace()
+				p.cluster.Terminate(&r.binding)
+				p.freed++
+				changed = true
+			}
+			keep = append(keep, r)
+			continue
+		}
+		p := s.mutPlace()
+		if r.bound {
+			p.cluster.Unbind(&r.pod, r.binding)
+			p.freed++
+		}
+		dropped = true
+	}
+	if dropped {
+		p := s.mutPlace()
+		p.pods = keep
+		for wl := range p.admitted {
+			if st := s.Workload(wl).Status; st != Admitted && st != Terminating {
+				delete(p.admitted, wl)
+			}
+		}
+		changed = true
+	}
+	// Pods of newly admitted workloads, in admission order.
+	var fresh []int
+	for i, w := range s.All() {
+		if w.Status != Admitted || w.Admission == nil {
+			continue
+		}
+		if seq, ok := s.place.admitted[i]; ok && seq == w.AdmitSeq {
+			continue
+		}
+		fresh = append(fresh, i)
+	}
+	slices.SortFunc(fresh, func(a, b int) int {
+		wa, wb := s.Workload(a), s.Workload(b)
+		return cmp.Or(cmp.Compare(wa.AdmittedAt, wb.AdmittedAt), cmp.Compare(wa.AdmitSeq, wb.AdmitSeq), strings.Compare(wa.Key, wb.Key))
+	})
+	for _, i := range fresh {
+		s.createPods(i)
+		changed = true
+	}
+	// Place the pending pods that are new or may fit now.
+	for k := range s.place.pods {
+		r := &s.place.pods[k]
+		if r.bound || r.triedAt == s.place.freed {
+			continue
+		}
+		p := s.mutPlace()
+		r = &p.pods[k]
+		d := p.cluster.Schedule(&r.pod)
+		r.triedAt = p.freed
+		ts.Placements = append(ts.Placements, d.Placement)
+		if d.Fits {
+			p.cluster.Bind(&r.pod, d.Binding)
+			r.bound, r.binding, r.message = true, d.Binding, ""
+		} else {
+			r.message = d.Placement.Message
+		}
+		changed = true
+	}
+	return changed
+}
+
+// createPods creates the pods of admitted workload i.
+func (s *State) createPods(i int) {
+	p := s.mutPlace()
+	w := s.Workload(i)
+	p.admitted[i] = w.AdmitSeq
+	seq := 0
+	if n := len(p.pods); n > 0 {
+		seq = p.pods[n-1].seq + 1
+	}
+	for _, ps := range w.Spec.PodSets {
+		var adm *AdmittedPodSet
+		for k := range w.Admission.PodSets {
+			if w.Admission.PodSets[k].Name == ps.Name {
+				adm = &w.Admission.PodSets[k]
+			}
+		}
+		count := ps.Count
+		if adm != nil && adm.Count > 0 {
+			count = adm.Count
+		}
+		t := s.podTemplate(&ps, adm)
+		for idx := range count {
+			p.pods = append(p.pods, podRec{
+				pod: place.Pod{Namespace: w.Spec.Namespace, Name: fmt.Sprintf("%s-%s-%d", w.Spec.Name, ps.Name, idx), Owner: w.Key, Template: t},
+				wl:  i, seq: seq, triedAt: -1,
+			})
+			seq++
+		}
+	}
+}
+
+// podTemplate is a pod set's template as Kueue starts it: the assigned
+// flavors' nodeLabels merged into the nodeSelector and their tolerations
+// appended without duplicates (podset.FromAssignment, podset.Merge). Kueue
+// visits the flavors in map order, so when two flavors set one label key
+// differently the last one wins at random; the playground visits them by
+// resource name. (A flavor whose nodeLabels contradict the template's
+// nodeSelector is never assigned: admission already rejects it as not
+// matching the pod's node affinity.)
+func (s *State) podTemplate(ps *core.PodSet, adm *AdmittedPodSet) *place.Template {
+	t := &place.Template{
+		Labels:            ps.Labels,
+		Requests:          ps.Requests,
+		NonZeroRequests:   ps.NonZeroRequests,
+		NodeSelector:      maps.Clone(ps.NodeSelector),
+		RequiredAffinity:  ps.RequiredAffinity,
+		PreferredAffinity: ps.PreferredAffinity,
+		Tolerations:       slices.Clone(ps.Tolerations),
+	}
+	if adm == nil {
+		return t
+	}
+	var resources []core.ResourceName
+	for r := range adm.Flavors {
+		resources = append(resources, r)
+	}
+	slices.Sort(resources)
+	seen := map[core.FlavorName]bool{}
+	for _, r := range resources {
+		name := adm.Flavors[r]
+		f := s.static.flavors[name]
+		if f == nil || seen[name] {
+			continue
+		}
+		seen[name] = true
+		for k, v := range f.NodeLabels {
+			if _, ok := t.NodeSelector[k]; ok && ps.NodeSelector[k] != "" {
+				continue // the template's own selector stands
+			}
+			if t.NodeSelector == nil {
+				t.NodeSelector = map[string]string{}
+			}
+			t.NodeSelector[k] = v
+		}
+		for _, tol := range f.Tolerations {
+			if !slices.Contains(t.Tolerations, tol) {
+				t.Tolerations = append(t.Tolerations, tol)
+			}
+		}
+	}
+	return t
+}
+
+// placementRows reports the placement layer after a step: every node with
+// its units, requests and pods; the unit counts; the pending pods.
+func (s *State) placementRows(ts *trace.Step) {
+	if s.place == nil {
+		return
+	}
+	c := s.place.cluster
+	onNode := make([][]string, len(c.Nodes))
+	for _, r := range s.place.pods {
+		if r.bound {
+			onNode[r.binding.Node] = append(onNode[r.binding.Node], r.pod.Key())
+		} else {
+			ts.PendingPods = append(ts.PendingPods, trace.PendingPod{Pod: r.pod.Key(), Owner: r.pod.Owner, Message: r.message})
+		}
+	}
+	for ni := range c.Nodes {
+		n := &c.Nodes[ni]
+		row := trace.NodeState{Node: n.Name, Units: c.UnitsOf(ni), PodCount: len(onNode[ni])}
+		req := c.Requested(ni)
+		var names []core.ResourceName
+		for r := range n.Allocatable {
+			names = append(names, r)
+		}
+		for r := range req {
+			if _, ok := n.Allocatable[r]; !ok {
+				names = append(names, r)
+			}
+		}
+		slices.Sort(names)
+		for _, r := range names {
+			used := req[r]
+			if r == core.ResourcePods {
+				used = c.PodsOn(ni)
+			}
+			row.Resources = append(row.Resources, trace.NodeResource{
+				Resource:    string(r),
+				Allocatable: trace.Quantity{Resource: string(r), Amount: n.Allocatable[r], Text: core.FormatAmount(r, n.Allocatable[r])},
+				Requested:   trace.Quantity{Resource: string(r), Amount: used, Text: core.FormatAmount(r, used)},
+			})
+		}
+		pods := onNode[ni]
+		slices.Sort(pods)
+		if len(pods) > QueueListCap {
+			pods = pods[:QueueListCap]
+		}
+		row.Pods = pods
+		ts.Nodes = append(ts.Nodes, row)
+	}
+	for _, u := range c.UnitCounts() {
+		name := u.UnitName
+		if name == "" {
+			name = fmt.Sprintf("#%d", u.Unit)
+		}
+		ts.UnitCounts = append(ts.UnitCounts, trace.UnitCount{Policy: u.Policy, Unit: name, Group: u.Group, Count: u.Count, Live: u.Live, MaxCount: u.MaxCount})
+	}
+}
+
+// PlacedPods returns, for the owner ("namespace/name"), how many of its
+// pods sit on each node, and the pending reason of its first pending pod
+// ("" when none is pending).
+func (s *State) PlacedPods(owner string) (map[string]int, string) {
+	out := map[string]int{}
+	if s.place == nil {
+		return out, ""
+	}
+	msg := ""
+	for _, r := range s.place.pods {
+		if r.pod.Owner != owner {
+			continue
+		}
+		if r.bound {
+			out[s.place.cluster.Nodes[r.binding.Node].Name]++
+		} else if msg == "" {
+			msg = r.message
+		}
+	}
+	return out, msg
+}
