@@ -188,7 +188,11 @@ func inactiveReason(cq *core.ClusterQueue, flavors map[core.FlavorName]*core.Res
 func scheduledEvents(sc *core.Scenario) []scheduled {
 	var evs []scheduled
 	for i := range sc.Events {
-		evs = append(evs, scheduled{at: sc.Events[i].At, kind: kindRemoval, event: &sc.Events[i], doc: i})
+		kind := kindRemoval
+		if sc.Events[i].Kind == core.EventScale {
+			kind = kindScale
+		}
+		evs = append(evs, scheduled{at: sc.Events[i].At, kind: kind, event: &sc.Events[i], doc: i})
 	}
 	for i := range sc.Workloads {
 		w := &sc.Workloads[i]
@@ -196,6 +200,9 @@ func scheduledEvents(sc *core.Scenario) []scheduled {
 			continue
 		}
 		evs = append(evs, scheduled{at: w.Arrival, kind: kindArrival, wl: i, doc: i})
+	}
+	for i := range sc.Deployments {
+		evs = append(evs, scheduled{at: sc.Deployments[i].Arrival, kind: kindDeployment, wl: i, doc: i})
 	}
 	slices.SortStableFunc(evs, func(a, b scheduled) int {
 		if c := cmp.Compare(a.at, b.at); c != 0 {

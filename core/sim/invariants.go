@@ -30,7 +30,8 @@ import (
 //     no ResourcePolicy unit counts more pods than its maxCount in any
 //     group (the count the policy uses: without terminating pods under
 //     ignoreTerminatingPod); every pod belongs to an admitted or
-//     terminating workload.
+//     terminating workload or to a created Deployment, and a Deployment
+//     has no more pods than its replicas.
 func CheckInvariants(s *State) []string {
 	var bad []string
 	t := s.Tree
@@ -125,7 +126,11 @@ func (s *State) placementInvariants() []string {
 	c := s.place.cluster
 	used := make([]map[core.ResourceName]core.Amount, len(c.Nodes))
 	for _, r := range s.place.pods {
-		if st := s.Workload(r.wl).Status; st != Admitted && st != Terminating {
+		if r.dep >= 0 {
+			if _, ok := s.place.replicas[r.dep]; !ok {
+				bad = append(bad, fmt.Sprintf("pod %s exists but its %s is not created", r.pod.Key(), s.Scenario.Deployments[r.dep].Kind))
+			}
+		} else if st := s.Workload(r.wl).Status; st != Admitted && st != Terminating {
 			bad = append(bad, fmt.Sprintf("pod %s exists but its workload is %s", r.pod.Key(), st))
 		}
 		if !r.bound {
@@ -149,6 +154,17 @@ func (s *State) placementInvariants() []string {
 			if u[res] > alloc {
 				bad = append(bad, fmt.Sprintf("node %s holds %s of %s, above its allocatable %s", n.Name, core.FormatAmount(res, u[res]), res, core.FormatAmount(res, alloc)))
 			}
+		}
+	}
+	perDep := map[int]int32{}
+	for _, r := range s.place.pods {
+		if r.dep >= 0 {
+			perDep[r.dep]++
+		}
+	}
+	for _, d := range slices.Sorted(maps.Keys(perDep)) {
+		if perDep[d] > s.place.replicas[d] {
+			bad = append(bad, fmt.Sprintf("%s has %d pods for %d replicas", s.Scenario.Deployments[d].Key(), perDep[d], s.place.replicas[d]))
 		}
 	}
 	policies := map[string]*core.ResourcePolicy{}

@@ -4,8 +4,10 @@ import (
 	"cmp"
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/kueueplay/kueueplay/core"
 	"github.com/kueueplay/kueueplay/core/place"
@@ -48,11 +50,17 @@ type placeState struct {
 	// freed counts the times room was freed; a pending pod is retried
 	// when it grew since the pod's last attempt.
 	freed int
+	// replicas is the spec.replicas of each created Deployment (by index),
+	// nextIndex the index its next pod is named with.
+	replicas  map[int]int32
+	nextIndex map[int]int
 }
 
 type podRec struct {
-	pod     place.Pod
-	wl      int
+	pod place.Pod
+	// wl is the workload index, or -1 for a Deployment's pod; dep is the
+	// Deployment index, or -1.
+	wl, dep int
 	seq     int // creation sequence
 	bound   bool
 	binding place.Binding
@@ -60,6 +68,8 @@ type podRec struct {
 	message string
 	// triedAt is the freed count at the pod's last attempt (-1: never).
 	triedAt int
+	// readyAt is when the pod was bound (it is ready at once).
+	readyAt time.Duration
 }
 
 func newPlaceState(sc *core.Scenario, gen int) *placeState {
@@ -67,9 +77,11 @@ func newPlaceState(sc *core.Scenario, gen int) *placeState {
 		return nil
 	}
 	return &placeState{
-		gen:      gen,
-		cluster:  place.New(sc.Nodes, sc.ResourcePolicies, sc.Placement),
-		admitted: map[int]int{},
+		gen:       gen,
+		cluster:   place.New(sc.Nodes, sc.ResourcePolicies, sc.Placement),
+		admitted:  map[int]int{},
+		replicas:  map[int]int32{},
+		nextIndex: map[int]int{},
 	}
 }
 
@@ -80,11 +92,13 @@ func (s *State) mutPlace() *placeState {
 		return p
 	}
 	n := &placeState{
-		gen:      s.gen,
-		cluster:  p.cluster.Clone(),
-		pods:     slices.Clone(p.pods),
-		admitted: maps.Clone(p.admitted),
-		freed:    p.freed,
+		gen:       s.gen,
+		cluster:   p.cluster.Clone(),
+		pods:      slices.Clone(p.pods),
+		admitted:  maps.Clone(p.admitted),
+		freed:     p.freed,
+		replicas:  maps.Clone(p.replicas),
+		nextIndex: maps.Clone(p.nextIndex),
 	}
 	s.place = n
 	return n
@@ -101,6 +115,10 @@ func (s *State) placePods(ts *trace.Step) bool {
 	keep := s.place.pods[:0:0]
 	dropped := false
 	for _, r := range s.place.pods {
+		if r.dep >= 0 {
+			keep = append(keep, r)
+			continue
+		}
 		w := s.Workload(r.wl)
 		switch {
 		case w.Status == Admitted && s.place.admitted[r.wl] == w.AdmitSeq:
@@ -152,24 +170,27 @@ func (s *State) placePods(ts *trace.Step) bool {
 		s.createPods(i)
 		changed = true
 	}
-	// Place the pending pods that are new or may fit now.
-	for k := range s.place.pods {
-		r := &s.place.pods[k]
-		if r.bound || r.triedAt == s.place.freed {
-			continue
+	// Place the pending pods that are new or may fit now, in creation
+	// order: workloads' pods first, then Deployments'.
+	for _, deployments := range []bool{false, true} {
+		for k := range s.place.pods {
+			r := &s.place.pods[k]
+			if r.bound || r.triedAt == s.place.freed || (r.dep >= 0) != deployments {
+				continue
+			}
+			p := s.mutPlace()
+			r = &p.pods[k]
+			d := p.cluster.Schedule(&r.pod)
+			r.triedAt = p.freed
+			ts.Placements = append(ts.Placements, d.Placement)
+			if d.Fits {
+				p.cluster.Bind(&r.pod, d.Binding)
+				r.bound, r.binding, r.message, r.readyAt = true, d.Binding, "", s.Now
+			} else {
+				r.message = d.Placement.Message
+			}
+			changed = true
 		}
-		p := s.mutPlace()
-		r = &p.pods[k]
-		d := p.cluster.Schedule(&r.pod)
-		r.triedAt = p.freed
-		ts.Placements = append(ts.Placements, d.Placement)
-		if d.Fits {
-			p.cluster.Bind(&r.pod, d.Binding)
-			r.bound, r.binding, r.message = true, d.Binding, ""
-		} else {
-			r.message = d.Placement.Message
-		}
-		changed = true
 	}
 	return changed
 }
@@ -198,7 +219,7 @@ func (s *State) createPods(i int) {
 		for idx := range count {
 			p.pods = append(p.pods, podRec{
 				pod: place.Pod{Namespace: w.Spec.Namespace, Name: fmt.Sprintf("%s-%s-%d", w.Spec.Name, ps.Name, idx), Owner: w.Key, Template: t},
-				wl:  i, seq: seq, triedAt: -1,
+				wl:  i, dep: -1, seq: seq, triedAt: -1,
 			})
 			seq++
 		}
@@ -334,4 +355,165 @@ func (s *State) PlacedPods(owner string) (map[string]int, string) {
 		}
 	}
 	return out, msg
+}
+
+// scaleDeployment creates Deployment i (the first call) or changes its
+// replicas: new pods are created (named <name>-<index>, index counting up
+// from 0 over the Deployment's life) and placed at the end of the step;
+// surplus pods are removed in the order the ReplicaSet controller ranks
+// them (see scaleDownOrder).
+func (s *State) scaleDeployment(i int, replicas int32, ts *trace.Step, why string) {
+	d := &s.Scenario.Deployments[i]
+	ev := trace.Event{Kind: trace.EventScale, Workload: d.Key(), Message: why}
+	if s.place == nil {
+		ev.Message += "; the scenario has no Nodes, so its pods are not simulated"
+		ts.Events = append(ts.Events, ev)
+		return
+	}
+	cur, created := s.place.replicas[i]
+	if !created && d.Arrival > s.Now {
+		ev.Message = "ignored: the " + d.Kind + " is not created yet"
+		ts.Events = append(ts.Events, ev)
+		return
+	}
+	ts.Events = append(ts.Events, ev)
+	p := s.mutPlace()
+	p.replicas[i] = replicas
+	if replicas > cur {
+		seq := 0
+		if n := len(p.pods); n > 0 {
+			seq = p.pods[n-1].seq + 1
+		}
+		t := &place.Template{
+			Labels: d.Pod.Labels, Requests: d.Pod.Requests, NonZeroRequests: d.Pod.NonZeroRequests,
+			NodeSelector: d.Pod.NodeSelector, RequiredAffinity: d.Pod.RequiredAffinity,
+			PreferredAffinity: d.Pod.PreferredAffinity, Tolerations: d.Pod.Tolerations,
+		}
+		for range replicas - cur {
+			idx := p.nextIndex[i]
+			p.nextIndex[i] = idx + 1
+			p.pods = append(p.pods, podRec{
+				pod: place.Pod{Namespace: d.Namespace, Name: fmt.Sprintf("%s-%d", d.Name, idx), Owner: d.Key(), Template: t},
+				wl:  -1, dep: i, seq: seq, triedAt: -1,
+			})
+			seq++
+		}
+		return
+	}
+	if replicas == cur {
+		return
+	}
+	var mine []int
+	for k := range p.pods {
+		if p.pods[k].dep == i {
+			mine = append(mine, k)
+		}
+	}
+	order := s.scaleDownOrder(mine)
+	n := int(cur - replicas)
+	sd := trace.ScaleDown{Owner: d.Key(), From: cur, To: replicas}
+	var keptBest *podRec
+	if n < len(order) {
+		keptBest = &p.pods[order[n]]
+	}
+	gone := map[int]bool{}
+	for _, k := range order[:n] {
+		r := &p.pods[k]
+		rp := trace.RemovedPod{Pod: r.pod.Key(), Why: s.removalReason(r, keptBest)}
+		if r.bound {
+			rp.Node = p.cluster.Nodes[r.binding.Node].Name
+			if cost, ok := p.cluster.DeletionCost(r.binding); ok {
+				rp.DeletionCost = &cost
+			}
+			p.cluster.Unbind(&r.pod, r.binding)
+			p.freed++
+		}
+		gone[k] = true
+		sd.Removed = append(sd.Removed, rp)
+	}
+	kept := p.pods[:0:0]
+	for k, r := range p.pods {
+		if !gone[k] {
+			kept = append(kept, r)
+		}
+	}
+	p.pods = kept
+	ts.ScaleDowns = append(ts.ScaleDowns, sd)
+}
+
+// scaleDownOrder ranks a ReplicaSet's pods for deletion as
+// controller.ActivePodsWithRanks.Less does (k8s v1.32), first to go first:
+//  1. pending (unassigned) before bound;
+//  2. (phase and readiness: every bound pod is Running and Ready here);
+//  3. lower pod-deletion-cost first (no annotation is 0);
+//  4. more pods of the same owner on the pod's node first;
+//  5. more recently ready first, compared on a log2 scale of the time
+//     since (LogarithmicScaleDown);
+//  6. then the more recently created pod (kube-controller-manager compares
+//     random UIDs here; the playground uses creation order so the result
+//     is the same every time).
+func (s *State) scaleDownOrder(idx []int) []int {
+	p := s.place
+	perNode := map[int]int{}
+	for _, k := range idx {
+		if r := &p.pods[k]; r.bound {
+			perNode[r.binding.Node]++
+		}
+	}
+	cost := func(r *podRec) int32 {
+		if !r.bound {
+			return 0
+		}
+		c, _ := p.cluster.DeletionCost(r.binding)
+		return c
+	}
+	out := slices.Clone(idx)
+	slices.SortStableFunc(out, func(a, b int) int {
+		ra, rb := &p.pods[a], &p.pods[b]
+		if ra.bound != rb.bound {
+			if !ra.bound {
+				return -1
+			}
+			return 1
+		}
+		if ra.bound {
+			if c := cmp.Compare(cost(ra), cost(rb)); c != 0 {
+				return c
+			}
+			if c := cmp.Compare(perNode[rb.binding.Node], perNode[ra.binding.Node]); c != 0 {
+				return c
+			}
+			if c := cmp.Compare(s.logAge(ra.readyAt), s.logAge(rb.readyAt)); c != 0 {
+				return c
+			}
+		}
+		return cmp.Compare(rb.seq, ra.seq)
+	})
+	return out
+}
+
+// logAge is LogarithmicScaleDown's rank of a ready time: int(log2) of the
+// nanoseconds since, -1 for none.
+func (s *State) logAge(t time.Duration) int {
+	d := s.Now - t
+	if d <= 0 {
+		return -1
+	}
+	return int(math.Log2(float64(d)))
+}
+
+// removalReason says which rule put a removed pod before the best pod
+// kept.
+func (s *State) removalReason(r, kept *podRec) string {
+	p := s.place
+	cost := func(r *podRec) int32 { c, _ := p.cluster.DeletionCost(r.binding); return c }
+	switch {
+	case kept == nil:
+		return "every pod goes"
+	case !r.bound:
+		return "pending: unassigned pods go first"
+	case cost(r) < cost(kept):
+		return fmt.Sprintf("pod-deletion-cost %d, lower than the pods kept (%d and up)", cost(r), cost(kept))
+	}
+	return "same deletion cost as the pods kept: more pods on its node, more recently ready or more recently created"
 }

@@ -177,6 +177,10 @@ const (
 	// same time.
 	kindRemoval scheduledKind = iota
 	kindArrival
+	// Deployments and ReplicaSets are created after the workloads that
+	// arrive at the same time, and scaled after that.
+	kindDeployment
+	kindScale
 )
 
 type scheduled struct {
@@ -184,7 +188,8 @@ type scheduled struct {
 	kind scheduledKind
 	// event is set for removals.
 	event *core.Event
-	// wl is the workload index for arrivals.
+	// wl is the workload index for arrivals, the Deployment index for
+	// kindDeployment.
 	wl int
 	// doc is the document order within the kind.
 	doc int

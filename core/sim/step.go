@@ -133,6 +133,18 @@ func (s *State) applyEvents(ts *trace.Step) bool {
 			s.arrive(ev.wl, ts)
 		}
 	}
+	for _, ev := range due {
+		switch ev.kind {
+		case kindDeployment:
+			d := &s.Scenario.Deployments[ev.wl]
+			s.scaleDeployment(ev.wl, d.Replicas, ts, fmt.Sprintf("%s created with %d replica(s)", d.Kind, d.Replicas))
+		case kindScale:
+			i := slices.IndexFunc(s.Scenario.Deployments, func(d core.Deployment) bool { return d.Key() == ev.event.Target })
+			if i >= 0 {
+				s.scaleDeployment(i, ev.event.Replicas, ts, fmt.Sprintf("scaled to %d replica(s) (scenario event)", ev.event.Replicas))
+			}
+		}
+	}
 	return len(ts.Events) > 0
 }
 

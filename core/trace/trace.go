@@ -80,6 +80,7 @@ type Step struct {
 	// attempted in the step, in order; then, after the step, every node,
 	// the ResourcePolicy unit counts and the pods no node could take.
 	Placements  []Placement  `json:"placements,omitempty"`
+	ScaleDowns  []ScaleDown  `json:"scaleDowns,omitempty"`
 	Nodes       []NodeState  `json:"nodes,omitempty"`
 	UnitCounts  []UnitCount  `json:"unitCounts,omitempty"`
 	PendingPods []PendingPod `json:"pendingPods,omitempty"`
@@ -98,6 +99,9 @@ const (
 	// EventEvict is a workload evicted by preemption; it keeps its quota
 	// until its termination delay is over (then a release event).
 	EventEvict EventKind = "evict"
+	// EventScale is a Deployment or ReplicaSet created or scaled (its
+	// name is in Workload).
+	EventScale EventKind = "scale"
 )
 
 // Event is an arrival, finish, deletion, a quota release after a
