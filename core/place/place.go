@@ -26,10 +26,12 @@ package place
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
 	"github.com/kueueplay/kueueplay/core"
+	"github.com/kueueplay/kueueplay/core/trace"
 )
 
 // MaxNodeScore is kube-scheduler's framework.MaxNodeScore.
@@ -204,33 +206,17 @@ func (c *Cluster) Clone() *Cluster {
 	d := *c
 	d.nodes = make([]nodeState, len(c.nodes))
 	for i, n := range c.nodes {
-		n.requested = cloneAmounts(n.requested)
+		n.requested = maps.Clone(n.requested)
 		d.nodes[i] = n
 	}
 	d.units = make([][]unitCount, len(c.units))
 	for pi := range c.units {
 		d.units[pi] = make([]unitCount, len(c.units[pi]))
 		for ui, u := range c.units[pi] {
-			d.units[pi][ui] = unitCount{all: cloneCounts(u.all), live: cloneCounts(u.live)}
+			d.units[pi][ui] = unitCount{all: maps.Clone(u.all), live: maps.Clone(u.live)}
 		}
 	}
 	return &d
-}
-
-func cloneAmounts(m map[core.ResourceName]core.Amount) map[core.ResourceName]core.Amount {
-	out := make(map[core.ResourceName]core.Amount, len(m))
-	for k, v := range m {
-		out[k] = v
-	}
-	return out
-}
-
-func cloneCounts(m map[group]int) map[group]int {
-	out := make(map[group]int, len(m))
-	for k, v := range m {
-		out[k] = v
-	}
-	return out
 }
 
 // NodeIndex returns the index of the named node, or -1.
@@ -299,28 +285,16 @@ func (c *Cluster) account(p *Pod, b Binding, sign core.Amount) {
 
 // Requested returns what the pods on node i request, by resource.
 func (c *Cluster) Requested(i int) map[core.ResourceName]core.Amount {
-	return cloneAmounts(c.nodes[i].requested)
+	return maps.Clone(c.nodes[i].requested)
 }
 
 // PodsOn returns how many pods node i holds.
 func (c *Cluster) PodsOn(i int) int64 { return c.nodes[i].pods }
 
-// UnitCount is one unit's pod count in one group.
-type UnitCount struct {
-	Policy   string // namespace/name
-	Unit     int
-	UnitName string
-	Group    string // "k=v, ..." or "" without matchLabelKeys
-	// Count counts every pod placed through the unit; Live leaves out
-	// terminating ones (what ignoreTerminatingPod counts).
-	Count, Live int
-	MaxCount    *int32
-}
-
 // UnitCounts lists every non-empty (policy, unit, group) count, by policy
 // (in scenario order), unit (spec order) and group.
-func (c *Cluster) UnitCounts() []UnitCount {
-	var out []UnitCount
+func (c *Cluster) UnitCounts() []trace.UnitCount {
+	var out []trace.UnitCount
 	for pi, p := range c.policies {
 		for ui, u := range p.Units {
 			cnt := c.units[pi][ui]
@@ -330,8 +304,8 @@ func (c *Cluster) UnitCounts() []UnitCount {
 			}
 			slices.Sort(gs)
 			for _, g := range gs {
-				out = append(out, UnitCount{
-					Policy: p.Namespace + "/" + p.Name, Unit: ui, UnitName: u.Name,
+				out = append(out, trace.UnitCount{
+					Policy: p.Namespace + "/" + p.Name, Unit: unitLabel(&p, ui),
 					Group: describeGroup(p.MatchLabelKeys, g), Count: cnt.all[g], Live: cnt.live[g], MaxCount: u.MaxCount,
 				})
 			}

@@ -348,7 +348,7 @@ func TestMatchLabelKeys(t *testing.T) {
 	}
 	var counts []string
 	for _, u := range c.UnitCounts() {
-		counts = append(counts, u.UnitName+" "+u.Group+" "+string(rune('0'+u.Count)))
+		counts = append(counts, u.Unit+" "+u.Group+" "+string(rune('0'+u.Count)))
 	}
 	want := []string{"a job=x 1", "a job=y 1", "b  1", "b job=x 1"}
 	if diff := cmp.Diff(want, counts); diff != "" {

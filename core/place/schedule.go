@@ -2,6 +2,7 @@ package place
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -141,7 +142,7 @@ func (c *Cluster) Schedule(p *Pod) Decision {
 
 	vs := make([]verdict, len(c.Nodes))
 	var feasible []int
-	resources := sortedResources(p.Template.Requests)
+	resources := slices.Sorted(maps.Keys(p.Template.Requests))
 	for ni := range c.Nodes {
 		v := &vs[ni]
 		v.node, v.unit = ni, -1
@@ -522,13 +523,4 @@ func (c *Cluster) rows(p *Pod, vs []verdict, feasible []int, rp *core.ResourcePo
 		out = append(out, row)
 	}
 	return out, omitted
-}
-
-func sortedResources(m map[core.ResourceName]core.Amount) []core.ResourceName {
-	out := make([]core.ResourceName, 0, len(m))
-	for r := range m {
-		out = append(out, r)
-	}
-	slices.Sort(out)
-	return out
 }

@@ -178,7 +178,7 @@ func (s *State) placementInvariants() []string {
 			n = u.Live
 		}
 		if u.MaxCount != nil && n > int(*u.MaxCount) {
-			bad = append(bad, fmt.Sprintf("ResourcePolicy %s unit #%d counts %d pods in group %q, above its maxCount %d", u.Policy, u.Unit, n, u.Group, *u.MaxCount))
+			bad = append(bad, fmt.Sprintf("ResourcePolicy %s unit %s counts %d pods in group %q, above its maxCount %d", u.Policy, u.Unit, n, u.Group, *u.MaxCount))
 		}
 	}
 	return bad

@@ -326,13 +326,7 @@ func (s *State) placementRows(ts *trace.Step) {
 		row.Pods = pods
 		ts.Nodes = append(ts.Nodes, row)
 	}
-	for _, u := range c.UnitCounts() {
-		name := u.UnitName
-		if name == "" {
-			name = fmt.Sprintf("#%d", u.Unit)
-		}
-		ts.UnitCounts = append(ts.UnitCounts, trace.UnitCount{Policy: u.Policy, Unit: name, Group: u.Group, Count: u.Count, Live: u.Live, MaxCount: u.MaxCount})
-	}
+	ts.UnitCounts = c.UnitCounts()
 }
 
 // PlacedPods returns, for the owner ("namespace/name"), how many of its
@@ -460,13 +454,7 @@ func (s *State) scaleDownOrder(idx []int) []int {
 			perNode[r.binding.Node]++
 		}
 	}
-	cost := func(r *podRec) int32 {
-		if !r.bound {
-			return 0
-		}
-		c, _ := p.cluster.DeletionCost(r.binding)
-		return c
-	}
+	cost := s.deletionCost
 	out := slices.Clone(idx)
 	slices.SortStableFunc(out, func(a, b int) int {
 		ra, rb := &p.pods[a], &p.pods[b]
@@ -492,6 +480,16 @@ func (s *State) scaleDownOrder(idx []int) []int {
 	return out
 }
 
+// deletionCost is a pod's pod-deletion-cost: 0 without the annotation
+// (pending or ungoverned pods).
+func (s *State) deletionCost(r *podRec) int32 {
+	if !r.bound {
+		return 0
+	}
+	c, _ := s.place.cluster.DeletionCost(r.binding)
+	return c
+}
+
 // logAge is LogarithmicScaleDown's rank of a ready time: int(log2) of the
 // nanoseconds since, -1 for none.
 func (s *State) logAge(t time.Duration) int {
@@ -505,8 +503,7 @@ func (s *State) logAge(t time.Duration) int {
 // removalReason says which rule put a removed pod before the best pod
 // kept.
 func (s *State) removalReason(r, kept *podRec) string {
-	p := s.place
-	cost := func(r *podRec) int32 { c, _ := p.cluster.DeletionCost(r.binding); return c }
+	cost := s.deletionCost
 	switch {
 	case kept == nil:
 		return "every pod goes"
