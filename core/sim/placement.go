@@ -111,45 +111,47 @@ func (s *State) placePods(ts *trace.Step) bool {
 		return false
 	}
 	changed := false
-	// Pods of workloads that no longer run.
-	keep := s.place.pods[:0:0]
-	dropped := false
-	for _, r := range s.place.pods {
+	// Pods of workloads that no longer run: an evicted workload's bound
+	// pods start terminating (its pending ones go), every pod of a
+	// workload that is no longer admitted goes.
+	stale := func(r *podRec) bool {
 		if r.dep >= 0 {
-			keep = append(keep, r)
-			continue
+			return false
 		}
 		w := s.Workload(r.wl)
-		switch {
-		case w.Status == Admitted && s.place.admitted[r.wl] == w.AdmitSeq:
-			keep = append(keep, r)
-			continue
-		case w.Status == Terminating && r.bound:
-			if !r.binding.Terminating {
-				p := s.mutPlace()
-				p.cluster.Terminate(&r.binding)
-				p.freed++
-				changed = true
-			}
-			keep = append(keep, r)
-			continue
+		if w.Status == Admitted && s.place.admitted[r.wl] == w.AdmitSeq {
+			return false
 		}
-		p := s.mutPlace()
-		if r.bound {
-			p.cluster.Unbind(&r.pod, r.binding)
-			p.freed++
-		}
-		dropped = true
+		return !(w.Status == Terminating && r.bound && r.binding.Terminating)
 	}
-	if dropped {
+	if slices.ContainsFunc(s.place.pods, func(r podRec) bool { return stale(&r) }) {
 		p := s.mutPlace()
-		p.pods = keep
+		changed = true
+		kept := p.pods[:0]
+		for _, r := range p.pods {
+			if stale(&r) {
+				if r.bound {
+					p.freed++
+					if s.Workload(r.wl).Status == Terminating {
+						p.cluster.Terminate(&r.binding)
+						kept = append(kept, r)
+						continue
+					}
+					p.cluster.Unbind(&r.pod, r.binding)
+				}
+				continue
+			}
+			kept = append(kept, r)
+		}
+		p.pods = kept
+	}
+	if changed {
+		p := s.mutPlace()
 		for wl := range p.admitted {
 			if st := s.Workload(wl).Status; st != Admitted && st != Terminating {
 				delete(p.admitted, wl)
 			}
 		}
-		changed = true
 	}
 	// Pods of newly admitted workloads, in admission order.
 	var fresh []int
