@@ -2,7 +2,9 @@ package core
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
+	"strings"
 )
 
 // String formats a taint as Kubernetes' Taint.ToString does:
@@ -196,4 +198,49 @@ func contains(xs []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// String writes the selector the way apimachinery's
+// labels.Selector.String does for metav1.LabelSelectorAsSelector:
+// requirements sorted by key (then operator), comma-separated, as
+// "k=v", "k in (a,b)", "k notin (a,b)", "k" (Exists) and "!k"
+// (DoesNotExist), values sorted. An empty selector is "" (everything); a
+// nil one is "<none>" (nothing).
+func (s *LabelSelector) String() string {
+	if s == nil {
+		return "<none>"
+	}
+	type req struct{ key, text string }
+	var reqs []req
+	for k, v := range s.MatchLabels {
+		reqs = append(reqs, req{k, k + "=" + v})
+	}
+	for _, r := range s.MatchExpressions {
+		vals := slices.Sorted(slices.Values(r.Values))
+		var t string
+		switch r.Operator {
+		case "In":
+			t = r.Key + " in (" + strings.Join(vals, ",") + ")"
+		case "NotIn":
+			t = r.Key + " notin (" + strings.Join(vals, ",") + ")"
+		case "Exists":
+			t = r.Key
+		case "DoesNotExist":
+			t = "!" + r.Key
+		default:
+			t = r.Key + " " + r.Operator + " (" + strings.Join(vals, ",") + ")"
+		}
+		reqs = append(reqs, req{r.Key, t})
+	}
+	slices.SortStableFunc(reqs, func(a, b req) int {
+		if c := strings.Compare(a.key, b.key); c != 0 {
+			return c
+		}
+		return strings.Compare(a.text, b.text)
+	})
+	parts := make([]string, len(reqs))
+	for i, r := range reqs {
+		parts[i] = r.text
+	}
+	return strings.Join(parts, ",")
 }

@@ -356,3 +356,36 @@ func (c *Cluster) UnitsOf(i int) []string {
 	}
 	return out
 }
+
+// UnitKey names the unit a binding counts in, in the form of UnitsOf
+// ("namespace/policy/unit"); "" for an ungoverned pod or a node outside
+// every unit.
+func (c *Cluster) UnitKey(b Binding) string {
+	if b.Policy < 0 || b.Unit < 0 {
+		return ""
+	}
+	p := &c.policies[b.Policy]
+	return p.Namespace + "/" + p.Name + "/" + unitLabel(p, b.Unit)
+}
+
+// Policies describes the cluster's ResourcePolicies for the trace, in
+// scenario order.
+func (c *Cluster) Policies() []trace.Policy {
+	var out []trace.Policy
+	for pi := range c.policies {
+		p := &c.policies[pi]
+		tp := trace.Policy{
+			Policy: p.Namespace + "/" + p.Name, Strategy: string(p.Strategy),
+			PodSelector: p.PodSelector.String(), MatchLabelKeys: slices.Clone(p.MatchLabelKeys),
+			IgnoreTerminatingPod: p.IgnoreTerminatingPod,
+		}
+		for ui := range p.Units {
+			u := &p.Units[ui]
+			tp.Units = append(tp.Units, trace.PolicyUnit{
+				Unit: unitLabel(p, ui), Priority: u.Priority, MaxCount: u.MaxCount, NodeSelector: u.NodeSelector.String(),
+			})
+		}
+		out = append(out, tp)
+	}
+	return out
+}

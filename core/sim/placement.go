@@ -287,10 +287,14 @@ func (s *State) placementRows(ts *trace.Step) {
 		return
 	}
 	c := s.place.cluster
-	onNode := make([][]string, len(c.Nodes))
+	onNode := make([][]trace.NodePod, len(c.Nodes))
 	for _, r := range s.place.pods {
 		if r.bound {
-			onNode[r.binding.Node] = append(onNode[r.binding.Node], r.pod.Key())
+			np := trace.NodePod{Pod: r.pod.Key(), Owner: r.pod.Owner, Unit: c.UnitKey(r.binding), Terminating: r.binding.Terminating}
+			if cost, ok := c.DeletionCost(r.binding); ok {
+				np.DeletionCost = &cost
+			}
+			onNode[r.binding.Node] = append(onNode[r.binding.Node], np)
 		} else {
 			ts.PendingPods = append(ts.PendingPods, trace.PendingPod{Pod: r.pod.Key(), Owner: r.pod.Owner, Message: r.message})
 		}
@@ -321,7 +325,7 @@ func (s *State) placementRows(ts *trace.Step) {
 			})
 		}
 		pods := onNode[ni]
-		slices.Sort(pods)
+		slices.SortFunc(pods, func(a, b trace.NodePod) int { return strings.Compare(a.Pod, b.Pod) })
 		if len(pods) > QueueListCap {
 			pods = pods[:QueueListCap]
 		}

@@ -36,6 +36,9 @@ func Run(sc *core.Scenario, opts Options) *trace.Trace {
 	for _, g := range core.KnownGates() {
 		tr.Gates = append(tr.Gates, trace.Gate{Name: g, Enabled: s.Gates.Enabled(g)})
 	}
+	if s.place != nil {
+		tr.Policies = s.place.cluster.Policies()
+	}
 	initial := s.initialStep()
 	tr.Steps = append(tr.Steps, initial)
 	if opts.Observe != nil {

@@ -117,8 +117,49 @@ type NodeState struct {
 	Resources []NodeResource `json:"resources"`
 	// Pods are the pods bound to the node, by name (at most QueueListCap
 	// of them); PodCount is exact.
-	Pods     []string `json:"pods,omitempty"`
-	PodCount int      `json:"podCount"`
+	Pods     []NodePod `json:"pods,omitempty"`
+	PodCount int       `json:"podCount"`
+}
+
+// NodePod is one pod bound to a node.
+type NodePod struct {
+	Pod   string `json:"pod"`   // namespace/name
+	Owner string `json:"owner"` // the workload or Deployment
+	// Unit is the ResourcePolicy unit the pod counts in, in the form of
+	// NodeState.Units ("namespace/policy/unit"); empty for a pod no policy
+	// governs or placed outside every unit.
+	Unit string `json:"unit,omitempty"`
+	// DeletionCost is the pod's controller.kubernetes.io/pod-deletion-cost
+	// (governed pods only).
+	DeletionCost *int32 `json:"deletionCost,omitempty"`
+	// Terminating is set for a pod being deleted: it keeps its node until
+	// its owner's termination delay ends.
+	Terminating bool `json:"terminating,omitempty"`
+}
+
+// Policy is one ResourcePolicy of the scenario, as the node view groups
+// nodes by its units.
+type Policy struct {
+	Policy string `json:"policy"` // namespace/name
+	// Strategy is "required" or "prefer".
+	Strategy string `json:"strategy"`
+	// PodSelector and each unit's NodeSelector are written the way
+	// kubectl prints label selectors ("app=web,tier in (a,b)"); "" selects
+	// everything.
+	PodSelector          string   `json:"podSelector"`
+	MatchLabelKeys       []string `json:"matchLabelKeys,omitempty"`
+	IgnoreTerminatingPod bool     `json:"ignoreTerminatingPod,omitempty"`
+	// Units in spec order.
+	Units []PolicyUnit `json:"units"`
+}
+
+// PolicyUnit is one unit of a ResourcePolicy.
+type PolicyUnit struct {
+	// Unit is the unit's name, or "#index" when it has none.
+	Unit         string `json:"unit"`
+	Priority     int32  `json:"priority"`
+	MaxCount     *int32 `json:"maxCount,omitempty"`
+	NodeSelector string `json:"nodeSelector"`
 }
 
 // NodeResource is one resource of a node.

@@ -26,7 +26,10 @@ type Trace struct {
 	Description string `json:"description,omitempty"`
 	// Gates is the effective value of every feature gate, sorted by name.
 	Gates []Gate `json:"gates"`
-	Steps []Step `json:"steps"`
+	// Policies are the scenario's ResourcePolicies, in scenario order
+	// (scenarios with Nodes only).
+	Policies []Policy `json:"policies,omitempty"`
+	Steps    []Step   `json:"steps"`
 	// End says why the run stopped: "quiescent" (nothing can change any
 	// more), "until" (spec.until reached) or "maxCycles" (the bound was
 	// reached: the run was truncated).
