@@ -198,8 +198,10 @@ func TestResourcePolicy(t *testing.T) {
 		pod      *Pod
 		wantNode string
 		wantRP   map[string][2]int64 // node -> raw, normalized ResourcePolicy score
-		wantMsg  string
-		wantCost *int32
+		// wantRejected, when set, is every rejected node with its filter.
+		wantRejected map[string]string
+		wantMsg      string
+		wantCost     *int32
 	}{
 		{
 			name:     "P1 prefer: raw priority*20, outside nodes 0",
@@ -274,6 +276,8 @@ func TestResourcePolicy(t *testing.T) {
 			},
 			pod:     pod("ns", "p", 1000, 1),
 			wantMsg: "0/3 nodes are available: pod is matched by more than one ResourcePolicy (ns/a, ns/b).",
+			// PreFilter's rejection is every node's verdict.
+			wantRejected: map[string]string{"od1": "ResourcePolicy", "sp1": "ResourcePolicy", "x1": "ResourcePolicy"},
 		},
 		{
 			name:     "a policy of another namespace does not govern the pod",
@@ -313,6 +317,17 @@ func TestResourcePolicy(t *testing.T) {
 			}
 			if diff := cmp.Diff(tc.wantCost, d.Placement.DeletionCost); diff != "" {
 				t.Errorf("deletion cost (-want +got):\n%s", diff)
+			}
+			if tc.wantRejected != nil {
+				got := map[string]string{}
+				for _, row := range d.Placement.Nodes {
+					if row.Filter != "" {
+						got[row.Node] = row.Filter
+					}
+				}
+				if diff := cmp.Diff(tc.wantRejected, got); diff != "" {
+					t.Errorf("rejected nodes, node -> filter (-want +got):\n%s", diff)
+				}
 			}
 			if tc.wantRP != nil {
 				got := map[string][2]int64{}

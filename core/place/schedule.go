@@ -122,7 +122,22 @@ func (c *Cluster) Schedule(p *Pod) Decision {
 	}
 	pi, err := c.governing(p)
 	if err != nil {
+		// PreFilter rejected the pod: kube-scheduler records the status
+		// for every node, so every node is rejected by ResourcePolicy (by
+		// name, as rejected nodes are listed).
 		pl.Message = fmt.Sprintf("0/%d nodes are available: %s.", len(c.Nodes), err.Error())
+		names := make([]string, len(c.Nodes))
+		for i := range c.Nodes {
+			names[i] = c.Nodes[i].Name
+		}
+		slices.Sort(names)
+		for k, name := range names {
+			if k == trace.MaxNodeRows {
+				pl.NodesOmitted = len(names) - k
+				break
+			}
+			pl.Nodes = append(pl.Nodes, trace.NodeVerdict{Node: name, Filter: string(core.PluginResourcePolicy), Reasons: []string{err.Error()}})
+		}
 		return Decision{Placement: pl}
 	}
 	var q group

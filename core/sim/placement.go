@@ -409,7 +409,13 @@ func (s *State) scaleDeployment(i int, replicas int32, ts *trace.Step, why strin
 			mine = append(mine, k)
 		}
 	}
-	order := s.scaleDownOrder(mine)
+	perNode := map[int]int{} // the owner's pods per node
+	for _, k := range mine {
+		if r := &p.pods[k]; r.bound {
+			perNode[r.binding.Node]++
+		}
+	}
+	order := s.scaleDownOrder(mine, perNode)
 	n := int(cur - replicas)
 	sd := trace.ScaleDown{Owner: d.Key(), From: cur, To: replicas}
 	var keptBest *podRec
@@ -419,7 +425,7 @@ func (s *State) scaleDeployment(i int, replicas int32, ts *trace.Step, why strin
 	gone := map[int]bool{}
 	for _, k := range order[:n] {
 		r := &p.pods[k]
-		rp := trace.RemovedPod{Pod: r.pod.Key(), Why: s.removalReason(r, keptBest)}
+		rp := trace.RemovedPod{Pod: r.pod.Key(), Why: s.removalReason(r, keptBest, perNode)}
 		if r.bound {
 			rp.Node = p.cluster.Nodes[r.binding.Node].Name
 			if cost, ok := p.cluster.DeletionCost(r.binding); ok {
@@ -452,14 +458,8 @@ func (s *State) scaleDeployment(i int, replicas int32, ts *trace.Step, why strin
 //  6. then the more recently created pod (kube-controller-manager compares
 //     random UIDs here; the playground uses creation order so the result
 //     is the same every time).
-func (s *State) scaleDownOrder(idx []int) []int {
+func (s *State) scaleDownOrder(idx []int, perNode map[int]int) []int {
 	p := s.place
-	perNode := map[int]int{}
-	for _, k := range idx {
-		if r := &p.pods[k]; r.bound {
-			perNode[r.binding.Node]++
-		}
-	}
 	cost := s.deletionCost
 	out := slices.Clone(idx)
 	slices.SortStableFunc(out, func(a, b int) int {
@@ -506,9 +506,10 @@ func (s *State) logAge(t time.Duration) int {
 	return int(math.Log2(float64(d)))
 }
 
-// removalReason says which rule put a removed pod before the best pod
-// kept.
-func (s *State) removalReason(r, kept *podRec) string {
+// removalReason says which rule of scaleDownOrder put a removed pod before
+// the best-ranked pod kept: the first rule on which the two differ.
+// perNode counts the owner's pods per node before the scale-down.
+func (s *State) removalReason(r, kept *podRec, perNode map[int]int) string {
 	cost := s.deletionCost
 	switch {
 	case kept == nil:
@@ -518,5 +519,16 @@ func (s *State) removalReason(r, kept *podRec) string {
 	case cost(r) < cost(kept):
 		return fmt.Sprintf("pod-deletion-cost %d, lower than the pods kept (%d and up)", cost(r), cost(kept))
 	}
-	return "same deletion cost as the pods kept: more pods on its node, more recently ready or more recently created"
+	nodes := s.place.cluster.Nodes
+	first := fmt.Sprintf("the first pod kept, %s", kept.pod.Name)
+	if a, b := perNode[r.binding.Node], perNode[kept.binding.Node]; a != b {
+		return fmt.Sprintf("same deletion cost (%d) as %s; %d pods of its owner on its node %s, more than the %d on %s",
+			cost(r), first, a, nodes[r.binding.Node].Name, b, nodes[kept.binding.Node].Name)
+	}
+	if a, b := s.logAge(r.readyAt), s.logAge(kept.readyAt); a != b {
+		return fmt.Sprintf("same deletion cost (%d) and pods per node (%d) as %s; ready %s ago, more recently than it (ready %s ago; compared on a log2 scale)",
+			cost(r), perNode[r.binding.Node], first, s.Now-r.readyAt, s.Now-kept.readyAt)
+	}
+	return fmt.Sprintf("same deletion cost (%d), pods per node (%d) and ready time (on a log2 scale) as %s; created after it (kube-controller-manager compares random UIDs here; the playground takes the newer pod)",
+		cost(r), perNode[r.binding.Node], first)
 }
