@@ -3,6 +3,7 @@ package trace
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -12,6 +13,10 @@ import (
 // Format writes the trace as text, one line per decision, in a fixed
 // layout that golden files and reviewers diff:
 //
+//	# gates FlavorFungibility=true ...
+//	# policy team-a/rp strategy=required podSelector="" matchLabelKeys=batch.kubernetes.io/job-name
+//	#   unit static priority=5 maxCount=4 nodeSelector="tier=static"
+//	#   unit spot priority=1 maxCount=unlimited nodeSelector="tier=spot"
 //	#003 t=2s cycle=2  cycle
 //	  head      team-a        team-a/train-2
 //	  decide    team-a/train-2  cq=team-a prio=0 order=1 mode=Fit borrowing=0 -> Admitted
@@ -19,9 +24,32 @@ import (
 //	      group cpu,memory  started from the first flavor
 //	        try   0 on-demand  Fit  borrow=0  stop: fits without borrowing  [best]
 //	      chosen on-demand: ...
+//	  scaledown team-a/web 6->2
+//	    remove  team-a/web-5 on spot-2 cost=1: pod-deletion-cost 1, lower than ...
+//	  place     team-a/train-2-main-0 -> static-1 owner=team-a/train-2 policy=team-a/rp group="batch.kubernetes.io/job-name=train-2" unit=static cost=5 feasible=2/5: bound to ...
+//	    verdict static-1 unit=static total=974 [chosen]: NodeAffinity=skipped NodeResourcesFit=84/84*1=84 ResourcePolicy=100/100*5=500 ...
+//	    verdict spot-1 unit=spot total=574: NodeAffinity=skipped NodeResourcesFit=84/84*1=84 ResourcePolicy=20/20*5=100 ...
+//	    verdict static-2 unit=static rejected NodeResourcesFit: Insufficient cpu
+//	    (+2 more nodes)
+//	  place     team-a/train-2-main-1 pending owner=team-a/train-2 policy=team-a/rp ... feasible=0/5: 0/5 nodes are available: ...
 //	  usage     ClusterQueue team-a on-demand/cpu used=3 nominal=4 ...
+//	  node      static-1 pods=3/110 cpu=3/4 memory=3Gi/16Gi units=team-a/rp/static [team-a/train-2-main-0 unit=team-a/rp/static cost=5, team-a/web-0 unit=team-a/rp/static cost=5 terminating, ...]
+//	  unit      team-a/rp/static group="batch.kubernetes.io/job-name=train-2" count=1 live=1 maxCount=4
+//	  pending   team-a/train-2-main-1 (team-a/train-2): 0/5 nodes are available: ...
 //
-// Usage lines are printed only for rows that changed in the step.
+// The header lists each ResourcePolicy and its units (scenarios with
+// Nodes). In a step, what happened comes first: events, heads, decisions,
+// claims, then the scale-downs (applied with the step's events) and the
+// placements (tried at the end of the step), in that order. A placement
+// line counts the feasible nodes out of the nodes it has a verdict for
+// (listed plus omitted); each verdict line gives a feasible node's total
+// and every plugin's raw/normalized*weight=weighted score ("feasible, not
+// scored" when scoring was skipped), or the filter that rejected the node. Then comes the state after the step: usage,
+// nodes, unit counts and pending pods, each printed only when it changed
+// since the previous step: a usage or node row whose values changed
+// (every node at step 0), a unit count that changed or disappeared (then
+// with count=0), the pending pods when the set of pods and messages
+// changed ("pending none" when it became empty).
 func Format(w io.Writer, tr *Trace) error {
 	b := &strings.Builder{}
 	fmt.Fprintf(b, "# %s scenario=%q\n", tr.Version, tr.Scenario)
@@ -30,11 +58,14 @@ func Format(w io.Writer, tr *Trace) error {
 		gates = append(gates, fmt.Sprintf("%s=%t", g.Name, g.Enabled))
 	}
 	fmt.Fprintf(b, "# gates %s\n", strings.Join(gates, " "))
-	var prev []UsageRow
+	for i := range tr.Policies {
+		formatPolicy(b, &tr.Policies[i])
+	}
+	var prev *Step
 	for i := range tr.Steps {
 		st := &tr.Steps[i]
 		formatStep(b, st, prev)
-		prev = st.Usage
+		prev = st
 	}
 	fmt.Fprintf(b, "# end %s at t=%s after %d cycles\n", tr.End, ms(tr.EndMs), tr.Cycles)
 	for _, ws := range tr.Workloads {
@@ -53,7 +84,11 @@ func Format(w io.Writer, tr *Trace) error {
 
 func ms(v int64) string { return (time.Duration(v) * time.Millisecond).String() }
 
-func formatStep(b *strings.Builder, st *Step, prev []UsageRow) {
+func formatStep(b *strings.Builder, st *Step, prevStep *Step) {
+	var prev []UsageRow
+	if prevStep != nil {
+		prev = prevStep.Usage
+	}
 	fmt.Fprintf(b, "#%03d t=%s cycle=%d %s\n", st.Index, ms(st.TimeMs), st.Cycle, st.Kind)
 	for _, e := range st.Events {
 		subject := e.Workload
@@ -75,6 +110,12 @@ func formatStep(b *strings.Builder, st *Step, prev []UsageRow) {
 		}
 		fmt.Fprintf(b, "  claim     %s of %s: %s\n", c.Target, quantities(c.Original), strings.Join(by, "; "))
 	}
+	for i := range st.ScaleDowns {
+		formatScaleDown(b, &st.ScaleDowns[i])
+	}
+	for i := range st.Placements {
+		formatPlacement(b, &st.Placements[i])
+	}
 	prevByKey := map[string]UsageRow{}
 	for _, r := range prev {
 		prevByKey[r.Node+"\x00"+r.Flavor+"\x00"+r.Resource] = r
@@ -91,6 +132,7 @@ func formatStep(b *strings.Builder, st *Step, prev []UsageRow) {
 		fmt.Fprintf(b, "  usage     %s %s %s/%s used=%s nominal=%s subtree=%s borrowed=%s lent=%s heldBack=%s available=%s\n",
 			r.Kind, r.Node, r.Flavor, r.Resource, q(r.Used), q(r.Nominal), q(r.SubtreeQuota), q(r.Borrowed), q(r.Lent), q(r.HeldBack), q(r.Available))
 	}
+	formatPlacementState(b, st, prevStep)
 }
 
 func formatDecision(b *strings.Builder, d *Decision) {
@@ -226,4 +268,231 @@ func formatAdmission(a []PodSetFlavors) string {
 		parts = append(parts, ps.PodSet+"{"+strings.Join(fs, ",")+"}")
 	}
 	return strings.Join(parts, " ")
+}
+
+func formatPolicy(b *strings.Builder, p *Policy) {
+	fmt.Fprintf(b, "# policy %s strategy=%s podSelector=%q", p.Policy, p.Strategy, p.PodSelector)
+	if len(p.MatchLabelKeys) > 0 {
+		fmt.Fprintf(b, " matchLabelKeys=%s", strings.Join(p.MatchLabelKeys, ","))
+	}
+	if p.IgnoreTerminatingPod {
+		b.WriteString(" ignoreTerminatingPod=true")
+	}
+	b.WriteString("\n")
+	for _, u := range p.Units {
+		fmt.Fprintf(b, "#   unit %s priority=%d maxCount=%s nodeSelector=%q\n", u.Unit, u.Priority, maxCount(u.MaxCount), u.NodeSelector)
+	}
+}
+
+func maxCount(m *int32) string {
+	if m == nil {
+		return "unlimited"
+	}
+	return fmt.Sprint(*m)
+}
+
+func formatScaleDown(b *strings.Builder, sd *ScaleDown) {
+	fmt.Fprintf(b, "  scaledown %s %d->%d\n", sd.Owner, sd.From, sd.To)
+	for _, r := range sd.Removed {
+		where := "pending"
+		if r.Node != "" {
+			where = "on " + r.Node
+		}
+		fmt.Fprintf(b, "    remove  %s %s%s: %s\n", r.Pod, where, cost(r.DeletionCost), r.Why)
+	}
+}
+
+// cost renders a pod-deletion-cost as " cost=N", or nothing for a pod
+// without one.
+func cost(c *int32) string {
+	if c == nil {
+		return ""
+	}
+	return fmt.Sprintf(" cost=%d", *c)
+}
+
+func formatPlacement(b *strings.Builder, p *Placement) {
+	if p.Node != "" {
+		fmt.Fprintf(b, "  place     %s -> %s", p.Pod, p.Node)
+	} else {
+		fmt.Fprintf(b, "  place     %s pending", p.Pod)
+	}
+	if p.Owner != "" {
+		fmt.Fprintf(b, " owner=%s", p.Owner)
+	}
+	if p.Policy != "" {
+		fmt.Fprintf(b, " policy=%s", p.Policy)
+	}
+	if p.Group != "" {
+		fmt.Fprintf(b, " group=%q", p.Group)
+	}
+	if p.Unit != "" {
+		fmt.Fprintf(b, " unit=%s", p.Unit)
+	}
+	fmt.Fprintf(b, "%s feasible=%d/%d: %s\n", cost(p.DeletionCost), p.Feasible, len(p.Nodes)+p.NodesOmitted, p.Message)
+	for i := range p.Nodes {
+		v := &p.Nodes[i]
+		fmt.Fprintf(b, "    verdict %s", v.Node)
+		if v.Unit != "" {
+			fmt.Fprintf(b, " unit=%s", v.Unit)
+		}
+		chosen := ""
+		if p.Node != "" && v.Node == p.Node {
+			chosen = " [chosen]"
+		}
+		switch {
+		case v.Filter != "" || len(v.Reasons) > 0:
+			fmt.Fprintf(b, " rejected %s: %s%s\n", v.Filter, strings.Join(v.Reasons, "; "), chosen)
+		case len(v.Scores) == 0:
+			fmt.Fprintf(b, " feasible, not scored%s\n", chosen)
+		default:
+			var scores []string
+			for _, s := range v.Scores {
+				if s.Skipped {
+					scores = append(scores, s.Plugin+"=skipped")
+					continue
+				}
+				scores = append(scores, fmt.Sprintf("%s=%d/%d*%s=%d", s.Plugin, s.Raw, s.Normalized, weight(p.Weights, s.Plugin), s.Weighted))
+			}
+			fmt.Fprintf(b, " total=%d%s: %s\n", v.Total, chosen, strings.Join(scores, " "))
+		}
+	}
+	if p.NodesOmitted > 0 {
+		fmt.Fprintf(b, "    (+%d more nodes)\n", p.NodesOmitted)
+	}
+}
+
+// weight is the plugin's weight in ws, or "?" when ws does not list it.
+func weight(ws []PluginWeight, plugin string) string {
+	for _, w := range ws {
+		if w.Plugin == plugin {
+			return fmt.Sprint(w.Weight)
+		}
+	}
+	return "?"
+}
+
+// formatPlacementState writes the nodes, unit counts and pending pods
+// after the step that differ from the previous step (prev nil: step 0,
+// where every node is printed).
+func formatPlacementState(b *strings.Builder, st, prev *Step) {
+	var prevNodes []NodeState
+	var prevUnits []UnitCount
+	var prevPending []PendingPod
+	if prev != nil {
+		prevNodes, prevUnits, prevPending = prev.Nodes, prev.UnitCounts, prev.PendingPods
+	}
+	if len(st.Nodes)+len(st.UnitCounts)+len(st.PendingPods)+len(prevNodes)+len(prevUnits)+len(prevPending) == 0 {
+		return // no placement layer
+	}
+	// A row is printed when its text differs from the previous step's
+	// text for the same key.
+	before := map[string]string{}
+	for i := range prevNodes {
+		before[prevNodes[i].Node] = nodeLine(&prevNodes[i])
+	}
+	seen := map[string]bool{}
+	for i := range st.Nodes {
+		n := &st.Nodes[i]
+		seen[n.Node] = true
+		line := nodeLine(n)
+		if old, ok := before[n.Node]; ok && old == line {
+			continue
+		}
+		b.WriteString(line)
+	}
+	for _, n := range prevNodes {
+		if !seen[n.Node] {
+			fmt.Fprintf(b, "  node      %s removed\n", n.Node)
+		}
+	}
+
+	unitKey := func(u *UnitCount) string { return u.Policy + "\x00" + u.Unit + "\x00" + u.Group }
+	before = map[string]string{}
+	for i := range prevUnits {
+		before[unitKey(&prevUnits[i])] = unitLine(&prevUnits[i])
+	}
+	seen = map[string]bool{}
+	for i := range st.UnitCounts {
+		u := &st.UnitCounts[i]
+		seen[unitKey(u)] = true
+		line := unitLine(u)
+		if before[unitKey(u)] != line {
+			b.WriteString(line)
+		}
+	}
+	for _, u := range prevUnits {
+		if !seen[unitKey(&u)] {
+			u.Count, u.Live = 0, 0
+			b.WriteString(unitLine(&u))
+		}
+	}
+
+	pendingKeys := func(ps []PendingPod) []string {
+		var out []string
+		for _, p := range ps {
+			out = append(out, p.Pod+"\x00"+p.Owner+"\x00"+p.Message)
+		}
+		return slices.Sorted(slices.Values(out))
+	}
+	if slices.Equal(pendingKeys(prevPending), pendingKeys(st.PendingPods)) {
+		return
+	}
+	if len(st.PendingPods) == 0 {
+		b.WriteString("  pending   none\n")
+	}
+	for _, p := range st.PendingPods {
+		fmt.Fprintf(b, "  pending   %s (%s): %s\n", p.Pod, p.Owner, p.Message)
+	}
+}
+
+func nodeLine(n *NodeState) string {
+	b := &strings.Builder{}
+	fmt.Fprintf(b, "  node      %s pods=%d", n.Node, n.PodCount)
+	var res []string
+	for _, r := range n.Resources {
+		// The pods resource counts the same pods as PodCount: print its
+		// allocatable beside the count instead of a second pods= column.
+		if r.Resource == "pods" && r.Requested.Amount == int64(n.PodCount) {
+			fmt.Fprintf(b, "/%s", r.Allocatable.Text)
+			continue
+		}
+		res = append(res, fmt.Sprintf("%s=%s/%s", r.Resource, r.Requested.Text, r.Allocatable.Text))
+	}
+	for _, r := range res {
+		b.WriteString(" " + r)
+	}
+	if len(n.Units) > 0 {
+		fmt.Fprintf(b, " units=%s", strings.Join(n.Units, ","))
+	}
+	if len(n.Pods) > 0 {
+		var pods []string
+		for _, p := range n.Pods {
+			s := p.Pod
+			if p.Unit != "" {
+				s += " unit=" + p.Unit
+			}
+			s += cost(p.DeletionCost)
+			if p.Terminating {
+				s += " terminating"
+			}
+			pods = append(pods, s)
+		}
+		if more := n.PodCount - len(n.Pods); more > 0 {
+			pods = append(pods, fmt.Sprintf("+%d more", more))
+		}
+		fmt.Fprintf(b, " [%s]", strings.Join(pods, ", "))
+	}
+	b.WriteString("\n")
+	return b.String()
+}
+
+func unitLine(u *UnitCount) string {
+	b := &strings.Builder{}
+	fmt.Fprintf(b, "  unit      %s/%s", u.Policy, u.Unit)
+	if u.Group != "" {
+		fmt.Fprintf(b, " group=%q", u.Group)
+	}
+	fmt.Fprintf(b, " count=%d live=%d maxCount=%s\n", u.Count, u.Live, maxCount(u.MaxCount))
+	return b.String()
 }
