@@ -12,6 +12,15 @@
 //     ("Workload has overlapping preemption targets with another
 //     workload"), Preempting with it on; the final states are the same.
 //     view.FirstDifference: cycle 2, step 4 on both sides, workload b/p2.
+//   go run ./cmd/kueueplay run testdata/scenarios/placement-seed-static-then-spot.yaml
+//     #002 (1m, scaled to 6): web-2 -> static-1, web-3 -> static-2 (unit
+//     static reaches maxCount 4), web-4 -> spot-1, web-5 -> spot-2 (cost 1)
+//     #003 (2m, scaled to 2): removes web-5, web-4 (cost 1), web-3, web-2
+//   go run ./cmd/kueueplay run testdata/scenarios/placement-quota-admitted-no-node-fits.yaml
+//     #002 (cycle 1): team/job-train Admitted; main-0, main-1 -> od-1;
+//     main-2 pending: "0/2 nodes are available: 1 node(s) didn't match
+//     Pod's node affinity/selector, 1 node(s) were in units of
+//     ResourcePolicy team/rp that reached maxCount (ondemand)."
 
 import {
   EDITOR,
@@ -56,6 +65,8 @@ const GATE = "RefreshAssignmentsDuringSchedulingCycle";
 const PREEMPTION = "preemption-within-cluster-queue";
 const CLAIMS = "kep4378-claims-gate-off";
 const STORY1 = "kep582-story1-preempt-before-spot";
+const SEED = "placement-seed-static-then-spot";
+const NOFIT = "placement-quota-admitted-no-node-fits";
 const XSS = '<img src=x onerror="window.__xss=1">';
 
 const PANELS = ["quota", "queues", "decision", "events"];
@@ -258,6 +269,124 @@ export const tests = [
     },
   },
 
+  {
+    name: "placement",
+    async run(t) {
+      const page = await t.start();
+      // A scenario without Nodes has no placement panels.
+      await open(page, "/?example=default");
+      await waitReady(page);
+      const hidden = await page.evaluate(() =>
+        [...document.querySelectorAll("#view-left section.panel[data-panel=placement], #view-left section.panel[data-panel=nodes]")].map((s) => s.hidden),
+      );
+      check(JSON.stringify(hidden) === "[true,true]", `default (no Nodes): placement and nodes panels hidden = ${JSON.stringify(hidden)}, want [true,true]`);
+
+      await open(page, `/?example=${SEED}&step=2`);
+      await waitReady(page);
+      await waitStep(page, 2, `?example=${SEED}&step=2`);
+      await need(page, panel("left", "placement"), panel("left", "nodes"));
+      const nodesView = (sel) => {
+        const root = document.querySelector(sel);
+        return [...root.querySelectorAll(".unit[data-unit]")].map((u) => ({
+          unit: u.dataset.unit,
+          full: u.dataset.full,
+          text: u.querySelector(".unit-text")?.textContent ?? "",
+          nodes: [...u.querySelectorAll("li.node[data-node]")].map((n) => ({
+            node: n.dataset.node,
+            pods: [...n.querySelectorAll("li.pod[data-pod]")].map((p) => `${p.dataset.pod}@${p.dataset.cost ?? ""}`),
+          })),
+        }));
+      };
+      let units = await page.evaluate(nodesView, panel("left", "nodes"));
+      const want2 = [
+        { unit: "shop/web/static", full: "true", nodes: [{ node: "static-1", pods: ["shop/web-0@5", "shop/web-2@5"] }, { node: "static-2", pods: ["shop/web-1@5", "shop/web-3@5"] }] },
+        { unit: "shop/web/spot", full: "false", nodes: [{ node: "spot-1", pods: ["shop/web-4@1"] }, { node: "spot-2", pods: ["shop/web-5@1"] }] },
+      ];
+      const strip = (us) => us.map(({ unit, full, nodes }) => ({ unit, full, nodes }));
+      check(
+        JSON.stringify(strip(units)) === JSON.stringify(want2),
+        `step 2 nodes by unit:\n got ${JSON.stringify(strip(units))}\nwant ${JSON.stringify(want2)}`,
+      );
+      check(/4 of 4 pods/.test(units[0].text), `the static unit's text "${units[0].text}" does not say 4 of 4 pods`);
+
+      const placements = await page.evaluate((sel) =>
+        [...document.querySelectorAll(`${sel} .placement[data-pod]`)].map((p) => ({
+          pod: p.dataset.pod,
+          node: p.dataset.node ?? "",
+          open: p.querySelector("details")?.open ?? false,
+          chosen: [...p.querySelectorAll("table.verdicts tbody.chosen")].map((b) => b.dataset.node),
+          rejected: [...p.querySelectorAll("table.verdicts tbody.rejected")].map((b) => `${b.dataset.node}:${b.querySelector("[data-filter]")?.dataset.filter}`),
+        })), panel("left", "placement"));
+      const got2 = placements.map((p) => `${p.pod}->${p.node}`);
+      const wantPl = ["shop/web-2->static-1", "shop/web-3->static-2", "shop/web-4->spot-1", "shop/web-5->spot-2"];
+      check(JSON.stringify(got2) === JSON.stringify(wantPl), `step 2 placements [${got2}], the trace has [${wantPl}]`);
+      check(placements.map((p) => p.open).join() === "false,false,false,true", `only the last placement should be open: ${placements.map((p) => p.open)}`);
+      const last = placements[3];
+      check(last.chosen.join() === "spot-2", `web-5's chosen row is [${last.chosen}], want [spot-2]`);
+      check(
+        last.rejected.join() === "static-1:ResourcePolicy,static-2:ResourcePolicy",
+        `web-5's rejected rows are [${last.rejected}]; the full static unit rejects static-1 and static-2 by ResourcePolicy`,
+      );
+      // Each cell shows the weighted score; the totals add up.
+      const sums = await page.evaluate((sel) => {
+        const p = [...document.querySelectorAll(`${sel} .placement[data-pod]`)].at(-1);
+        return [...p.querySelectorAll("table.verdicts tbody.feasible, table.verdicts tbody.chosen")].map((b) => ({
+          node: b.dataset.node,
+          cells: [...b.querySelectorAll("td.score .weighted")].map((c) => Number(c.textContent)),
+          total: Number(b.querySelector("td.total")?.textContent),
+        }));
+      }, panel("left", "placement"));
+      check(sums.length === 2, `web-5's table has ${sums.length} feasible rows, want 2 (spot-1, spot-2)`);
+      for (const r of sums) {
+        const sum = r.cells.reduce((a, b) => a + b, 0);
+        check(r.cells.length === 5 && sum === r.total, `row ${r.node}: the ${r.cells.length} weighted cells add up to ${sum}, the total says ${r.total}`);
+      }
+      // A collapsed placement opens on a click on its summary.
+      await page.locator(`${panel("left", "placement")} .placement[data-pod="shop/web-2"] summary`).click();
+      await until(page, (sel) => document.querySelector(`${sel} .placement[data-pod="shop/web-2"] details`)?.open, panel("left", "placement"), {
+        message: "clicking web-2's summary did not open its details",
+      });
+      await noHorizontalScroll(page, `${SEED} step 2`);
+      await page.locator(panel("left", "nodes")).scrollIntoViewIfNeeded();
+      await t.shot(page, "placement-nodes.png");
+
+      // #003: the scale-down removes the spot pods first.
+      await next(page, { key: true });
+      await waitStep(page, 3, "after ArrowRight");
+      const removed = await page.evaluate((sel) =>
+        [...document.querySelectorAll(`${sel} li.removed[data-pod]`)].map((li) => `${li.dataset.pod}@${li.dataset.cost}`), panel("left", "placement"));
+      const wantRemoved = ["shop/web-5@1", "shop/web-4@1", "shop/web-3@5", "shop/web-2@5"];
+      check(JSON.stringify(removed) === JSON.stringify(wantRemoved), `step 3 removed [${removed}], the trace has [${wantRemoved}]`);
+      units = await page.evaluate(nodesView, panel("left", "nodes"));
+      const left = units.flatMap((u) => u.nodes.flatMap((n) => n.pods));
+      check(JSON.stringify(left) === JSON.stringify(["shop/web-0@5", "shop/web-1@5"]), `after the scale-down the nodes hold [${left}], want web-0 and web-1`);
+      // No placement in this step: the last one, with a button to its step.
+      const back = page.locator(`${panel("left", "placement")} .last-placement button[data-goto-step]`);
+      check((await back.count()) === 1, "step 3 has no button to the last placement's step");
+      await back.click();
+      await waitStep(page, 2, "after clicking the last placement's step button");
+
+      // Quota admitted, but a pod fits no node: pending with kube-scheduler's reason.
+      await open(page, `/?example=${NOFIT}&step=2`);
+      await waitReady(page);
+      await waitStep(page, 2, `?example=${NOFIT}&step=2`);
+      const d = (await decisions(page)).find((x) => about(x, "team/job-train"));
+      check(d?.outcome === "Admitted", `team/job-train's decision at step 2 is ${d?.outcome}; the trace admits it`);
+      const pending = await page.evaluate((sel) =>
+        [...document.querySelectorAll(`${sel} li.pending-pod[data-pod]`)].map((li) => ({
+          pod: li.dataset.pod,
+          reason: li.querySelector(".reason")?.textContent ?? "",
+        })), panel("left", "placement"));
+      check(pending.length === 1 && pending[0].pod === "team/job-train-main-2", `pending pods ${JSON.stringify(pending)}; the trace has team/job-train-main-2`);
+      const reason = "0/2 nodes are available: 1 node(s) didn't match Pod's node affinity/selector, 1 node(s) were in units of ResourcePolicy team/rp that reached maxCount (ondemand).";
+      check(pending[0]?.reason === reason, `main-2's reason is "${pending[0]?.reason}", the trace's is "${reason}"`);
+      const outcomes = await page.evaluate((sel) =>
+        [...document.querySelectorAll(`${sel} .placement[data-pod]`)].map((p) => `${p.dataset.pod}:${p.dataset.outcome}`), panel("left", "placement"));
+      check(outcomes.at(-1) === "team/job-train-main-2:pending", `the last placement is ${outcomes.at(-1)}, want main-2 pending`);
+      await page.locator(`${panel("left", "placement")} .pending`).scrollIntoViewIfNeeded();
+      await t.shot(page, "placement-pending.png");
+    },
+  },
   {
     name: "editor-errors",
     async run(t) {

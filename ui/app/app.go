@@ -395,6 +395,19 @@ func (a *App) renderSide(s *side, i int) view.Step {
 	fill(s.panel("decision"), layout.Decisions(st))
 	fill(s.panel("quota"), layout.Quota(st))
 	fill(s.panel("queues"), layout.Queues(st))
+	// The placement panels exist only for scenarios with Nodes.
+	for _, name := range []string{"placement", "nodes"} {
+		sec := s.root.QuerySelector(`[data-panel="` + name + `"]`)
+		if st.Cluster == nil {
+			sec.SetAttribute("hidden", "")
+			continue
+		}
+		sec.RemoveAttribute("hidden")
+	}
+	if st.Cluster != nil {
+		fill(s.panel("placement"), layout.Placement(st))
+		fill(s.panel("nodes"), layout.Nodes(st))
+	}
 	// Mark the log entries of this step (raw calls: wrapping every entry
 	// in a dom.Element costs more than the rest of the step).
 	log := s.panel("events").Underlying()

@@ -59,9 +59,11 @@
 //	#step-label          "Step 4 of 12"
 //	#step-title          the step's title (view.Step.Title)
 //	#view-left           the main view; #view-right the Compare mode's right
-//	                     side (hidden otherwise). Each holds four
+//	                     side (hidden otherwise). Each holds
 //	                     section.panel[data-panel=quota|queues|decision|events]
-//	                     whose content comes from ui/layout
+//	                     and, shown only for a scenario with Nodes,
+//	                     section.panel[data-panel=placement|nodes]; their
+//	                     content comes from ui/layout
 //	dialog#gallery       examples grouped by section[data-group]; each a
 //	                     button[data-example=FILE]
 //	dialog#help-dialog   the keyboard shortcuts
@@ -72,7 +74,11 @@
 // [data-reason] for its preemption targets, the event log's
 // li[data-step] > button[data-goto-step][data-kind][data-outcome]
 // (li.current for the step shown), and the marks' [data-goto-step]
-// (.current, .differs).
+// (.current, .differs); in the placement panels, .placement[data-pod]
+// [data-outcome][data-node] with table.verdicts tbody[data-node] (.chosen,
+// .rejected), li.pending-pod[data-pod], li.removed[data-pod][data-cost],
+// and in the nodes panel .unit[data-unit][data-full] holding
+// li.node[data-node] with li.pod[data-pod][data-unit][data-cost].
 //
 // Attributes the glue acts on, anywhere in rendered content: a click on an
 // element with data-goto-step moves its view to that step;

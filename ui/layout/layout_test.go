@@ -132,6 +132,8 @@ func TestGolden(t *testing.T) {
 		{name: "hierarchy-cohort-lending-limit", scenario: "hierarchy-cohort-lending-limit", steps: []int{8}},
 		{name: "hierarchy-cohort-borrowing-limit", scenario: "hierarchy-cohort-borrowing-limit", steps: []int{6}},
 		{name: "inactive-missing-flavor", scenario: "inactive-missing-flavor", steps: []int{0, 2}},
+		{name: "placement-seed-static-then-spot", scenario: "placement-seed-static-then-spot", steps: []int{2, 3}},
+		{name: "placement-quota-admitted-no-node-fits", scenario: "placement-quota-admitted-no-node-fits", steps: []int{2}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -150,6 +152,10 @@ func TestGolden(t *testing.T) {
 				section("Quota", Quota(st))
 				section("Queues", Queues(st))
 				section("Decisions", Decisions(st))
+				if st.Cluster != nil {
+					section("Placement", Placement(st))
+					section("Nodes", Nodes(st))
+				}
 			}
 			golden(t, tt.name+".golden", b.String())
 		})
@@ -565,6 +571,27 @@ func TestEveryScenario(t *testing.T) {
 				}
 				if got != len(st.Decisions) {
 					t.Errorf("%s: %d div.decision for %d decisions", where, got, len(st.Decisions))
+				}
+				pl, nodes := Placement(st), Nodes(st)
+				checkTree(t, where+" Placement", pl)
+				checkTree(t, where+" Nodes", nodes)
+				if st.Cluster == nil {
+					continue
+				}
+				if got, want := len(find(pl, func(n *view.Node) bool { return hasClass(n, "placement") && n.Tag == "div" })),
+					len(st.Cluster.Placements); got != want && len(st.Cluster.Placements) > 0 {
+					t.Errorf("%s: %d div.placement for %d placements", where, got, want)
+				}
+				if got := len(find(pl, func(n *view.Node) bool { return hasClass(n, "pending-pod") })); got != len(st.Cluster.Pending) {
+					t.Errorf("%s: %d li.pending-pod for %d pending pods", where, got, len(st.Cluster.Pending))
+				}
+				// Every node is shown at least once.
+				shown := map[string]bool{}
+				for _, n := range find(nodes, func(n *view.Node) bool { return hasClass(n, "node") && n.Tag == "li" }) {
+					shown[n.Attr("data-node")] = true
+				}
+				if len(shown) != len(tr.Steps[i].Nodes) {
+					t.Errorf("%s: %d distinct nodes shown, the trace has %d", where, len(shown), len(tr.Steps[i].Nodes))
 				}
 			}
 		})

@@ -104,3 +104,11 @@ func headRow(cols ...string) *view.Node {
 	}
 	return el("thead").Add(tr)
 }
+
+// when returns class when on is set, else "" (for cls).
+func when(on bool, class string) string {
+	if on {
+		return class
+	}
+	return ""
+}

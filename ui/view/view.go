@@ -23,11 +23,13 @@ import (
 type Model struct {
 	tr     *trace.Trace
 	forest forest
+	// placeSteps are the indexes of the steps with placements.
+	placeSteps []int
 }
 
 // New prepares tr for viewing. tr must not be modified afterwards.
 func New(tr *trace.Trace) *Model {
-	return &Model{tr: tr, forest: buildForest(tr)}
+	return &Model{tr: tr, forest: buildForest(tr), placeSteps: placementSteps(tr)}
 }
 
 // Trace returns the trace the model was built from.
@@ -66,6 +68,9 @@ type Step struct {
 	Events []Event `json:"events,omitempty"`
 	// Claims are the KEP-4378 claims on preemption targets in the cycle.
 	Claims []Claim `json:"claims,omitempty"`
+	// Cluster is the placement layer: nodes, pods and placements (nil for
+	// a scenario without Nodes).
+	Cluster *Cluster `json:"cluster,omitempty"`
 }
 
 // Event is one event of a step.
@@ -151,6 +156,7 @@ func (m *Model) Step(i int) Step {
 		Quota:  m.forest.view(st, prev),
 		Queues: queues(st),
 	}
+	out.Cluster = m.cluster(i, st, prev)
 	for k := range st.Decisions {
 		out.Decisions = append(out.Decisions, decision(&st.Decisions[k]))
 	}
