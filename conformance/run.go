@@ -190,6 +190,20 @@ func RunWithLog(sc *core.Scenario, log io.Writer) (*Result, error) {
 				return
 			}
 		}
+		if ts.Kind != trace.StepEvents {
+			// The job controller in the same step: a workload admitted in
+			// the cycle (or starting admitted) whose job cannot start
+			// finishes (the engine's FailedToStart).
+			for _, ev := range ts.Events {
+				if ev.Kind != trace.EventFinish {
+					continue
+				}
+				if err := w.apply(sc, seqs, ev, created); err != nil {
+					runErr = fmt.Errorf("step %d, %s of %s: %w", ts.Index, ev.Kind, ev.Workload, err)
+					return
+				}
+			}
+		}
 		res.Steps, res.Cycles, res.KueueCycles = ts.Index, ts.Cycle, w.cycles
 		diffs, err := compare(s, w, created)
 		if err != nil {
@@ -227,7 +241,8 @@ func (w *world) apply(sc *core.Scenario, seqs []int, ev trace.Event, created map
 			return err
 		}
 	case trace.EventFinish:
-		if err := w.finish(ev.Workload); err != nil {
+		failed := strings.HasPrefix(ev.Message, sim.FailedToStartPrefix)
+		if err := w.finish(ev.Workload, failed, ev.Message); err != nil {
 			return err
 		}
 	case trace.EventDelete:

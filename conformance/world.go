@@ -24,6 +24,7 @@ import (
 	qcache "sigs.k8s.io/kueue/pkg/cache/queue"
 	schdcache "sigs.k8s.io/kueue/pkg/cache/scheduler"
 	corectrl "sigs.k8s.io/kueue/pkg/controller/core"
+	"sigs.k8s.io/kueue/pkg/controller/jobframework"
 	"sigs.k8s.io/kueue/pkg/scheduler"
 	"sigs.k8s.io/kueue/pkg/util/routine"
 	utiltesting "sigs.k8s.io/kueue/pkg/util/testing"
@@ -317,12 +318,16 @@ func (w *world) create(wl *kueue.Workload) error {
 	return w.cl.Create(w.ctx, wl)
 }
 
-// finish is the job controller marking a workload Finished (its job
-// succeeded); the controller's Update handler frees its quota.
-func (w *world) finish(wlKey string) error {
+// finish is the job controller marking a workload Finished: its job
+// succeeded, or (failed) it could not start (jobframework's
+// FailedToStart); the controller's Update handler frees its quota.
+func (w *world) finish(wlKey string, failed bool, msg string) error {
 	wl, ok, err := w.get(wlKey)
 	if err != nil || !ok {
 		return err
+	}
+	if failed {
+		return workload.Finish(w.ctx, w.cl, wl, jobframework.FailedToStartFinishedReason, msg, w.clock, nil)
 	}
 	return workload.Finish(w.ctx, w.cl, wl, kueue.WorkloadFinishedReasonSucceeded, "Job finished successfully", w.clock, nil)
 }

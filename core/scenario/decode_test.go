@@ -208,7 +208,6 @@ func TestKubectlList(t *testing.T) {
 				Name:            "main",
 				Count:           3,
 				Requests:        map[core.ResourceName]core.Amount{"cpu": 1000, "memory": 200 << 20},
-				Labels:          map[string]string{"kueue.x-k8s.io/podset": "main"},
 				NonZeroRequests: map[core.ResourceName]core.Amount{"cpu": 1000, "memory": 200 << 20},
 			}},
 			Active: true,
@@ -289,7 +288,6 @@ func TestV1beta1Conversion(t *testing.T) {
 			PodSets: []core.PodSet{{
 				Name: "main", Count: 2,
 				Requests:        map[core.ResourceName]core.Amount{"cpu": 500},
-				Labels:          map[string]string{"kueue.x-k8s.io/podset": "main"},
 				NonZeroRequests: map[core.ResourceName]core.Amount{"cpu": 500, "memory": 200 << 20},
 			}},
 			Active: true,
@@ -303,7 +301,6 @@ func TestV1beta1Conversion(t *testing.T) {
 				Name: "workers", Count: 1,
 				// limits stand in for absent requests.
 				Requests:        map[core.ResourceName]core.Amount{"cpu": 2000},
-				Labels:          map[string]string{"kueue.x-k8s.io/podset": "workers"},
 				NonZeroRequests: map[core.ResourceName]core.Amount{"cpu": 2000, "memory": 200 << 20},
 			}},
 			Active: false,
@@ -347,7 +344,6 @@ func TestJobConversion(t *testing.T) {
 					"app":                          "trainer",
 					"batch.kubernetes.io/job-name": "sidecars",
 					"job-name":                     "sidecars",
-					"kueue.x-k8s.io/podset":        "main",
 				},
 				PreferredAffinity: []core.PreferredSchedulingTerm{{
 					Weight:     20,
@@ -367,7 +363,7 @@ func TestJobConversion(t *testing.T) {
 				Name: "main", Count: 2, // completions below parallelism
 				Requests: map[core.ResourceName]core.Amount{"cpu": 100},
 				Labels: map[string]string{
-					"batch.kubernetes.io/job-name": "short", "job-name": "short", "kueue.x-k8s.io/podset": "main",
+					"batch.kubernetes.io/job-name": "short", "job-name": "short",
 				},
 				NonZeroRequests: map[core.ResourceName]core.Amount{"cpu": 100, "memory": 200 << 20},
 			}},
@@ -381,7 +377,7 @@ func TestJobConversion(t *testing.T) {
 				// Pod-level requests replace the containers' memory.
 				Requests: map[core.ResourceName]core.Amount{"cpu": 2000, "memory": 8 << 30},
 				Labels: map[string]string{
-					"batch.kubernetes.io/job-name": "single", "job-name": "single", "kueue.x-k8s.io/podset": "main",
+					"batch.kubernetes.io/job-name": "single", "job-name": "single",
 				},
 				// The idle container scores as 100m cpu.
 				NonZeroRequests: map[core.ResourceName]core.Amount{"cpu": 2100, "memory": 8 << 30},

@@ -20,7 +20,6 @@ const (
 const (
 	labelQueueName         = "kueue.x-k8s.io/queue-name"
 	labelPriorityClass     = "kueue.x-k8s.io/priority-class"
-	labelPodSet            = "kueue.x-k8s.io/podset"
 	labelJobName           = "batch.kubernetes.io/job-name"
 	labelLegacyJobName     = "job-name"
 	labelNamespaceMetaName = "kubernetes.io/metadata.name"
@@ -318,20 +317,21 @@ func nsLabels(name string, labels map[string]string) map[string]string {
 	return out
 }
 
-// podSetLabelsFor adds the labels Kueue and the Job controller put on the
-// pods of a pod set: kueue.x-k8s.io/podset (podset.FromAssignment via
-// jobframework startJob) and, for Jobs, batch.kubernetes.io/job-name and
-// job-name.
-func podSetLabelsFor(template map[string]string, podSet, jobName string) map[string]string {
-	out := make(map[string]string, len(template)+3)
+// podSetLabelsFor adds the labels the Job controller puts on the pods of
+// a Job: batch.kubernetes.io/job-name and job-name. (Kueue's own
+// kueue.x-k8s.io/podset label is added when the workload starts, by the
+// simulation, because a template that already sets it differently makes
+// the start fail.) A nil template stays nil when there is nothing to add.
+func podSetLabelsFor(template map[string]string, jobName string) map[string]string {
+	if jobName == "" {
+		return template
+	}
+	out := make(map[string]string, len(template)+2)
 	for k, v := range template {
 		out[k] = v
 	}
-	out[labelPodSet] = podSet
-	if jobName != "" {
-		out[labelJobName] = jobName
-		out[labelLegacyJobName] = jobName
-	}
+	out[labelJobName] = jobName
+	out[labelLegacyJobName] = jobName
 	return out
 }
 

@@ -242,7 +242,7 @@ func (d *decoder) podSets(n *yaml.Node, path string) []core.PodSet {
 
 // podSet builds a workload's core.PodSet from a decoded template.
 func (pt podTemplate) podSet(name string, count int32, jobName string) core.PodSet {
-	ps := pt.pods(count, podSetLabelsFor(pt.labels, name, jobName))
+	ps := pt.pods(count, podSetLabelsFor(pt.labels, jobName))
 	ps.Name = name
 	return ps
 }

@@ -91,10 +91,17 @@ func New(sc *core.Scenario, gates core.FeatureGates) *State {
 	st.events = scheduledEvents(sc)
 	s.place = newPlaceState(sc, s.gen)
 	// The pods of workloads that start admitted are placed before the
-	// first step; initialStep reports it.
+	// first step (and a workload whose pods cannot start finishes);
+	// initialStep reports it.
 	var ts trace.Step
+	for _, w := range s.All() {
+		if w.Status == Admitted {
+			ts.Events = append(ts.Events, trace.Event{Kind: trace.EventArrival, Workload: w.Key, ClusterQueue: w.ClusterQueue,
+				Message: fmt.Sprintf("starts admitted in ClusterQueue %s (status.admission), holding %s", w.ClusterQueue, formatUsage(w.Admission.Usage))})
+		}
+	}
 	s.placePods(&ts)
-	s.initialPlacements = ts.Placements
+	s.initialEvents, s.initialPlacements = ts.Events, ts.Placements
 	return s
 }
 

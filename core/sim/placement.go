@@ -169,7 +169,7 @@ func (s *State) placePods(ts *trace.Step) bool {
 		return cmp.Or(cmp.Compare(wa.AdmittedAt, wb.AdmittedAt), cmp.Compare(wa.AdmitSeq, wb.AdmitSeq), strings.Compare(wa.Key, wb.Key))
 	})
 	for _, i := range fresh {
-		s.createPods(i)
+		s.createPods(i, ts)
 		changed = true
 	}
 	// Place the pending pods that are new or may fit now, in creation
@@ -197,15 +197,23 @@ func (s *State) placePods(ts *trace.Step) bool {
 	return changed
 }
 
-// createPods creates the pods of admitted workload i.
-func (s *State) createPods(i int) {
-	p := s.mutPlace()
+// FailedToStartPrefix starts the message of the finish event of a
+// workload whose job could not start (see createPods).
+const FailedToStartPrefix = "failed to start: "
+
+// createPods creates the pods of admitted workload i. When Kueue could
+// not start the job (podTemplate's merge conflict), the workload finishes
+// instead, as the job reconciler finishes it with reason FailedToStart
+// (jobframework JobReconciler.ReconcileGenericJob: podset.IsPermanent),
+// and its quota is released.
+func (s *State) createPods(i int, ts *trace.Step) {
 	w := s.Workload(i)
-	p.admitted[i] = w.AdmitSeq
-	seq := 0
-	if n := len(p.pods); n > 0 {
-		seq = p.pods[n-1].seq + 1
+	type podSet struct {
+		name     string
+		count    int32
+		template *place.Template
 	}
+	var sets []podSet
 	for _, ps := range w.Spec.PodSets {
 		var adm *AdmittedPodSet
 		for k := range w.Admission.PodSets {
@@ -217,10 +225,25 @@ func (s *State) createPods(i int) {
 		if adm != nil && adm.Count > 0 {
 			count = adm.Count
 		}
-		t := s.podTemplate(&ps, adm)
+		t, err := s.podTemplate(&ps, adm)
+		if err != nil {
+			s.finish(i, ts, fmt.Sprintf("%s%v; Kueue finishes the workload (reason FailedToStart)", FailedToStartPrefix, err))
+			s.mutWorkload(i).Message = err.Error()
+			return
+		}
+		sets = append(sets, podSet{ps.Name, count, t})
+	}
+	p := s.mutPlace()
+	p.admitted[i] = w.AdmitSeq
+	seq := 0
+	if n := len(p.pods); n > 0 {
+		seq = p.pods[n-1].seq + 1
+	}
+	for _, ps := range sets {
+		count, t := ps.count, ps.template
 		for idx := range count {
 			p.pods = append(p.pods, podRec{
-				pod: place.Pod{Namespace: w.Spec.Namespace, Name: fmt.Sprintf("%s-%s-%d", w.Spec.Name, ps.Name, idx), Owner: w.Key, Template: t},
+				pod: place.Pod{Namespace: w.Spec.Namespace, Name: fmt.Sprintf("%s-%s-%d", w.Spec.Name, ps.name, idx), Owner: w.Key, Template: t},
 				wl:  i, dep: -1, seq: seq, triedAt: -1,
 			})
 			seq++
@@ -228,17 +251,52 @@ func (s *State) createPods(i int) {
 	}
 }
 
-// podTemplate is a pod set's template as Kueue starts it: the assigned
-// flavors' nodeLabels merged into the nodeSelector and their tolerations
-// appended without duplicates (podset.FromAssignment, podset.Merge). Kueue
+// podTemplate is a pod set's template as Kueue starts the job
+// (jobframework getPodSetsInfoFromStatus, then podset.Merge in
+// RunWithPodSetsInfo): Kueue's kueue.x-k8s.io/podset label added to the
+// labels, the assigned flavors' nodeLabels to the nodeSelector
+// (podset.FromAssignment), and their tolerations appended without
+// duplicates.
+//
+// Merge fails when the template already has one of those keys with
+// another value (utilmaps.HaveConflict); Kueue then finishes the workload
+// with reason FailedToStart and the error as the message, and so does the
+// playground (see createPods). Labels are checked before the nodeSelector,
+// as Merge does. Two differences from Kueue, both about map order: Kueue
 // visits the flavors in map order, so when two flavors set one label key
-// differently the last one wins at random; the playground visits them by
-// resource name. (A flavor whose nodeLabels contradict the template's
-// nodeSelector is never assigned: admission already rejects it as not
-// matching the pod's node affinity.)
-func (s *State) podTemplate(ps *core.PodSet, adm *AdmittedPodSet) *place.Template {
+// differently the last one wins at random, and it names a random key when
+// several conflict; the playground visits the flavors by resource name and
+// names the first key by name. (A flavor whose nodeLabels contradict the
+// template's nodeSelector is in practice never assigned: the flavor
+// assigner already rejects it as not matching the pod's node affinity. A
+// template label kueue.x-k8s.io/podset naming another pod set is the
+// conflict users meet.)
+func (s *State) podTemplate(ps *core.PodSet, adm *AdmittedPodSet) (*place.Template, error) {
+	const podSetLabel = "kueue.x-k8s.io/podset"
+	infoLabels := map[string]string{podSetLabel: ps.Name}
+	infoSelector := map[string]string{}
+	var infoTolerations []core.Toleration
+	if adm != nil {
+		seen := map[core.FlavorName]bool{}
+		for _, r := range slices.Sorted(maps.Keys(adm.Flavors)) {
+			name := adm.Flavors[r]
+			f := s.static.flavors[name]
+			if f == nil || seen[name] {
+				continue
+			}
+			seen[name] = true
+			maps.Copy(infoSelector, f.NodeLabels)
+			infoTolerations = append(infoTolerations, f.Tolerations...)
+		}
+	}
+	if err := mapConflict(ps.Labels, infoLabels); err != nil {
+		return nil, fmt.Errorf("invalid admission check PodSetUpdate: conflict for labels: %w", err)
+	}
+	if err := mapConflict(ps.NodeSelector, infoSelector); err != nil {
+		return nil, fmt.Errorf("invalid admission check PodSetUpdate: conflict for nodeSelector: %w", err)
+	}
 	t := &place.Template{
-		Labels:            ps.Labels,
+		Labels:            maps.Clone(ps.Labels),
 		Requests:          ps.Requests,
 		NonZeroRequests:   ps.NonZeroRequests,
 		NodeSelector:      maps.Clone(ps.NodeSelector),
@@ -246,38 +304,34 @@ func (s *State) podTemplate(ps *core.PodSet, adm *AdmittedPodSet) *place.Templat
 		PreferredAffinity: ps.PreferredAffinity,
 		Tolerations:       slices.Clone(ps.Tolerations),
 	}
-	if adm == nil {
-		return t
+	if t.Labels == nil {
+		t.Labels = map[string]string{}
 	}
-	var resources []core.ResourceName
-	for r := range adm.Flavors {
-		resources = append(resources, r)
+	maps.Copy(t.Labels, infoLabels)
+	if len(infoSelector) > 0 {
+		if t.NodeSelector == nil {
+			t.NodeSelector = map[string]string{}
+		}
+		maps.Copy(t.NodeSelector, infoSelector)
 	}
-	slices.Sort(resources)
-	seen := map[core.FlavorName]bool{}
-	for _, r := range resources {
-		name := adm.Flavors[r]
-		f := s.static.flavors[name]
-		if f == nil || seen[name] {
-			continue
-		}
-		seen[name] = true
-		for k, v := range f.NodeLabels {
-			if _, ok := t.NodeSelector[k]; ok && ps.NodeSelector[k] != "" {
-				continue // the template's own selector stands
-			}
-			if t.NodeSelector == nil {
-				t.NodeSelector = map[string]string{}
-			}
-			t.NodeSelector[k] = v
-		}
-		for _, tol := range f.Tolerations {
-			if !slices.Contains(t.Tolerations, tol) {
-				t.Tolerations = append(t.Tolerations, tol)
-			}
+	for _, tol := range infoTolerations {
+		if !slices.Contains(t.Tolerations, tol) {
+			t.Tolerations = append(t.Tolerations, tol)
 		}
 	}
-	return t
+	return t, nil
+}
+
+// mapConflict is utilmaps.HaveConflict: an error naming a key that a and b
+// both have with different values (value1 from a). Kueue ranges over a
+// map; the playground takes the first such key by name.
+func mapConflict(a, b map[string]string) error {
+	for _, k := range slices.Sorted(maps.Keys(a)) {
+		if bv, ok := b[k]; ok && a[k] != bv {
+			return fmt.Errorf("conflict for key=%s, value1=%s, value2=%s", k, a[k], bv)
+		}
+	}
+	return nil
 }
 
 // placementRows reports the placement layer after a step: every node with

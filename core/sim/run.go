@@ -1,7 +1,6 @@
 package sim
 
 import (
-	"fmt"
 	"slices"
 	"time"
 
@@ -101,12 +100,7 @@ func Run(sc *core.Scenario, opts Options) *trace.Trace {
 // start admitted and inactive ClusterQueues.
 func (s *State) initialStep() trace.Step {
 	ts := trace.Step{Index: 0, Kind: trace.StepInitial, Changed: true}
-	for _, w := range s.All() {
-		if w.Status == Admitted {
-			ts.Events = append(ts.Events, trace.Event{Kind: trace.EventArrival, Workload: w.Key, ClusterQueue: w.ClusterQueue,
-				Message: fmt.Sprintf("starts admitted in ClusterQueue %s (status.admission), holding %s", w.ClusterQueue, formatUsage(w.Admission.Usage))})
-		}
-	}
+	ts.Events = slices.Clone(s.initialEvents)
 	for _, q := range s.Queues {
 		if !q.Active {
 			ts.Events = append(ts.Events, trace.Event{Kind: trace.EventInactive, ClusterQueue: q.Spec.Name, Message: q.InactiveReason})

@@ -145,8 +145,10 @@ type State struct {
 
 	// place is the placement layer (nil without Nodes), copied on write.
 	place *placeState
-	// initialPlacements are the placements New made (pods of workloads
-	// that start admitted), for the initial step.
+	// initialEvents and initialPlacements are what New did (workloads
+	// that start admitted, their pods placed, or finished when the pods
+	// cannot start), for the initial step.
+	initialEvents     []trace.Event
 	initialPlacements []trace.Placement
 
 	// Static lookups, shared by every State of a run.
@@ -206,7 +208,7 @@ func (s *State) clone() *State {
 	n.running = slices.Clone(s.running)
 	n.terminating = slices.Clone(s.terminating)
 	n.lastClaims = nil
-	n.initialPlacements = nil
+	n.initialEvents, n.initialPlacements = nil, nil
 	return &n
 }
 

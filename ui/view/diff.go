@@ -223,6 +223,14 @@ func (r *replay) apply(first, last int) {
 	r.changed = map[string]int{}
 	for i := first; i <= last; i++ {
 		st := &r.tr.Steps[i]
+		// A cycle's events follow its decisions (evictions by the
+		// preemptions it decided, a job that fails to start once
+		// admitted); an events step has no decisions.
+		for _, d := range st.Decisions {
+			if d.Outcome == trace.OutcomeAdmitted {
+				r.set(d.Workload, wstate{status: trace.StatusAdmitted, admission: d.Admission}, i)
+			}
+		}
 		for _, e := range st.Events {
 			if e.Workload == "" {
 				continue
@@ -250,11 +258,6 @@ func (r *replay) apply(first, last int) {
 				r.set(e.Workload, wstate{status: trace.StatusTerminating, admission: cur.admission}, i)
 			case trace.EventRelease:
 				r.set(e.Workload, wstate{status: trace.StatusPending}, i)
-			}
-		}
-		for _, d := range st.Decisions {
-			if d.Outcome == trace.OutcomeAdmitted {
-				r.set(d.Workload, wstate{status: trace.StatusAdmitted, admission: d.Admission}, i)
 			}
 		}
 	}
