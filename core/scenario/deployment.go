@@ -165,6 +165,21 @@ func (d *decoder) linkDeployments(st *state) {
 		}
 		d.errorObj(dp.label, dp.nameNode, "metadata.name", "%s %q has the same namespace and name as %s: events and expectations name both by namespace/name, so the playground requires distinct names", dp.dep.Kind, k, what)
 	}
+	// Pod names: a workload's are <workload>-<podset>-<i>, a Deployment's
+	// <deployment>-<i>; the two must never meet.
+	for _, w := range st.workloads {
+		if w.dropped {
+			continue
+		}
+		for _, ps := range w.wl.PodSets {
+			k := w.wl.Namespace + "/" + w.wl.Name + "-" + ps.Name
+			dp, clash := st.podOwners[k]
+			if !clash {
+				continue
+			}
+			d.errorObj(dp.label, dp.nameNode, "metadata.name", "%s %q would name its pods %s-0, %s-1, ..., the names the pods of pod set %q of Workload %q (line %d) get: rename one", dp.dep.Kind, k, dp.dep.Name, dp.dep.Name, ps.Name, w.wl.Namespace+"/"+w.wl.Name, w.nameNode.Line)
+		}
+	}
 
 	// Each Deployment counts with the largest replica count it can reach:
 	// spec.replicas or a scale event's replicas.

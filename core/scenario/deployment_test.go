@@ -452,6 +452,11 @@ spec:
 				{At: "t.yaml:28:18", Object: "ReplicaSet/shop/job-train", Field: "metadata.name", Msg: `ReplicaSet "shop/job-train" has the same namespace and name as the Workload of Job "shop/train" (line 20)`},
 			},
 		},
+		"Deployment whose pods would be named like a pod set's": {
+			in: wlDoc("shop", "web") + "---\n" + deploymentDoc("Deployment", "shop", "web-main", "") + "---\n" + deploymentDoc("Deployment", "other", "web-main", ""),
+			want: []diag{{At: "t.yaml:10:18", Object: "Deployment/shop/web-main", Field: "metadata.name",
+				Msg: `Deployment "shop/web-main" would name its pods web-main-0, web-main-1, ..., the names the pods of pod set "main" of Workload "shop/web" (line 3) get: rename one`}},
+		},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
