@@ -444,7 +444,8 @@ func fill(v reflect.Value, depth int) {
 func TestHostileViewModel(t *testing.T) {
 	var st view.Step
 	fill(reflect.ValueOf(&st).Elem(), 6)
-	if len(st.Quota) == 0 || len(st.Decisions) == 0 || st.Decisions[0].Preemption == nil || st.Decisions[0].Recomputed == nil {
+	if len(st.Quota) == 0 || len(st.Decisions) == 0 || st.Decisions[0].Preemption == nil || st.Decisions[0].Recomputed == nil ||
+		st.Cluster == nil || len(st.Cluster.Policies) == 0 || len(st.Cluster.Placements) == 0 || st.Cluster.Last == nil {
 		t.Fatal("fill left the step empty")
 	}
 	var log []view.LogEntry
@@ -465,6 +466,8 @@ func TestHostileViewModel(t *testing.T) {
 		{"Quota", Quota(st), true},
 		{"Queues", Queues(st), true},
 		{"Decisions", Decisions(st), true},
+		{"Placement", Placement(st), true},
+		{"Nodes", Nodes(st), true},
 		{"EventLog", EventLog(log), true},
 		{"Marks", Marks(marks), true}, // the step kind in data-kind
 		{"Difference", Difference(&diff), true},
@@ -486,6 +489,21 @@ func TestHostileTrace(t *testing.T) {
 		{Index: 2, Kind: trace.StepCycle, Cycle: 1, Decisions: []trace.Decision{{Workload: evil, ClusterQueue: evil, Outcome: trace.Outcome(evil), Message: evil}},
 			Claims: []trace.Claim{{Target: evil, By: []trace.ClaimBy{{Preemptor: evil}}}}},
 	}}
+	// The placement layer, every name markup too.
+	evilNode := trace.NodeState{Node: evil, Units: []string{evil + "/" + evil + "/" + evil}, PodCount: 1,
+		Resources: []trace.NodeResource{{Resource: evil, Allocatable: trace.Quantity{Resource: evil, Amount: 1, Text: evil}, Requested: trace.Quantity{Resource: evil, Text: evil}}},
+		Pods:      []trace.NodePod{{Pod: evil, Owner: evil, Unit: evil, Terminating: true}}}
+	tr.Policies = []trace.Policy{{Policy: evil + "/" + evil, Strategy: evil, PodSelector: evil, MatchLabelKeys: []string{evil},
+		Units: []trace.PolicyUnit{{Unit: evil, NodeSelector: evil}}}}
+	for i := range tr.Steps {
+		tr.Steps[i].Nodes = []trace.NodeState{evilNode}
+		tr.Steps[i].PendingPods = []trace.PendingPod{{Pod: evil, Owner: evil, Message: evil}}
+		tr.Steps[i].UnitCounts = []trace.UnitCount{{Policy: evil + "/" + evil, Unit: evil, Group: evil, Count: 1}}
+	}
+	tr.Steps[1].Placements = []trace.Placement{{Pod: evil, Owner: evil, Policy: evil, Group: evil, Node: evil, Unit: evil, Message: evil, Scored: true,
+		Weights: []trace.PluginWeight{{Plugin: evil, Weight: 1}},
+		Nodes:   []trace.NodeVerdict{{Node: evil, Unit: evil, Scores: []trace.PluginScore{{Plugin: evil}}}, {Node: evil, Filter: evil, Reasons: []string{evil}}}}}
+	tr.Steps[1].ScaleDowns = []trace.ScaleDown{{Owner: evil, Removed: []trace.RemovedPod{{Pod: evil, Node: evil, Why: evil}}}}
 	m := view.New(tr)
 	checkHostile(t, "EventLog", EventLog(view.EventLog(tr)), true)
 	checkHostile(t, "Marks", Marks(view.Timeline(tr)), false)
@@ -494,6 +512,8 @@ func TestHostileTrace(t *testing.T) {
 		checkHostile(t, "Quota step "+itoa(i), Quota(st), i == 1)
 		checkHostile(t, "Queues step "+itoa(i), Queues(st), i == 1)
 		checkHostile(t, "Decisions step "+itoa(i), Decisions(st), i > 0)
+		checkHostile(t, "Placement step "+itoa(i), Placement(st), true)
+		checkHostile(t, "Nodes step "+itoa(i), Nodes(st), true)
 	}
 }
 
