@@ -97,6 +97,9 @@ type nodeState struct {
 	// containers that request none (scoring only).
 	nonZeroCPU, nonZeroMem core.Amount
 	pods                   int64
+	// version grows at every change to the node's pods (bind, unbind,
+	// terminate), so a reader can tell which nodes changed.
+	version uint64
 }
 
 // group is a pod's values of a policy's matchLabelKeys, one entry per key:
@@ -245,6 +248,7 @@ func (c *Cluster) Terminate(b *Binding) {
 		return
 	}
 	b.Terminating = true
+	c.nodes[b.Node].version++
 	if b.Policy >= 0 && b.Unit >= 0 {
 		dec(c.units[b.Policy][b.Unit].live, b.Group)
 	}
@@ -281,7 +285,13 @@ func (c *Cluster) account(p *Pod, b Binding, sign core.Amount) {
 	n.nonZeroCPU += sign * p.Template.NonZeroRequests[core.ResourceCPU]
 	n.nonZeroMem += sign * p.Template.NonZeroRequests[core.ResourceMemory]
 	n.pods += int64(sign)
+	n.version++
 }
+
+// Version is node i's change count: it differs from an earlier value
+// exactly when the node's pods changed since (a pod bound, unbound or
+// terminating).
+func (c *Cluster) Version(i int) uint64 { return c.nodes[i].version }
 
 // Requested returns what the pods on node i request, by resource.
 func (c *Cluster) Requested(i int) map[core.ResourceName]core.Amount {

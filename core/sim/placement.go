@@ -184,6 +184,10 @@ func (s *State) placePods(ts *trace.Step) bool {
 			r = &p.pods[k]
 			d := p.cluster.Schedule(&r.pod)
 			r.triedAt = p.freed
+			if len(ts.Placements) >= trace.MaxDetailedPlacements {
+				d.Placement.NodesOmitted += len(d.Placement.Nodes)
+				d.Placement.Nodes, d.Placement.Weights = nil, nil
+			}
 			ts.Placements = append(ts.Placements, d.Placement)
 			if d.Fits {
 				p.cluster.Bind(&r.pod, d.Binding)
@@ -334,26 +338,50 @@ func mapConflict(a, b map[string]string) error {
 	return nil
 }
 
-// placementRows reports the placement layer after a step: every node with
-// its units, requests and pods; the unit counts; the pending pods.
+// placementRows reports the placement layer after a step: the nodes whose
+// pods changed since the last report (every node the first time), with
+// their units, requests and pods; the unit counts; the pending pods (the
+// first QueueListCap of them, and their exact number).
 func (s *State) placementRows(ts *trace.Step) {
 	if s.place == nil {
 		return
 	}
 	c := s.place.cluster
+	changed := make([]bool, len(c.Nodes))
+	anyChanged := false
+	for ni := range c.Nodes {
+		changed[ni] = s.nodeVer == nil || s.nodeVer[ni] != c.Version(ni)
+		anyChanged = anyChanged || changed[ni]
+	}
 	onNode := make([][]trace.NodePod, len(c.Nodes))
 	for _, r := range s.place.pods {
 		if r.bound {
+			if !changed[r.binding.Node] {
+				continue
+			}
 			np := trace.NodePod{Pod: r.pod.Key(), Owner: r.pod.Owner, Unit: c.UnitKey(r.binding), Terminating: r.binding.Terminating}
 			if cost, ok := c.DeletionCost(r.binding); ok {
 				np.DeletionCost = &cost
 			}
 			onNode[r.binding.Node] = append(onNode[r.binding.Node], np)
 		} else {
-			ts.PendingPods = append(ts.PendingPods, trace.PendingPod{Pod: r.pod.Key(), Owner: r.pod.Owner, Message: r.message})
+			ts.PendingCount++
+			if len(ts.PendingPods) < QueueListCap {
+				ts.PendingPods = append(ts.PendingPods, trace.PendingPod{Pod: r.pod.Key(), Owner: r.pod.Owner, Message: r.message})
+			}
 		}
 	}
+	if anyChanged {
+		ver := make([]uint64, len(c.Nodes))
+		for ni := range c.Nodes {
+			ver[ni] = c.Version(ni)
+		}
+		s.nodeVer = ver
+	}
 	for ni := range c.Nodes {
+		if !changed[ni] {
+			continue
+		}
 		n := &c.Nodes[ni]
 		row := trace.NodeState{Node: n.Name, Units: c.UnitsOf(ni), PodCount: len(onNode[ni])}
 		req := c.Requested(ni)

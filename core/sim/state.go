@@ -145,6 +145,9 @@ type State struct {
 
 	// place is the placement layer (nil without Nodes), copied on write.
 	place *placeState
+	// nodeVer is each node's place.Cluster version at the last report
+	// (placementRows), nil before the first; replaced, never modified.
+	nodeVer []uint64
 	// initialEvents and initialPlacements are what New did (workloads
 	// that start admitted, their pods placed, or finished when the pods
 	// cannot start), for the initial step.

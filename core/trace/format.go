@@ -62,9 +62,10 @@ func Format(w io.Writer, tr *Trace) error {
 		formatPolicy(b, &tr.Policies[i])
 	}
 	var prev *Step
+	nodeLines := map[string]string{}
 	for i := range tr.Steps {
 		st := &tr.Steps[i]
-		formatStep(b, st, prev)
+		formatStep(b, st, prev, nodeLines)
 		prev = st
 	}
 	fmt.Fprintf(b, "# end %s at t=%s after %d cycles\n", tr.End, ms(tr.EndMs), tr.Cycles)
@@ -84,7 +85,7 @@ func Format(w io.Writer, tr *Trace) error {
 
 func ms(v int64) string { return (time.Duration(v) * time.Millisecond).String() }
 
-func formatStep(b *strings.Builder, st *Step, prevStep *Step) {
+func formatStep(b *strings.Builder, st *Step, prevStep *Step, nodeLines map[string]string) {
 	var prev []UsageRow
 	if prevStep != nil {
 		prev = prevStep.Usage
@@ -132,7 +133,7 @@ func formatStep(b *strings.Builder, st *Step, prevStep *Step) {
 		fmt.Fprintf(b, "  usage     %s %s %s/%s used=%s nominal=%s subtree=%s borrowed=%s lent=%s heldBack=%s available=%s\n",
 			r.Kind, r.Node, r.Flavor, r.Resource, q(r.Used), q(r.Nominal), q(r.SubtreeQuota), q(r.Borrowed), q(r.Lent), q(r.HeldBack), q(r.Available))
 	}
-	formatPlacementState(b, st, prevStep)
+	formatPlacementState(b, st, prevStep, nodeLines)
 }
 
 func formatDecision(b *strings.Builder, d *Decision) {
@@ -373,46 +374,35 @@ func weight(ws []PluginWeight, plugin string) string {
 }
 
 // formatPlacementState writes the nodes, unit counts and pending pods
-// after the step that differ from the previous step (prev nil: step 0,
-// where every node is printed).
-func formatPlacementState(b *strings.Builder, st, prev *Step) {
-	var prevNodes []NodeState
+// that changed in the step. nodeLines holds the last line written for
+// each node; a step lists only the nodes that changed (every node at step
+// 0), and a node's line is written when it differs from its last one.
+func formatPlacementState(b *strings.Builder, st, prev *Step, nodeLines map[string]string) {
 	var prevUnits []UnitCount
 	var prevPending []PendingPod
+	prevPendingCount := 0
 	if prev != nil {
-		prevNodes, prevUnits, prevPending = prev.Nodes, prev.UnitCounts, prev.PendingPods
+		prevUnits, prevPending, prevPendingCount = prev.UnitCounts, prev.PendingPods, prev.PendingCount
 	}
-	if len(st.Nodes)+len(st.UnitCounts)+len(st.PendingPods)+len(prevNodes)+len(prevUnits)+len(prevPending) == 0 {
+	if len(st.Nodes)+len(st.UnitCounts)+len(st.PendingPods)+len(nodeLines)+len(prevUnits)+len(prevPending) == 0 {
 		return // no placement layer
 	}
-	// A row is printed when its text differs from the previous step's
-	// text for the same key.
-	before := map[string]string{}
-	for i := range prevNodes {
-		before[prevNodes[i].Node] = nodeLine(&prevNodes[i])
-	}
-	seen := map[string]bool{}
 	for i := range st.Nodes {
 		n := &st.Nodes[i]
-		seen[n.Node] = true
 		line := nodeLine(n)
-		if old, ok := before[n.Node]; ok && old == line {
+		if nodeLines[n.Node] == line {
 			continue
 		}
+		nodeLines[n.Node] = line
 		b.WriteString(line)
-	}
-	for _, n := range prevNodes {
-		if !seen[n.Node] {
-			fmt.Fprintf(b, "  node      %s removed\n", n.Node)
-		}
 	}
 
 	unitKey := func(u *UnitCount) string { return u.Policy + "\x00" + u.Unit + "\x00" + u.Group }
-	before = map[string]string{}
+	before := map[string]string{}
 	for i := range prevUnits {
 		before[unitKey(&prevUnits[i])] = unitLine(&prevUnits[i])
 	}
-	seen = map[string]bool{}
+	seen := map[string]bool{}
 	for i := range st.UnitCounts {
 		u := &st.UnitCounts[i]
 		seen[unitKey(u)] = true
@@ -435,7 +425,7 @@ func formatPlacementState(b *strings.Builder, st, prev *Step) {
 		}
 		return slices.Sorted(slices.Values(out))
 	}
-	if slices.Equal(pendingKeys(prevPending), pendingKeys(st.PendingPods)) {
+	if slices.Equal(pendingKeys(prevPending), pendingKeys(st.PendingPods)) && prevPendingCount == st.PendingCount {
 		return
 	}
 	if len(st.PendingPods) == 0 {
@@ -443,6 +433,9 @@ func formatPlacementState(b *strings.Builder, st, prev *Step) {
 	}
 	for _, p := range st.PendingPods {
 		fmt.Fprintf(b, "  pending   %s (%s): %s\n", p.Pod, p.Owner, p.Message)
+	}
+	if more := st.PendingCount - len(st.PendingPods); more > 0 {
+		fmt.Fprintf(b, "  pending   (+%d more)\n", more)
 	}
 }
 

@@ -95,7 +95,7 @@ func TestFormatPlacement(t *testing.T) {
 				"    verdict spot-1 feasible, not scored [chosen]",
 			},
 		},
-		"every node at step 0, then only the nodes that changed": {
+		"every node at step 0, then only the nodes that changed; a step lists changed nodes only": {
 			trace: makeTrace().
 				Step(makeStep().Node(makeNode("a1").Res("cpu", "0", "4").Res("pods", "0", "110").Units("team/rp/high").Obj()).
 					Node(makeNode("b1").Res("cpu", "0", "4").Obj())).
@@ -107,6 +107,10 @@ func TestFormatPlacement(t *testing.T) {
 					Pod("shop/web-0", "team/rp/high", ptr(5), true).Pod("shop/web-1", "team/rp/high", ptr(5), false).More(1).Obj()).
 					Node(makeNode("b1").Res("cpu", "1", "4").Pod("team/b-0", "", nil, false).Obj())).
 				Step(makeStep().Node(makeNode("b1").Res("cpu", "1", "4").Pod("team/b-0", "", nil, false).Obj())).
+				// a1 has no row: unchanged, nothing printed. b1's row repeats
+				// its last line: nothing printed either.
+				Step(makeStep()).
+				Step(makeStep().Node(makeNode("a1").Res("cpu", "0", "4").Res("pods", "0", "110").Units("team/rp/high").Obj())).
 				Obj(),
 			want: []string{
 				"#000 t=0s cycle=0 initial",
@@ -119,7 +123,9 @@ func TestFormatPlacement(t *testing.T) {
 				// The pods resource counts 2 pods but PodCount says 3: both are shown.
 				"  node      a1 pods=3 cpu=3/4 pods=2/110 units=team/rp/high [shop/web-0 unit=team/rp/high cost=5 terminating, shop/web-1 unit=team/rp/high cost=5, +1 more]",
 				"#004 t=0s cycle=4 cycle",
-				"  node      a1 removed",
+				"#005 t=0s cycle=5 cycle",
+				"#006 t=0s cycle=6 cycle",
+				"  node      a1 pods=0/110 cpu=0/4 units=team/rp/high",
 			},
 		},
 		"unit counts that changed, and one that disappeared with count 0": {
@@ -167,6 +173,20 @@ func TestFormatPlacement(t *testing.T) {
 				"#005 t=0s cycle=5 cycle",
 				"  pending   none",
 				"#006 t=0s cycle=6 cycle",
+			},
+		},
+		"a capped pending list says how many more, and a change in the count alone prints": {
+			trace: makeTrace().
+				Step(makeStep().Pending("team/a-0", "team/a", "full").PendingMore(3)).
+				Step(makeStep().Pending("team/a-0", "team/a", "full").PendingMore(2)).
+				Obj(),
+			want: []string{
+				"#000 t=0s cycle=0 initial",
+				"  pending   team/a-0 (team/a): full",
+				"  pending   (+3 more)",
+				"#001 t=0s cycle=1 cycle",
+				"  pending   team/a-0 (team/a): full",
+				"  pending   (+2 more)",
 			},
 		},
 	}
@@ -279,6 +299,13 @@ func (w *stepWrapper) Unit(policy, unit, group string, count, live int, maxCount
 
 func (w *stepWrapper) Pending(pod, owner, msg string) *stepWrapper {
 	w.PendingPods = append(w.PendingPods, trace.PendingPod{Pod: pod, Owner: owner, Message: msg})
+	w.PendingCount = len(w.PendingPods)
+	return w
+}
+
+// PendingMore says n more pods are pending than the list holds.
+func (w *stepWrapper) PendingMore(n int) *stepWrapper {
+	w.PendingCount = len(w.PendingPods) + n
 	return w
 }
 

@@ -25,8 +25,9 @@ type Placement struct {
 	// stays pending, kube-scheduler's FitError text ("0/3 nodes are
 	// available: ...").
 	Message string `json:"message"`
-	// Weights are the score plugins' effective weights, by plugin name.
-	Weights []PluginWeight `json:"weights"`
+	// Weights are the score plugins' effective weights, by plugin name
+	// (placements with node verdicts only).
+	Weights []PluginWeight `json:"weights,omitempty"`
 	// Feasible is how many nodes passed every filter; Nodes the verdict of
 	// each node (feasible ones by total score, best first, then rejected
 	// ones by name), at most MaxNodeRows of them; NodesOmitted how many
@@ -41,7 +42,14 @@ type Placement struct {
 
 // MaxNodeRows bounds Placement.Nodes; the counts in the message and in
 // Feasible stay exact.
-const MaxNodeRows = 50
+const MaxNodeRows = 20
+
+// MaxDetailedPlacements is how many placements of one step keep their
+// node verdicts (Placement.Nodes); later ones in the step keep their
+// outcome, message and counts, with every node in NodesOmitted. Together
+// with MaxNodeRows it keeps a trace's size in the number of steps, not
+// of pods times nodes.
+const MaxDetailedPlacements = 20
 
 // PluginWeight is a score plugin's weight.
 type PluginWeight struct {

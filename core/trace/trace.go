@@ -80,13 +80,18 @@ type Step struct {
 	Claims []Claim `json:"claims,omitempty"`
 
 	// Placement layer (scenarios with Nodes only): every pod placement
-	// attempted in the step, in order; then, after the step, every node,
-	// the ResourcePolicy unit counts and the pods no node could take.
-	Placements  []Placement  `json:"placements,omitempty"`
-	ScaleDowns  []ScaleDown  `json:"scaleDowns,omitempty"`
-	Nodes       []NodeState  `json:"nodes,omitempty"`
-	UnitCounts  []UnitCount  `json:"unitCounts,omitempty"`
-	PendingPods []PendingPod `json:"pendingPods,omitempty"`
+	// attempted in the step, in order (each node's verdict for the first
+	// MaxDetailedPlacements of them only); then, after the step, the
+	// nodes whose pods changed in the step (every node at step 0: a
+	// node's state at step i is its row in the last step <= i that has
+	// one), the ResourcePolicy unit counts, and the pods no node could
+	// take (at most sim.QueueListCap of them; PendingCount is exact).
+	Placements   []Placement  `json:"placements,omitempty"`
+	ScaleDowns   []ScaleDown  `json:"scaleDowns,omitempty"`
+	Nodes        []NodeState  `json:"nodes,omitempty"`
+	UnitCounts   []UnitCount  `json:"unitCounts,omitempty"`
+	PendingPods  []PendingPod `json:"pendingPods,omitempty"`
+	PendingCount int          `json:"pendingCount,omitempty"`
 }
 
 // EventKind is what an event did.

@@ -193,7 +193,7 @@ func Placement(st view.Step) *view.Node {
 		root.Add(placement(&c.Placements[i], i == len(c.Placements)-1))
 	}
 	if c.PlacementsOmitted > 0 {
-		root.Add(txt("p", "and "+itoa(c.PlacementsOmitted)+" more placements in this step (the trace JSON and the CLI's text trace list them all)", "class", "more-placements"))
+		root.Add(txt("p", "and "+itoa(c.PlacementsOmitted)+" more placements in this step (the trace JSON and the CLI's text trace list them all, without node tables)", "class", "more-placements"))
 	}
 	if len(c.Placements) == 0 {
 		if c.Last == nil {
@@ -231,7 +231,7 @@ func Placement(st view.Step) *view.Node {
 		root.Add(div)
 	}
 	pend := el("div", "class", "pending")
-	pend.Add(txt("h4", "Pending pods ("+itoa(len(c.Pending))+")"))
+	pend.Add(txt("h4", "Pending pods ("+itoa(c.PendingCount)+")"))
 	if len(c.Pending) == 0 {
 		pend.Add(txt("p", "Every pod has a node.", "class", "empty"))
 	} else {
@@ -239,6 +239,9 @@ func Placement(st view.Step) *view.Node {
 		for _, p := range c.Pending {
 			ul.Add(el("li", "class", "pending-pod", "data-pod", p.Pod, "data-owner", p.Owner).Add(
 				span("pod-name", p.Pod), span("owner", "of "+p.Owner), span("reason", p.Message)))
+		}
+		if more := c.PendingCount - len(c.Pending); more > 0 {
+			ul.Add(txt("li", "and "+itoa(more)+" more", "class", "more"))
 		}
 		pend.Add(ul)
 	}
@@ -299,7 +302,11 @@ func placement(p *view.PlacementView, open bool) *view.Node {
 	}
 	d.Add(tableScroll(t))
 	if p.Omitted > 0 {
-		d.Add(txt("p", "and "+itoa(p.Omitted)+" more nodes (the trace keeps the best and the first rejected ones)", "class", "more"))
+		if len(p.Rows) == 0 {
+			d.Add(txt("p", "The trace keeps every node's verdict for the first placements of a step only; this one's "+itoa(p.Omitted)+" nodes are summed up in the message.", "class", "more"))
+		} else {
+			d.Add(txt("p", "and "+itoa(p.Omitted)+" more nodes (the trace keeps the best feasible nodes and the first rejected ones by name)", "class", "more"))
+		}
 	}
 	return div.Add(d)
 }

@@ -36,8 +36,10 @@ type Cluster struct {
 	PlacementsOmitted int             `json:"placementsOmitted,omitempty"`
 	Last              *PlacementView  `json:"last,omitempty"`
 	LastStep          int             `json:"lastStep"`
-	// Pending are the pods no node could take after the step.
-	Pending    []PendingPod    `json:"pending,omitempty"`
+	// Pending are the pods no node could take after the step (the
+	// trace's first ones; PendingCount is exact).
+	Pending      []PendingPod `json:"pending,omitempty"`
+	PendingCount int          `json:"pendingCount"`
 	ScaleDowns []ScaleDownView `json:"scaleDowns,omitempty"`
 }
 
@@ -97,7 +99,8 @@ type NodeView struct {
 	Pods     []PodView `json:"pods,omitempty"`
 	PodCount int       `json:"podCount"`
 	More     int       `json:"more"`
-	// Changed is set when the node's pods changed in this step.
+	// Changed is set when the node's pods changed in this step (at step
+	// 0: when it has pods).
 	Changed bool `json:"changed"`
 }
 
@@ -199,10 +202,57 @@ func placementSteps(tr *trace.Trace) []int {
 	return out
 }
 
+// nodeIndex locates every node's rows in a trace whose steps list only
+// the nodes that changed (trace.Step.Nodes).
+type nodeIndex struct {
+	// names are the nodes in the trace's order (the first step's rows,
+	// then any node first seen later); steps[k] are the indexes of the
+	// steps with a row for names[k], ascending, and rows[k] the row's
+	// position in that step's Nodes.
+	names []string
+	steps [][]int
+	rows  [][]int
+}
+
+func buildNodeIndex(tr *trace.Trace) nodeIndex {
+	var ix nodeIndex
+	pos := map[string]int{}
+	for i := range tr.Steps {
+		for r := range tr.Steps[i].Nodes {
+			name := tr.Steps[i].Nodes[r].Node
+			k, ok := pos[name]
+			if !ok {
+				k = len(ix.names)
+				pos[name] = k
+				ix.names = append(ix.names, name)
+				ix.steps = append(ix.steps, nil)
+				ix.rows = append(ix.rows, nil)
+			}
+			ix.steps[k] = append(ix.steps[k], i)
+			ix.rows[k] = append(ix.rows[k], r)
+		}
+	}
+	return ix
+}
+
+// at returns node k's state at step i (its row in the last step <= i
+// that has one, nil before its first) and whether that row is step i's.
+func (m *Model) nodeAt(k, i int) (*trace.NodeState, bool) {
+	steps := m.nodes.steps[k]
+	j, found := slices.BinarySearch(steps, i)
+	if !found {
+		j--
+	}
+	if j < 0 {
+		return nil, false
+	}
+	return &m.tr.Steps[steps[j]].Nodes[m.nodes.rows[k][j]], found
+}
+
 // cluster builds the Cluster view of step i; nil for a trace without
-// nodes.
-func (m *Model) cluster(i int, st, prev *trace.Step) *Cluster {
-	if len(st.Nodes) == 0 {
+// nodes. It costs O(nodes × log steps) plus the size of what it shows.
+func (m *Model) cluster(i int, st *trace.Step) *Cluster {
+	if len(m.nodes.names) == 0 {
 		return nil
 	}
 	placed := map[string]bool{}
@@ -211,15 +261,15 @@ func (m *Model) cluster(i int, st, prev *trace.Step) *Cluster {
 			placed[p.Pod] = true
 		}
 	}
-	nodes := make([]NodeView, len(st.Nodes))
+	nodes := make([]NodeView, 0, len(m.nodes.names))
 	pods := 0
-	for k := range st.Nodes {
-		var pn *trace.NodeState
-		if prev != nil && k < len(prev.Nodes) && prev.Nodes[k].Node == st.Nodes[k].Node {
-			pn = &prev.Nodes[k]
+	for k := range m.nodes.names {
+		n, changed := m.nodeAt(k, i)
+		if n == nil {
+			continue
 		}
-		nodes[k] = nodeView(&st.Nodes[k], pn, placed)
-		pods += st.Nodes[k].PodCount
+		nodes = append(nodes, nodeView(n, changed && (i > 0 || n.PodCount > 0), placed))
+		pods += n.PodCount
 	}
 	c := &Cluster{LastStep: -1}
 	inUnit := make([]bool, len(nodes))
@@ -287,15 +337,16 @@ func (m *Model) cluster(i int, st, prev *trace.Step) *Cluster {
 	for _, p := range st.PendingPods {
 		c.Pending = append(c.Pending, PendingPod{Pod: p.Pod, Owner: p.Owner, Message: p.Message})
 	}
+	c.PendingCount = max(st.PendingCount, len(st.PendingPods))
 	for k := range st.ScaleDowns {
 		c.ScaleDowns = append(c.ScaleDowns, scaleDownView(&st.ScaleDowns[k]))
 	}
-	c.Text = count(len(st.Nodes), plural(len(st.Nodes), "node", "nodes")) + ", " +
-		count(pods, plural(pods, "pod", "pods")) + " placed, " + count(len(st.PendingPods), "pending")
+	c.Text = count(len(nodes), plural(len(nodes), "node", "nodes")) + ", " +
+		count(pods, plural(pods, "pod", "pods")) + " placed, " + count(c.PendingCount, "pending")
 	return c
 }
 
-func nodeView(n, prev *trace.NodeState, placed map[string]bool) NodeView {
+func nodeView(n *trace.NodeState, changed bool, placed map[string]bool) NodeView {
 	v := NodeView{Node: n.Node, Units: n.Units, PodCount: n.PodCount, More: max(0, n.PodCount-len(n.Pods))}
 	for _, r := range n.Resources {
 		rv := NodeResourceView{Resource: r.Resource, Requested: r.Requested.Text, Allocatable: r.Allocatable.Text}
@@ -316,15 +367,8 @@ func nodeView(n, prev *trace.NodeState, placed map[string]bool) NodeView {
 		pv.Text = podText(&pv)
 		v.Pods = append(v.Pods, pv)
 	}
-	v.Changed = prev == nil && n.PodCount > 0 || prev != nil && !samePods(prev, n)
+	v.Changed = changed
 	return v
-}
-
-func samePods(a, b *trace.NodeState) bool {
-	return a.PodCount == b.PodCount && slices.EqualFunc(a.Pods, b.Pods, func(x, y trace.NodePod) bool {
-		return x.Pod == y.Pod && x.Unit == y.Unit && x.Terminating == y.Terminating &&
-			(x.DeletionCost == nil) == (y.DeletionCost == nil) && (x.DeletionCost == nil || *x.DeletionCost == *y.DeletionCost)
-	})
 }
 
 func podText(p *PodView) string {

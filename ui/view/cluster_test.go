@@ -296,24 +296,46 @@ func TestPlacementView(t *testing.T) {
 	}
 }
 
-func TestClusterNodeChanged(t *testing.T) {
+// TestClusterNodeDeltas checks that a node's state at a step is its row
+// in the last step that has one, and that it is marked changed exactly at
+// the steps with a row (step 0: when it has pods).
+func TestClusterNodeDeltas(t *testing.T) {
 	a0 := withPods(node("a"), pod("w-0", "ns/rp/s", 5))
-	tests := []struct {
-		name string
-		prev trace.NodeState
-		cur  trace.NodeState
-		want bool
-	}{
-		{"same pods, equal costs in other pointers", a0, withPods(node("a"), pod("w-0", "ns/rp/s", 5)), false},
-		{"a pod added", a0, withPods(node("a"), pod("w-0", "ns/rp/s", 5), pod("w-1", "ns/rp/s", 5)), true},
-		{"a pod now terminating", a0, withPods(node("a"), func() trace.NodePod { p := pod("w-0", "ns/rp/s", 5); p.Terminating = true; return p }()), true},
-		{"a pod removed", a0, node("a"), true},
+	a1 := withPods(node("a"), pod("w-0", "ns/rp/s", 5), pod("w-1", "ns/rp/s", 5))
+	steps := []trace.Step{
+		pstep([]trace.NodeState{a0, node("b")}), // 0: every node
+		pstep(nil),                              // 1: nothing changed
+		pstep([]trace.NodeState{a1}),            // 2: a changed
+		pstep(nil),                              // 3
 	}
+	tests := []struct {
+		name        string
+		at          int
+		wantPods    map[string][]string
+		wantChanged map[string]bool
+	}{
+		{"step 0: a has pods, b none", 0, map[string][]string{"a": {"ns/w-0"}, "b": nil}, map[string]bool{"a": true, "b": false}},
+		{"a step without rows keeps every node's state", 1, map[string][]string{"a": {"ns/w-0"}, "b": nil}, map[string]bool{"a": false, "b": false}},
+		{"a row replaces the node's state", 2, map[string][]string{"a": {"ns/w-0", "ns/w-1"}, "b": nil}, map[string]bool{"a": true, "b": false}},
+		{"and holds after", 3, map[string][]string{"a": {"ns/w-0", "ns/w-1"}, "b": nil}, map[string]bool{"a": false, "b": false}},
+	}
+	m := New(&trace.Trace{Steps: steps})
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			tr := &trace.Trace{Steps: []trace.Step{pstep([]trace.NodeState{tc.prev}), pstep([]trace.NodeState{tc.cur})}}
-			if got := clusterAt(tr, 1).Outside[0].Changed; got != tc.want {
-				t.Errorf("Changed = %t, want %t", got, tc.want)
+			c := m.Step(tc.at).Cluster
+			pods, changed := map[string][]string{}, map[string]bool{}
+			for _, n := range c.Outside {
+				var ps []string
+				for _, p := range n.Pods {
+					ps = append(ps, p.Pod)
+				}
+				pods[n.Node], changed[n.Node] = ps, n.Changed
+			}
+			if d := cmp.Diff(tc.wantPods, pods); d != "" {
+				t.Errorf("pods per node (-want +got):\n%s", d)
+			}
+			if d := cmp.Diff(tc.wantChanged, changed); d != "" {
+				t.Errorf("changed (-want +got):\n%s", d)
 			}
 		})
 	}
@@ -356,13 +378,13 @@ func TestClusterEveryScenario(t *testing.T) {
 					}
 					visit(n)
 				}
-				for _, n := range st.Nodes {
+				for _, n := range tr.Steps[0].Nodes { // step 0 lists every node
 					if want := max(1, len(n.Units)); seen[n.Node] != want {
 						t.Errorf("step %d: node %s shown %d times, want %d", i, n.Node, seen[n.Node], want)
 					}
 				}
-				if len(c.Pending) != len(st.PendingPods) {
-					t.Errorf("step %d: %d pending, trace has %d", i, len(c.Pending), len(st.PendingPods))
+				if len(c.Pending) != len(st.PendingPods) || c.PendingCount != st.PendingCount {
+					t.Errorf("step %d: %d pending (count %d), trace has %d (count %d)", i, len(c.Pending), c.PendingCount, len(st.PendingPods), st.PendingCount)
 				}
 			}
 		})

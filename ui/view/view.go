@@ -23,13 +23,15 @@ import (
 type Model struct {
 	tr     *trace.Trace
 	forest forest
-	// placeSteps are the indexes of the steps with placements.
+	// placeSteps are the indexes of the steps with placements; nodes
+	// locates each node's rows.
 	placeSteps []int
+	nodes      nodeIndex
 }
 
 // New prepares tr for viewing. tr must not be modified afterwards.
 func New(tr *trace.Trace) *Model {
-	return &Model{tr: tr, forest: buildForest(tr), placeSteps: placementSteps(tr)}
+	return &Model{tr: tr, forest: buildForest(tr), placeSteps: placementSteps(tr), nodes: buildNodeIndex(tr)}
 }
 
 // Trace returns the trace the model was built from.
@@ -156,7 +158,7 @@ func (m *Model) Step(i int) Step {
 		Quota:  m.forest.view(st, prev),
 		Queues: queues(st),
 	}
-	out.Cluster = m.cluster(i, st, prev)
+	out.Cluster = m.cluster(i, st)
 	for k := range st.Decisions {
 		out.Decisions = append(out.Decisions, decision(&st.Decisions[k]))
 	}
