@@ -38,9 +38,9 @@ type Cluster struct {
 	LastStep          int             `json:"lastStep"`
 	// Pending are the pods no node could take after the step (the
 	// trace's first ones; PendingCount is exact).
-	Pending      []PendingPod `json:"pending,omitempty"`
-	PendingCount int          `json:"pendingCount"`
-	ScaleDowns []ScaleDownView `json:"scaleDowns,omitempty"`
+	Pending      []PendingPod    `json:"pending,omitempty"`
+	PendingCount int             `json:"pendingCount"`
+	ScaleDowns   []ScaleDownView `json:"scaleDowns,omitempty"`
 }
 
 // PlacementCap bounds Cluster.Placements: a step that creates thousands of
