@@ -9,7 +9,9 @@ import (
 
 // BenchmarkPlace places 10,000 pods one after another on 1,000 nodes in
 // three ResourcePolicy units (the placement-cost target), with
-// every filter and score and the trace rows of each placement:
+// every filter and score; "rows" also builds each placement's node
+// verdicts (Schedule), "brief" does not (ScheduleBrief, what the
+// simulation uses past trace.MaxDetailedPlacements in a step):
 //
 //	go test ./core/place -run '^$' -bench Place -benchtime 3x
 func BenchmarkPlace(b *testing.B) {
@@ -29,19 +31,26 @@ func BenchmarkPlace(b *testing.B) {
 	for i := range pods {
 		pods[i] = pod("ns", fmt.Sprintf("p-%05d", i), 500, 2, "job", fmt.Sprintf("j%d", i%20))
 	}
-	b.ReportAllocs()
-	for b.Loop() {
-		c := New(nodes, []core.ResourcePolicy{rp}, nil)
-		placedN := 0
-		for _, p := range pods {
-			d := c.Schedule(p)
-			if d.Fits {
-				c.Bind(p, d.Binding)
-				placedN++
+	for _, bc := range []struct {
+		name     string
+		schedule func(*Cluster, *Pod) Decision
+	}{{"rows", (*Cluster).Schedule}, {"brief", (*Cluster).ScheduleBrief}} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				c := New(nodes, []core.ResourcePolicy{rp}, nil)
+				placedN := 0
+				for _, p := range pods {
+					d := bc.schedule(c, p)
+					if d.Fits {
+						c.Bind(p, d.Binding)
+						placedN++
+					}
+				}
+				if placedN != len(pods) {
+					b.Fatalf("placed %d of %d pods", placedN, len(pods))
+				}
 			}
-		}
-		if placedN != len(pods) {
-			b.Fatalf("placed %d of %d pods", placedN, len(pods))
-		}
+		})
 	}
 }

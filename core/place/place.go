@@ -360,7 +360,7 @@ func (c *Cluster) UnitsOf(i int) []string {
 		p := &c.policies[pi]
 		for ui := range p.Units {
 			if c.unitNodes[pi][ui][i] {
-				out = append(out, p.Namespace+"/"+p.Name+"/"+unitLabel(p, ui))
+				out = append(out, unitKey(p, ui))
 			}
 		}
 	}
@@ -374,8 +374,12 @@ func (c *Cluster) UnitKey(b Binding) string {
 	if b.Policy < 0 || b.Unit < 0 {
 		return ""
 	}
-	p := &c.policies[b.Policy]
-	return p.Namespace + "/" + p.Name + "/" + unitLabel(p, b.Unit)
+	return unitKey(&c.policies[b.Policy], b.Unit)
+}
+
+// unitKey is "namespace/policy/unit", the form UnitsOf and UnitKey use.
+func unitKey(p *core.ResourcePolicy, ui int) string {
+	return p.Namespace + "/" + p.Name + "/" + unitLabel(p, ui)
 }
 
 // Policies describes the cluster's ResourcePolicies for the trace, in

@@ -318,6 +318,13 @@ func TestResourcePolicy(t *testing.T) {
 			if diff := cmp.Diff(tc.wantCost, d.Placement.DeletionCost); diff != "" {
 				t.Errorf("deletion cost (-want +got):\n%s", diff)
 			}
+			// The brief form decides the same, without the node rows.
+			brief := c.ScheduleBrief(tc.pod)
+			wantBrief := d
+			wantBrief.Placement.Nodes, wantBrief.Placement.Weights, wantBrief.Placement.NodesOmitted = nil, nil, len(c.Nodes)
+			if diff := cmp.Diff(wantBrief, brief, cmp.AllowUnexported(Binding{})); diff != "" {
+				t.Errorf("ScheduleBrief (-want +got):\n%s", diff)
+			}
 			if tc.wantRejected != nil {
 				got := map[string]string{}
 				for _, row := range d.Placement.Nodes {

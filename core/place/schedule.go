@@ -115,29 +115,39 @@ func pluginName(pl int) core.ScorePlugin {
 // (the ResourcePolicy match), the filters on every node, and, with more
 // than one feasible node, the scores; the highest total wins, ties by node
 // name. It does not change the cluster; apply Decision.Binding with Bind.
-func (c *Cluster) Schedule(p *Pod) Decision {
+// The placement lists each node's verdict (at most trace.MaxNodeRows).
+func (c *Cluster) Schedule(p *Pod) Decision { return c.schedule(p, true) }
+
+// ScheduleBrief is Schedule without the node verdicts: the placement keeps
+// its outcome, message and counts, every node counted in NodesOmitted,
+// and no weights. It saves ranking and copying the nodes for placements
+// whose verdicts the trace does not keep (trace.MaxDetailedPlacements).
+func (c *Cluster) ScheduleBrief(p *Pod) Decision { return c.schedule(p, false) }
+
+func (c *Cluster) schedule(p *Pod, detail bool) Decision {
 	pl := trace.Placement{Pod: p.Key(), Owner: p.Owner}
-	for i := range numPlugins {
-		pl.Weights = append(pl.Weights, trace.PluginWeight{Plugin: string(pluginName(i)), Weight: c.weights.Weight(pluginName(i))})
+	if detail {
+		for i := range numPlugins {
+			pl.Weights = append(pl.Weights, trace.PluginWeight{Plugin: string(pluginName(i)), Weight: c.weights.Weight(pluginName(i))})
+		}
+	}
+	rows := func(vs []verdict, feasible []int, rp *core.ResourcePolicy) {
+		if detail {
+			pl.Nodes, pl.NodesOmitted = c.rows(p, vs, feasible, rp)
+		} else {
+			pl.NodesOmitted = len(c.Nodes)
+		}
 	}
 	pi, err := c.governing(p)
 	if err != nil {
 		// PreFilter rejected the pod: kube-scheduler records the status
-		// for every node, so every node is rejected by ResourcePolicy (by
-		// name, as rejected nodes are listed).
+		// for every node, so every node is rejected by ResourcePolicy.
 		pl.Message = fmt.Sprintf("0/%d nodes are available: %s.", len(c.Nodes), err.Error())
-		names := make([]string, len(c.Nodes))
-		for i := range c.Nodes {
-			names[i] = c.Nodes[i].Name
+		vs := make([]verdict, len(c.Nodes))
+		for ni := range vs {
+			vs[ni] = verdict{node: ni, unit: -1, filter: string(core.PluginResourcePolicy), reasons: []string{err.Error()}}
 		}
-		slices.Sort(names)
-		for k, name := range names {
-			if k == trace.MaxNodeRows {
-				pl.NodesOmitted = len(names) - k
-				break
-			}
-			pl.Nodes = append(pl.Nodes, trace.NodeVerdict{Node: name, Filter: string(core.PluginResourcePolicy), Reasons: []string{err.Error()}})
-		}
+		rows(vs, nil, nil)
 		return Decision{Placement: pl}
 	}
 	var q group
@@ -175,7 +185,7 @@ func (c *Cluster) Schedule(p *Pod) Decision {
 	pl.Feasible = len(feasible)
 	if len(feasible) == 0 {
 		pl.Message = fitError(len(c.Nodes), vs)
-		pl.Nodes, pl.NodesOmitted = c.rows(p, vs, nil, rp)
+		rows(vs, nil, rp)
 		return Decision{Placement: pl}
 	}
 	best := feasible[0]
@@ -197,7 +207,7 @@ func (c *Cluster) Schedule(p *Pod) Decision {
 		pl.DeletionCost = &cost
 	}
 	pl.Message = c.explain(vs, feasible, best)
-	pl.Nodes, pl.NodesOmitted = c.rows(p, vs, feasible, rp)
+	rows(vs, feasible, rp)
 	return Decision{Placement: pl, Fits: true, Binding: b}
 }
 

@@ -182,12 +182,13 @@ func (s *State) placePods(ts *trace.Step) bool {
 			}
 			p := s.mutPlace()
 			r = &p.pods[k]
-			d := p.cluster.Schedule(&r.pod)
-			r.triedAt = p.freed
-			if len(ts.Placements) >= trace.MaxDetailedPlacements {
-				d.Placement.NodesOmitted += len(d.Placement.Nodes)
-				d.Placement.Nodes, d.Placement.Weights = nil, nil
+			var d place.Decision
+			if len(ts.Placements) < trace.MaxDetailedPlacements {
+				d = p.cluster.Schedule(&r.pod)
+			} else {
+				d = p.cluster.ScheduleBrief(&r.pod)
 			}
+			r.triedAt = p.freed
 			ts.Placements = append(ts.Placements, d.Placement)
 			if d.Fits {
 				p.cluster.Bind(&r.pod, d.Binding)
