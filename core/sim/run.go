@@ -15,6 +15,11 @@ type Options struct {
 	// Observe, if set, is called with the initial State and after every
 	// Step, with the State after it. It must not modify the State.
 	Observe func(s *State, step *trace.Step)
+	// Stop, if set, is called after every step (the initial one included)
+	// with that step; when it returns true the run ends there, with End
+	// "stopped". Callers use it for a work budget (the HTTP API); the
+	// trace up to that step is complete and valid.
+	Stop func(step *trace.Step) bool
 }
 
 // Run simulates a scenario to its end and returns its trace. The loop is
@@ -43,12 +48,17 @@ func Run(sc *core.Scenario, opts Options) *trace.Trace {
 	if opts.Observe != nil {
 		opts.Observe(s, &tr.Steps[0])
 	}
+	stopped := opts.Stop != nil && opts.Stop(&tr.Steps[0])
 	step := func(ev Event) bool {
 		next, ts, changed := Step(s, ev)
 		s = next
 		tr.Steps = append(tr.Steps, ts)
+		last := &tr.Steps[len(tr.Steps)-1]
 		if opts.Observe != nil {
-			opts.Observe(s, &tr.Steps[len(tr.Steps)-1])
+			opts.Observe(s, last)
+		}
+		if opts.Stop != nil && opts.Stop(last) {
+			stopped = true
 		}
 		return changed
 	}
@@ -63,12 +73,20 @@ func Run(sc *core.Scenario, opts Options) *trace.Trace {
 	now := time.Duration(0)
 	end := ""
 	for end == "" {
+		if stopped {
+			end = "stopped"
+			break
+		}
 		if sc.Until != nil && now > *sc.Until {
 			end = "until"
 			break
 		}
 		if t, ok := s.nextEventTime(); ok && t <= now {
 			step(Event{Kind: ApplyEvents, At: now})
+			if stopped {
+				end = "stopped"
+				break
+			}
 		}
 		if s.HasHead() {
 			if s.Cycles >= maxCycles {

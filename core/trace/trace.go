@@ -31,8 +31,9 @@ type Trace struct {
 	Policies []Policy `json:"policies,omitempty"`
 	Steps    []Step   `json:"steps"`
 	// End says why the run stopped: "quiescent" (nothing can change any
-	// more), "until" (spec.until reached) or "maxCycles" (the bound was
-	// reached: the run was truncated).
+	// more), "until" (spec.until reached), "maxCycles" (the bound was
+	// reached: the run was truncated) or "stopped" (the caller's
+	// sim.Options.Stop ended it: truncated too).
 	End    string `json:"end"`
 	EndMs  int64  `json:"endMs"`
 	Cycles int    `json:"cycles"`
