@@ -1,7 +1,6 @@
 // Command scenarioindex writes the playground's scenario list: every
 // *.yaml file in a directory with its Scenario name, spec.description and
-// its gallery group (chosen by the file name up to its first "-", see
-// groups), as JSON. `make site` runs
+// its gallery group (package gallery), as JSON. `make site` runs
 // it on testdata/scenarios to write build/site/scenarios/index.json.
 //
 //	go run ./scripts/scenarioindex [-o FILE] DIR
@@ -13,20 +12,9 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
-	"slices"
-	"strings"
 
-	"github.com/kueueplay/kueueplay/core/scenario"
+	"github.com/kueueplay/kueueplay/gallery"
 )
-
-// Entry is one scenario in index.json.
-type Entry struct {
-	File        string `json:"file"`
-	Name        string `json:"name"`
-	Group       string `json:"group"`
-	Description string `json:"description,omitempty"`
-}
 
 func main() {
 	out := flag.String("o", "", "write the index to `FILE` instead of stdout")
@@ -39,7 +27,7 @@ func main() {
 		flag.Usage()
 		os.Exit(2)
 	}
-	entries, err := Index(flag.Arg(0))
+	entries, err := gallery.Index(os.DirFS(flag.Arg(0)))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "scenarioindex:", err)
 		os.Exit(1)
@@ -60,90 +48,4 @@ func main() {
 		fmt.Fprintln(os.Stderr, "scenarioindex:", err)
 		os.Exit(1)
 	}
-}
-
-// groups are the gallery's sections in the order shown, with the file name
-// prefixes that belong to each. A file whose prefix is not listed is an
-// error, so a new scenario cannot land outside the gallery's sections.
-var groups = []struct {
-	title    string
-	prefixes []string
-}{
-	{"Getting started", []string{"default"}},
-	{"Flavor fungibility (KEP-582)", []string{"fungibility", "kep582", "preference", "resume"}},
-	{"Lending limits and cohorts (KEP-1224)", []string{"lending", "hierarchy"}},
-	{"Preemption", []string{"preemption"}},
-	{"KEP-4378: several preemptors, one target", []string{"kep4378"}},
-	{"Placement (ResourcePolicy)", []string{"placement"}},
-	{"Queueing and queue status", []string{"queueing", "namespace", "inactive"}},
-}
-
-// groupOf returns the group index and title of a file stem.
-func groupOf(stem string) (int, string, error) {
-	prefix, _, _ := strings.Cut(stem, "-")
-	for i, g := range groups {
-		if slices.Contains(g.prefixes, prefix) {
-			return i, g.title, nil
-		}
-	}
-	var known []string
-	for _, g := range groups {
-		known = append(known, g.prefixes...)
-	}
-	return 0, "", fmt.Errorf("%s.yaml: the prefix %q names no gallery group (known: %s; add it to groups in scripts/scenarioindex)",
-		stem, prefix, strings.Join(known, ", "))
-}
-
-// Index decodes every *.yaml file directly in dir. Entries come by group
-// (in the order of groups), the default scenario first, then by file name;
-// a file that does not decode, or whose name fits no group, is an error.
-func Index(dir string) ([]Entry, error) {
-	files, err := filepath.Glob(filepath.Join(dir, "*.yaml"))
-	if err != nil {
-		return nil, err
-	}
-	if len(files) == 0 {
-		return nil, fmt.Errorf("%s: no *.yaml file", dir)
-	}
-	entries := []Entry{}
-	rank := map[string]int{}
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			return nil, err
-		}
-		sc, err := scenario.Decode(filepath.Base(f), data)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", f, err)
-		}
-		stem := strings.TrimSuffix(filepath.Base(f), ".yaml")
-		order, group, err := groupOf(stem)
-		if err != nil {
-			return nil, err
-		}
-		rank[filepath.Base(f)] = order
-		name := sc.Name
-		if name == "" {
-			name = stem
-		}
-		entries = append(entries, Entry{
-			File:        filepath.Base(f),
-			Name:        name,
-			Group:       group,
-			Description: strings.TrimSpace(sc.Description),
-		})
-	}
-	slices.SortStableFunc(entries, func(a, b Entry) int {
-		if c := rank[a.File] - rank[b.File]; c != 0 {
-			return c
-		}
-		if (a.File == "default.yaml") != (b.File == "default.yaml") {
-			if a.File == "default.yaml" {
-				return -1
-			}
-			return 1
-		}
-		return strings.Compare(a.File, b.File)
-	})
-	return entries, nil
 }
