@@ -1,0 +1,340 @@
+package api
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"mime"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/kueueplay/kueueplay/core"
+	"github.com/kueueplay/kueueplay/core/scenario"
+	"github.com/kueueplay/kueueplay/core/sim"
+	"github.com/kueueplay/kueueplay/core/trace"
+	"github.com/kueueplay/kueueplay/ui/view"
+)
+
+// defaultFile names the scenario in diagnostics when the request does not.
+const defaultFile = "scenario.yaml"
+
+// validateResponse is POST /v1/validate's answer.
+type validateResponse struct {
+	// Valid is true when the scenario has no error (warnings allowed).
+	Valid       bool              `json:"valid"`
+	Diagnostics []core.Diagnostic `json:"diagnostics"`
+}
+
+// validate answers 200 with the diagnostics, whether or not the scenario
+// is valid: the request itself succeeded.
+func (h *Handler) validate(w http.ResponseWriter, r *http.Request) error {
+	body, err := h.readBody(w, r)
+	if err != nil {
+		return err
+	}
+	file, err := fileParam(r)
+	if err != nil {
+		return err
+	}
+	res := validateResponse{Valid: true, Diagnostics: []core.Diagnostic{}}
+	sc, err := scenario.Decode(file, body)
+	var de *core.DiagnosticsError
+	switch {
+	case err == nil:
+		res.Diagnostics = append(res.Diagnostics, sc.Warnings...)
+		if lerr := h.checkObjects(sc); lerr != nil {
+			// Valid for the engine, too big for this API: say so as a
+			// diagnostic, where an editor shows it.
+			res.Diagnostics = append(res.Diagnostics, core.Diagnostic{
+				Pos: core.Pos{File: file, Line: 1, Col: 1}, Severity: core.SeverityWarning, Message: lerr.Message})
+		}
+	case errors.As(err, &de):
+		res.Valid = false
+		res.Diagnostics = append(res.Diagnostics, de.Diagnostics...)
+	default:
+		return &apiError{Status: http.StatusUnprocessableEntity, Code: "invalid_scenario", Message: err.Error()}
+	}
+	return writeJSON(w, http.StatusOK, res)
+}
+
+// fileParam is the ?file= name diagnostics use.
+func fileParam(r *http.Request) (string, error) {
+	f := r.URL.Query().Get("file")
+	if f == "" {
+		return defaultFile, nil
+	}
+	if len(f) > 200 || strings.ContainsFunc(f, func(c rune) bool { return c < ' ' || c == 0x7f }) {
+		return "", badRequest("bad_parameter", "file: at most 200 printable characters")
+	}
+	return f, nil
+}
+
+// simulateRequest is POST /v1/simulate's JSON envelope (Content-Type
+// application/json). A body of any other type is the scenario itself,
+// with the same options as query parameters: ?gates=A=true,B=false
+// &settings=key=value,...&from=N&to=M&format=json|text&file=NAME.
+type simulateRequest struct {
+	Scenario string          `json:"scenario"`
+	Gates    map[string]bool `json:"gates,omitempty"`
+	Settings view.Settings   `json:"settings"`
+	// From and To select the steps returned (inclusive; To defaults to
+	// the last step).
+	From   *int   `json:"from,omitempty"`
+	To     *int   `json:"to,omitempty"`
+	Format string `json:"format,omitempty"`
+	File   string `json:"file,omitempty"`
+}
+
+// simulateResponse is the JSON answer: the trace, with Steps restricted to
+// [From, To] of Total.
+type simulateResponse struct {
+	Warnings []core.Diagnostic `json:"warnings"`
+	From     int               `json:"from"`
+	To       int               `json:"to"`
+	Total    int               `json:"total"`
+	Trace    *trace.Trace      `json:"trace"`
+}
+
+func (h *Handler) simulate(w http.ResponseWriter, r *http.Request) error {
+	body, err := h.readBody(w, r)
+	if err != nil {
+		return err
+	}
+	req, err := parseSimulateRequest(r, body)
+	if err != nil {
+		return err
+	}
+	if req.Format != "" && req.Format != "json" && req.Format != "text" {
+		return badRequest("bad_parameter", "format %q: want json or text", req.Format)
+	}
+	run, err := h.run(req.File, []byte(req.Scenario), view.Variant{Gates: req.Gates, Settings: req.Settings})
+	if err != nil {
+		return err
+	}
+	tr := run.trace
+	from, to := 0, len(tr.Steps)-1
+	if req.From != nil {
+		from = *req.From
+	}
+	if req.To != nil {
+		to = min(*req.To, to)
+	}
+	if from >= len(tr.Steps) {
+		return badRequest("bad_range", "step %d: the run has %d steps (0 to %d)", from, len(tr.Steps), len(tr.Steps)-1)
+	}
+	if from < 0 || to < from {
+		return badRequest("bad_range", "steps from %d to %d: want 0 <= from <= to", from, to)
+	}
+	total := len(tr.Steps)
+	if from > 0 || to < total-1 {
+		tr = sliceSteps(tr, from, to)
+	}
+	if req.Format == "text" {
+		var b bytes.Buffer
+		if err := trace.Format(&b, tr); err != nil {
+			return err
+		}
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		w.Write(b.Bytes())
+		return nil
+	}
+	return writeJSON(w, http.StatusOK, simulateResponse{
+		Warnings: nonNil(run.sc.Warnings), From: from, To: to, Total: total, Trace: tr,
+	})
+}
+
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
+
+func parseSimulateRequest(r *http.Request, body []byte) (simulateRequest, error) {
+	var req simulateRequest
+	mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if mt == "application/json" {
+		dec := json.NewDecoder(bytes.NewReader(body))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&req); err != nil {
+			return req, badRequest("bad_json", "the JSON envelope: %v (fields: scenario, gates, settings, from, to, format, file)", err)
+		}
+		for name := range req.Gates {
+			if err := core.ValidateGateName(name); err != nil {
+				return req, badRequest("bad_parameter", "gates: %v", err)
+			}
+		}
+		if err := req.Settings.Validate(); err != nil {
+			return req, badRequest("bad_parameter", "settings: %v", err)
+		}
+	} else {
+		q := r.URL.Query()
+		req.Scenario = string(body)
+		var err error
+		if req.Gates, err = view.ParseGates(q.Get("gates")); err != nil {
+			return req, badRequest("bad_parameter", "gates: %v", err)
+		}
+		if req.Settings, err = view.ParseSettings(q.Get("settings")); err != nil {
+			return req, badRequest("bad_parameter", "%v", err)
+		}
+		for _, p := range []struct {
+			name string
+			dst  **int
+		}{{"from", &req.From}, {"to", &req.To}} {
+			if v := q.Get(p.name); v != "" {
+				n, err := strconv.Atoi(v)
+				if err != nil || n < 0 {
+					return req, badRequest("bad_parameter", "%s %q: want a step number (0, 1, 2, ...)", p.name, v)
+				}
+				*p.dst = &n
+			}
+		}
+		req.Format = q.Get("format")
+		req.File = q.Get("file")
+	}
+	if req.File == "" {
+		req.File = defaultFile
+	} else if len(req.File) > 200 || strings.ContainsFunc(req.File, func(c rune) bool { return c < ' ' || c == 0x7f }) {
+		return req, badRequest("bad_parameter", "file: at most 200 printable characters")
+	}
+	if strings.TrimSpace(req.Scenario) == "" {
+		return req, badRequest("empty_scenario", "no scenario: send its YAML as the request body (or in the JSON envelope's scenario field)")
+	}
+	return req, nil
+}
+
+// sliceSteps returns tr with only steps [from, to]. Node rows are deltas
+// (a node's state at step i is its row in the last step <= i that has
+// one), so the first step kept gets every node's state as of that step.
+func sliceSteps(tr *trace.Trace, from, to int) *trace.Trace {
+	out := *tr
+	out.Steps = slices.Clone(tr.Steps[from : to+1])
+	if from == 0 || len(tr.Steps[0].Nodes) == 0 {
+		return &out
+	}
+	latest := map[string]trace.NodeState{}
+	for i := 0; i <= from; i++ {
+		for _, n := range tr.Steps[i].Nodes {
+			latest[n.Node] = n
+		}
+	}
+	nodes := make([]trace.NodeState, 0, len(latest))
+	for _, n := range tr.Steps[0].Nodes { // step 0 lists every node, in the trace's order
+		nodes = append(nodes, latest[n.Node])
+	}
+	out.Steps[0].Nodes = nodes
+	return &out
+}
+
+// aRun is a decoded scenario and its trace.
+type aRun struct {
+	sc    *core.Scenario
+	trace *trace.Trace
+}
+
+// run decodes, checks the limits, applies the variant and simulates within
+// the cycle and work budgets.
+func (h *Handler) run(file string, data []byte, v view.Variant) (*aRun, error) {
+	sc, err := scenario.Decode(file, data)
+	if err != nil {
+		var de *core.DiagnosticsError
+		if errors.As(err, &de) {
+			n := 0
+			for _, d := range de.Diagnostics {
+				if d.Severity == core.SeverityError {
+					n++
+				}
+			}
+			return nil, &apiError{Status: http.StatusUnprocessableEntity, Code: "invalid_scenario",
+				Message: fmt.Sprintf("the scenario has %d error(s); the first: %s", n, firstError(de.Diagnostics)), Diagnostics: de.Diagnostics}
+		}
+		return nil, &apiError{Status: http.StatusUnprocessableEntity, Code: "invalid_scenario", Message: err.Error()}
+	}
+	if lerr := h.checkObjects(sc); lerr != nil {
+		return nil, lerr
+	}
+	lim := h.limits
+	// The decoder fills in core.DefaultMaxCycles when spec.maxCycles is
+	// unset; that value is above the API's bound either way, so it counts
+	// as unset.
+	explicit := sc.MaxCycles != core.DefaultMaxCycles
+	if explicit && sc.MaxCycles > lim.MaxCycles {
+		return nil, &apiError{Status: http.StatusUnprocessableEntity, Code: "cycle_limit", Limit: int64(lim.MaxCycles),
+			Message: fmt.Sprintf("spec.maxCycles is %d; this API runs at most %d cycles (lower it, or run the scenario with the kueueplay CLI)", sc.MaxCycles, lim.MaxCycles)}
+	}
+	if sc, err = v.Settings.Apply(sc); err != nil {
+		return nil, badRequest("bad_parameter", "settings: %v", err)
+	}
+	if !explicit {
+		c := *sc
+		c.MaxCycles = lim.MaxCycles
+		sc = &c
+	}
+	var work int64
+	nodes := len(sc.Nodes)
+	tr := sim.Run(sc, sim.Options{Gates: core.FeatureGates(v.Gates), Stop: func(st *trace.Step) bool {
+		work += stepWork(st, nodes)
+		return work > lim.MaxWork
+	}})
+	switch {
+	case tr.End == "stopped":
+		return nil, &apiError{Status: http.StatusUnprocessableEntity, Code: "work_limit", Limit: lim.MaxWork,
+			Message: fmt.Sprintf("the simulation needs more work than this API allows per request (%d units; it had used %d by step %d, cycle %d); run it with the kueueplay CLI or in the playground",
+				lim.MaxWork, work, len(tr.Steps)-1, tr.Cycles)}
+	case tr.End == "maxCycles" && !explicit:
+		return nil, &apiError{Status: http.StatusUnprocessableEntity, Code: "cycle_limit", Limit: int64(lim.MaxCycles),
+			Message: fmt.Sprintf("the simulation did not settle within this API's %d cycles; set spec.maxCycles to truncate it on purpose, or run it with the kueueplay CLI", lim.MaxCycles)}
+	}
+	return &aRun{sc: sc, trace: tr}, nil
+}
+
+func firstError(ds []core.Diagnostic) string {
+	for _, d := range ds {
+		if d.Severity == core.SeverityError {
+			return d.String()
+		}
+	}
+	return "(none)"
+}
+
+// checkObjects enforces Limits.MaxObjects.
+func (h *Handler) checkObjects(sc *core.Scenario) *apiError {
+	n := len(sc.Flavors) + len(sc.ClusterQueues) + len(sc.Cohorts) + len(sc.LocalQueues) + len(sc.Namespaces) +
+		len(sc.Workloads) + len(sc.Nodes) + len(sc.Deployments) + len(sc.ResourcePolicies) + len(sc.Events)
+	if n <= h.limits.MaxObjects {
+		return nil
+	}
+	return &apiError{Status: http.StatusUnprocessableEntity, Code: "object_limit", Limit: int64(h.limits.MaxObjects),
+		Message: fmt.Sprintf("the scenario has %d objects and events; this API takes at most %d (run it with the kueueplay CLI)", n, h.limits.MaxObjects)}
+}
+
+// stepWork is the work a step cost, in units that track the engine's CPU
+// time (about 0.2 to 0.35 µs each natively, BenchmarkWork): one per step,
+// event, queue head, usage row, claim and scale-down; per queue one plus an
+// eighth of the workloads it holds; per decision (a nomination, with its
+// flavor assignment and preemption search) 100, plus 10 per flavor attempt
+// and one per preemption target; per pod placement one per node scored.
+// The weights come from fitting BenchmarkWork's shapes. It reads only the
+// trace, so it is the same natively and in WebAssembly.
+func stepWork(st *trace.Step, nodes int) int64 {
+	w := 1 + len(st.Events) + len(st.Heads) + len(st.Usage) + len(st.Claims) + len(st.ScaleDowns)
+	for _, q := range st.Queues {
+		w += 1 + (q.PendingCount+q.ParkedCount+q.AdmittedCount+q.TerminatingCount)/8
+	}
+	for _, d := range st.Decisions {
+		w += 100
+		for _, ps := range d.PodSets {
+			for _, g := range ps.Groups {
+				w += 10 * len(g.Attempts)
+			}
+		}
+		if d.Preemption != nil {
+			w += len(d.Preemption.Targets)
+		}
+	}
+	w += len(st.Placements) * max(nodes, 1)
+	return int64(w)
+}
