@@ -3,7 +3,7 @@
 //	kueueplay run FILE [-o text|json] [-gate Name=true]...
 //	kueueplay test PATH...
 //	kueueplay validate FILE...
-//	kueueplay serve [-addr localhost:8080] [-dir build/site]
+//	kueueplay serve [-addr localhost:8080] [-dir build/site] [-shares build/shares]
 package main
 
 import (
@@ -33,8 +33,9 @@ Usage:
       searched recursively for *.yaml). Exits 0 only if all pass.
   kueueplay validate FILE...
       Report problems as file:line:col: message.
-  kueueplay serve [-addr localhost:8080] [-dir build/site]
-      Serve the browser playground that make site builds.
+  kueueplay serve [-addr localhost:8080] [-dir build/site] [-shares build/shares]
+      Serve the browser playground that make site builds, and the HTTP
+      API under /v1/ (short links are kept in the -shares directory).
 `
 
 func main() {

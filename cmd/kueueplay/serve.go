@@ -18,6 +18,9 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/kueueplay/kueueplay"
+	"github.com/kueueplay/kueueplay/api"
 )
 
 // contentSecurityPolicy is sent with every response; site/index.html
@@ -55,6 +58,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	flags.SetOutput(stderr)
 	addr := flags.String("addr", "localhost:8080", "listen on `host:port`")
 	dir := flags.String("dir", "build/site", "serve the playground built in `DIR`")
+	shares := flags.String("shares", "build/shares", "keep short links (POST /v1/share) in `DIR`; empty: no short links")
 	if err := flags.Parse(args); err != nil {
 		return 2
 	}
@@ -62,11 +66,12 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "kueueplay serve: unexpected argument %q\n", flags.Arg(0))
 		return 2
 	}
-	h, err := newSiteHandler(*dir)
+	site, err := newSiteHandler(*dir)
 	if err != nil {
 		fmt.Fprintf(stderr, "kueueplay serve: %v\n", err)
 		return 1
 	}
+	h := newServer(site, *shares)
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		fmt.Fprintf(stderr, "kueueplay serve: %v\n", err)
@@ -77,7 +82,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       2 * time.Minute,
 	}
-	fmt.Fprintf(stdout, "serving http://%s/ from %s (Ctrl+C stops)\n", displayAddr(*addr, ln.Addr()), *dir)
+	fmt.Fprintf(stdout, "serving http://%s/ from %s, the API at /v1/ (Ctrl+C stops)\n", displayAddr(*addr, ln.Addr()), *dir)
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {
@@ -93,6 +98,23 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// newServer routes the API's paths (/v1/, /s/) to the API handler, with
+// short links in sharesDir, and everything else to the site.
+func newServer(site http.Handler, sharesDir string) http.Handler {
+	cfg := api.Config{Examples: kueueplay.Examples()}
+	if sharesDir != "" {
+		cfg.Store = api.DirStore{Dir: sharesDir}
+	}
+	a := api.New(cfg)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if p := r.URL.Path; strings.HasPrefix(p, "/v1/") || strings.HasPrefix(p, "/s/") {
+			a.ServeHTTP(w, r)
+			return
+		}
+		site.ServeHTTP(w, r)
+	})
 }
 
 // displayAddr is the host the user asked for (localhost rather than

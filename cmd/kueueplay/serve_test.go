@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -12,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/kueueplay/kueueplay/ui/view"
 )
 
 // testSite writes a small built site into dir/site next to a secret file
@@ -180,12 +183,13 @@ func TestServeMissingDir(t *testing.T) {
 // and stops it the way SIGINT does (the context ends).
 func TestServeLifecycle(t *testing.T) {
 	site := testSite(t)
+	shares := filepath.Join(t.TempDir(), "shares")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	pr, pw := io.Pipe()
 	done := make(chan int, 1)
 	go func() {
-		code := serve(ctx, []string{"-addr", "127.0.0.1:0", "-dir", site}, pw, io.Discard)
+		code := serve(ctx, []string{"-addr", "127.0.0.1:0", "-dir", site, "-shares", shares}, pw, io.Discard)
 		pw.Close()
 		done <- code
 	}()
@@ -206,6 +210,40 @@ func TestServeLifecycle(t *testing.T) {
 	res.Body.Close()
 	if res.StatusCode != 200 || !strings.Contains(string(body), "<title>index</title>") {
 		t.Errorf("GET %s: %d %q", url[1], res.StatusCode, body)
+	}
+
+	// The API is mounted beside the site, with short links in -shares.
+	res, err = http.Get(url[1] + "v1/examples/default?format=yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ = io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != 200 || !strings.Contains(string(body), "kind: Scenario") {
+		t.Errorf("GET /v1/examples/default: %d %.100q", res.StatusCode, body)
+	}
+	frag := view.EncodeFragment(view.Shared{Example: "default", Step: 2})
+	res, err = http.Post(url[1]+"v1/share", "text/plain", strings.NewReader(frag))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var link struct{ ID, URL string }
+	json.NewDecoder(res.Body).Decode(&link)
+	res.Body.Close()
+	if res.StatusCode != 201 || link.URL != url[1]+"s/"+link.ID {
+		t.Fatalf("POST /v1/share: %d %+v", res.StatusCode, link)
+	}
+	if _, err := os.Stat(filepath.Join(shares, link.ID)); err != nil {
+		t.Errorf("the short link is not in the -shares directory: %v", err)
+	}
+	noFollow := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	res, err = noFollow.Get(link.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusFound || res.Header.Get("Location") != "../#"+frag {
+		t.Errorf("GET %s: %d, Location %q", link.URL, res.StatusCode, res.Header.Get("Location"))
 	}
 	cancel()
 	select {
