@@ -22,6 +22,9 @@
 //     Pod's node affinity/selector, 1 node(s) were in units of
 //     ResourcePolicy team/rp that reached maxCount (ondemand)."
 
+import { readFileSync } from "node:fs";
+import { deflateRawSync } from "node:zlib";
+
 import {
   EDITOR,
   TIMEOUT,
@@ -93,6 +96,77 @@ function backgroundLuminance(below) {
     break;
   }
   return below == null ? lum : lum < below;
+}
+
+// RENDER is a picture the API's renderer makes (GET, for the docs page).
+const RENDER = "/v1/render.svg?example=fungibility-borrow-try-next-flavor&step=4";
+
+// shareAPI reports whether the server answers POST v1/share with a short
+// link (from Node, outside the page: nothing here reaches its error log).
+async function shareAPI(page) {
+  const frag = "v1." + deflateRawSync(JSON.stringify({ example: "default" })).toString("base64url");
+  try {
+    const res = await page.request.post("/v1/share", { data: frag, headers: { "Content-Type": "text/plain" } });
+    if (res.status() !== 200 && res.status() !== 201) return { ok: false, why: `HTTP ${res.status()}` };
+    const body = await res.json().catch(() => null);
+    return typeof body?.url === "string" ? { ok: true } : { ok: false, why: "the answer has no url" };
+  } catch (e) {
+    return { ok: false, why: e.message };
+  }
+}
+
+// waitShared waits for #share-url to hold a link of kind ("short" or
+// "full") and #status to say which was copied; checks the clipboard.
+async function waitShared(page, kind, what) {
+  await until(
+    page,
+    (kind) => {
+      const i = document.querySelector("input#share-url");
+      const s = document.getElementById("status")?.textContent ?? "";
+      const word = kind === "short" ? "Short link" : "Full link";
+      return i && !i.hidden && i.dataset.kind === kind && i.value !== "" && s.startsWith(word + " copied");
+    },
+    kind,
+    {
+      message: async () =>
+        `${what}: input#share-url holds ${JSON.stringify(await page.evaluate(() => {
+          const i = document.querySelector("input#share-url");
+          return i && { value: i.value.slice(0, 80), kind: i.dataset.kind, hidden: i.hidden };
+        }))} and #status says "${await text(page, "#status")}"; expected a ${kind} link, copied`,
+    },
+  );
+  const link = await page.locator("input#share-url").inputValue();
+  const title = (await page.locator("input#share-url").getAttribute("title")) ?? "";
+  if (kind === "full") check(new URL(link).hash.startsWith("#v1."), `${what}: the full link "${link.slice(0, 80)}" has no #v1. fragment`);
+  const copied = await page.evaluate(() => navigator.clipboard.readText().catch((e) => `(clipboard: ${e.message})`));
+  check(copied === link, `${what}: the clipboard holds "${copied.slice(0, 80)}", not the link in #share-url`);
+  return { link, title };
+}
+
+// clickShare clicks #share and waits for the link (waitShared).
+async function clickShare(page, kind, what = "after clicking #share") {
+  await page.locator("#share").click();
+  return waitShared(page, kind, what);
+}
+
+// fitsContent checks that embed i's iframe is as tall as the playground
+// inside it (the heights it posts), not its initial height.
+async function fitsContent(page, frame, i, initial) {
+  const sizes = async () => ({
+    frame: await page.evaluate((i) => document.querySelectorAll("kueue-playground iframe")[i]?.getBoundingClientRect().height, i),
+    content: await frame.evaluate(() => Math.ceil(document.getElementById("app").getBoundingClientRect().height)),
+  });
+  const end = Date.now() + TIMEOUT.ui;
+  let s = await sizes();
+  while (Math.abs(s.frame - Math.min(4000, s.content)) > 1 && Date.now() < end) {
+    await page.waitForTimeout(50);
+    s = await sizes();
+  }
+  check(
+    Math.abs(s.frame - Math.min(4000, s.content)) <= 1,
+    `embed ${i + 1}: the iframe is ${s.frame} px tall, its content ${s.content} px (initial height ${initial})`,
+  );
+  check(s.content !== initial, `embed ${i + 1}: the content is exactly the initial height (${initial} px); choose another to tell them apart`);
 }
 
 async function statusSequence(page) {
@@ -666,9 +740,16 @@ export const tests = [
   },
 
   {
+    // Share: a short link (…/s/<id>) when the server has the API, else the
+    // full link (#v1.…); either opens the same scenario, gates and step.
     name: "share",
     async run(t) {
       const page = await t.start();
+      const api = await shareAPI(page);
+      if (!api.ok) {
+        t.note(`no short-link API here (${api.why}): checking the full link only`);
+        t.allowErrors(/v1\/share/);
+      }
       await open(page, `/?example=${PREEMPTION}`);
       await waitReady(page);
       await need(page, "#share", "#gates");
@@ -684,31 +765,229 @@ export const tests = [
       const gates = await gateStates(page);
       check(gates[GATE] === true, `${gate} is not checked after clicking it`);
 
-      await page.locator("#share").click();
-      await until(page, () => document.querySelector("input#share-url")?.value.includes("#v1."), null, {
-        message: async () =>
-          `after clicking #share, input#share-url ${
-            (await page.locator("input#share-url").count()) ? `holds "${await page.locator("input#share-url").inputValue()}"` : "is missing"
-          }; expected a link with #v1.`,
-      });
-      const link = await page.locator("input#share-url").inputValue();
-      const copied = await page.evaluate(() => navigator.clipboard.readText().catch((e) => `(clipboard: ${e.message})`));
-      check(copied === link, `#share did not copy the link: the clipboard holds "${copied.slice(0, 80)}"`);
+      const shared = await clickShare(page, api.ok ? "short" : "full");
       await until(page, () => location.hash.startsWith("#v1."), null, {
         message: async () => `the page URL is not a share fragment (#v1.…) after editing: ${page.url()}`,
       });
+      if (api.ok) {
+        check(/\/s\/[A-Za-z0-9_-]+$/.test(new URL(shared.link).pathname), `the short link "${shared.link}" is not …/s/<id>`);
+        check(shared.title.includes("#v1."), `#share-url's title does not hold the full link: "${shared.title.slice(0, 80)}"`);
+      }
 
+      const opened = [shared.link];
+      if (api.ok) {
+        // The full link stays at hand: #share-full shows and copies it.
+        await visible(page, "#share-full", "after a short link");
+        await page.locator("#share-full").click();
+        const full = await waitShared(page, "full", "after clicking #share-full");
+        opened.push(full.link);
+      }
+      for (const link of opened) {
+        const other = await t.newPage();
+        await open(other, link);
+        await waitReady(other);
+        const got = await editorText(other);
+        check(got === edited, `${link.slice(0, 60)}…: the editor text differs from the edited text (${got.length} vs ${edited.length} characters)`);
+        const s = await appState(other);
+        check(s.step === N, `${link.slice(0, 60)}… opened at step ${s.step}, not ${N}`);
+        const gates2 = await gateStates(other);
+        check(JSON.stringify(gates2) === JSON.stringify(gates), `gates differ: shared ${JSON.stringify(gates)}, opened ${JSON.stringify(gates2)}`);
+        const name = await text(other, "#scenario-name");
+        if (!/shared/i.test(name ?? "")) t.note(`#scenario-name for a share link is "${name}" (the contract suggests "shared")`);
+        await other.context().close();
+      }
+    },
+  },
+
+  {
+    // Without the API (a static host), Share falls back to the full link:
+    // an HTTP error, an answer that is not JSON, a network failure.
+    name: "share-fallback",
+    async run(t) {
+      const page = await t.start();
+      t.allowErrors(/v1\/share/);
+      await open(page, `/?example=${PREEMPTION}&step=2`);
+      await waitReady(page);
+      await need(page, "#share");
+      const answers = [
+        ["HTTP 405", (route) => route.fulfill({ status: 405, contentType: "text/plain", body: "method not allowed" })],
+        ["an HTML page", (route) => route.fulfill({ status: 200, contentType: "text/html", body: "<!doctype html><title>static host</title>" })],
+        ["a network failure", (route) => route.abort("connectionrefused")],
+      ];
+      let link = null;
+      for (const [what, answer] of answers) {
+        await page.unroute("**/v1/share");
+        await page.route("**/v1/share", answer);
+        await page.evaluate(() => document.getElementById("share-url")?.setAttribute("value", ""));
+        const shared = await clickShare(page, "full", `with v1/share answering ${what}`);
+        check(!(await page.locator("#share-full").isVisible()), `#share-full is shown next to a full link (${what})`);
+        link ??= shared.link;
+        check(shared.link === link, `the full link changed between two clicks (${what})`);
+      }
       const other = await t.newPage();
       await open(other, link);
       await waitReady(other);
       const got = await editorText(other);
-      check(got === edited, `the shared link's editor text differs from the edited text (${got.length} vs ${edited.length} characters)`);
-      const s = await appState(other);
-      check(s.step === N, `the shared link opened at step ${s.step}, not ${N}`);
-      const gates2 = await gateStates(other);
-      check(JSON.stringify(gates2) === JSON.stringify(gates), `gates differ: shared ${JSON.stringify(gates)}, opened ${JSON.stringify(gates2)}`);
-      const name = await text(other, "#scenario-name");
-      if (!/shared/i.test(name ?? "")) t.note(`#scenario-name for a share link is "${name}" (the contract suggests "shared")`);
+      const want = await fetchText(page, `/scenarios/${PREEMPTION}.yaml`);
+      check(got === want, `the full link's editor text differs from ${PREEMPTION}.yaml`);
+      check((await appState(other)).step === 2, `the full link opened at step ${(await appState(other)).step}, not 2`);
+    },
+  },
+
+  {
+    // The example documentation page: three <kueue-playground> embeds
+    // (site/embed.js) in the playground's embed mode, each at its own
+    // step, stepping on its own, as tall as its content, and opening the
+    // full playground at the same scenario and step.
+    name: "embed-docs",
+    timeoutMs: 60000,
+    async run(t) {
+      const page = await t.start();
+      const render = await page.request.get(RENDER).catch((e) => ({ ok: () => false, status: () => e.message }));
+      const hasRender = render.ok();
+      if (!hasRender) {
+        t.note(`no ${RENDER} here (${render.status()}): the page's live picture is not checked`);
+        t.allowErrors(/v1\/render\.svg/);
+      }
+      await page.goto("/docs/flavor-fungibility.html", { waitUntil: "domcontentloaded" });
+      const specs = await page.evaluate(() =>
+        [...document.querySelectorAll("kueue-playground")].map((el) => ({
+          src: el.getAttribute("src"),
+          step: Number(el.getAttribute("step") ?? 0),
+          gates: el.getAttribute("gates"),
+          height: Number(el.getAttribute("height") ?? 480),
+          inline: !!el.querySelector('script[type="text/yaml"]'),
+        })),
+      );
+      check(specs.length === 3, `the docs page has ${specs.length} kueue-playground elements, want 3`);
+      check(specs.some((s) => s.inline && !s.src), "no embed has an inline <script type=\"text/yaml\"> scenario");
+      check(specs.some((s) => s.gates), "no embed has a gates attribute");
+      check(specs.some((s) => s.step > 0), "no embed has a step attribute");
+
+      // Each frame: ready, at its step, the compact view, as tall as its content.
+      const frames = [];
+      for (const [i, spec] of specs.entries()) {
+        const el = page.locator("kueue-playground").nth(i);
+        await el.scrollIntoViewIfNeeded();
+        const iframe = el.locator("iframe");
+        await iframe.waitFor({ state: "attached", timeout: TIMEOUT.ui }).catch(async () =>
+          fail(`embed ${i + 1} (${spec.src ?? "inline"}) has no iframe; it shows "${(await el.innerText()).slice(0, 200)}"`),
+        );
+        const frame = await (await iframe.elementHandle()).contentFrame();
+        check(frame, `embed ${i + 1}: the iframe has no document`);
+        await untilLoaded(
+          frame,
+          () => {
+            const a = document.getElementById("app");
+            const s = document.getElementById("status")?.dataset.state;
+            return (a?.dataset.ready === "true" && s === "ready") || s === "error";
+          },
+          null,
+          async () => `embed ${i + 1} (${spec.src ?? "inline"}) did not become ready: ${JSON.stringify(await appState(frame))}`,
+        );
+        const st = await appState(frame);
+        check(st.status === "ready", `embed ${i + 1} shows an error: "${st.statusText}"`);
+        check(st.step === spec.step, `embed ${i + 1} (${spec.src ?? "inline"}) opened at step ${st.step}, its step attribute says ${spec.step}`);
+        const look = await frame.evaluate((panels) => {
+          const shown = (sel) => {
+            const el = document.querySelector(sel);
+            return !!el && el.getClientRects().length > 0 && getComputedStyle(el).visibility !== "hidden";
+          };
+          return {
+            embed: document.getElementById("app")?.dataset.embed ?? null,
+            empty: panels.filter((p) => !(document.querySelector(`#view-left section.panel[data-panel=${p}]`)?.innerText.trim().length > 0)),
+            chrome: ["#editor", "#open-gallery", "#share", "#download-json", "#download-svg", "#help", "#compare", "#theme"].filter(shown),
+            controls: ["#first", "#prev", "#play", "#next", "#last", "#scrubber", "#step-label", "#open-playground"].filter((s) => !shown(s)),
+            link: (() => {
+              const a = document.getElementById("open-playground");
+              return a && { target: a.target, rel: a.rel };
+            })(),
+          };
+        }, ["quota", "queues", "decision"]);
+        check(look.embed === "true", `embed ${i + 1}: #app[data-embed] is ${look.embed}, want "true"`);
+        check(look.empty.length === 0, `embed ${i + 1}: empty panels ${look.empty.join(", ")}`);
+        check(look.chrome.length === 0, `embed ${i + 1} shows the playground's chrome: ${look.chrome.join(", ")}`);
+        check(look.controls.length === 0, `embed ${i + 1} hides ${look.controls.join(", ")}`);
+        check(look.link?.target === "_blank" && /noopener/.test(look.link?.rel), `embed ${i + 1}: #open-playground is ${JSON.stringify(look.link)}, want target=_blank rel=noopener`);
+        await fitsContent(page, frame, i, spec.height);
+        frames.push(frame);
+      }
+      await t.shot(page, "embed-docs.png");
+
+      // Stepping one embed leaves the others where they are.
+      const first = frames[0];
+      await first.locator("#next").click();
+      await waitStep(first, specs[0].step + 1, "embed 1, after clicking its #next");
+      for (const [i, f] of frames.entries()) {
+        if (i === 0) continue;
+        const st = await appState(f);
+        check(st.step === specs[i].step, `clicking #next in embed 1 moved embed ${i + 1} to step ${st.step} (want ${specs[i].step})`);
+      }
+      await fitsContent(page, first, 0, specs[0].height);
+
+      // "Open in playground": the full playground, same scenario and step.
+      const openFull = async (i, frame) => {
+        const step = (await appState(frame)).step;
+        const [popup] = await Promise.all([page.context().waitForEvent("page"), frame.locator("#open-playground").click()]);
+        await popup.waitForLoadState("domcontentloaded");
+        await need(popup, "#app", "#status", "#editor");
+        await waitReady(popup);
+        const st = await appState(popup);
+        check(st.step === step, `embed ${i + 1}'s "Open in playground" opened step ${st.step}, the embed shows ${step}`);
+        const mode = await popup.evaluate(() => ({ embed: document.getElementById("app").dataset.embed ?? null, search: location.search }));
+        check(mode.embed == null && !/embed=/.test(mode.search), `embed ${i + 1}'s "Open in playground" opened embed mode: ${popup.url()}`);
+        return popup;
+      };
+      let popup = await openFull(0, first);
+      const want = await fetchText(page, new URL(specs[0].src, page.url()).pathname);
+      const got = await editorText(popup);
+      check(got === want, `"Open in playground" from embed 1 shows other text than ${specs[0].src} (${got.length} vs ${want.length} characters)`);
+      await popup.close();
+
+      const k = specs.findIndex((s) => s.inline);
+      await frames[k].locator("#next").click();
+      await waitStep(frames[k], specs[k].step + 1, `embed ${k + 1}, after clicking its #next`);
+      popup = await openFull(k, frames[k]);
+      // The inline scenario arrives without the page's indentation.
+      const text2 = await editorText(popup);
+      check(
+        /^apiVersion: kueueplay\/v1alpha1\n/.test(text2) && text2.includes("\n  name: preference-preempt-or-borrow\n"),
+        `"Open in playground" from the inline embed shows "${text2.slice(0, 80)}…"`,
+      );
+      for (const g of specs[k].gates.split(",")) {
+        const [name, value] = g.split("=");
+        const on = (await gateStates(popup))[name];
+        check(on === (value === "true"), `"Open in playground" from embed ${k + 1}: gate ${name} is ${on}, the embed sets ${value}`);
+      }
+      await popup.close();
+
+      // The Markdown picture, from the API's renderer.
+      if (hasRender) {
+        const img = page.locator("figure.render img");
+        await img.scrollIntoViewIfNeeded();
+        await until(page, () => document.querySelector("figure.render img")?.complete, null, { message: "the render.svg picture did not load" });
+        const nat = await img.evaluate((i) => ({ w: i.naturalWidth, alt: i.alt }));
+        check(nat.w > 0 && nat.alt.length > 10, `the render.svg picture: ${JSON.stringify(nat)}`);
+      }
+
+      // A scenario that cannot be loaded shows why, in its element.
+      t.allowErrors(/no-such-scenario\.yaml/);
+      const broken = await page.evaluate(async () => {
+        const el = document.createElement("kueue-playground");
+        el.setAttribute("src", "no-such-scenario.yaml");
+        document.querySelector("main").append(el);
+        for (let i = 0; i < 100 && !el.querySelector("[role=alert]"); i++) await new Promise((r) => setTimeout(r, 50));
+        return { alert: el.querySelector("[role=alert]")?.textContent ?? null, frame: !!el.querySelector("iframe") };
+      });
+      check(
+        /no-such-scenario\.yaml.*404/.test(broken.alert ?? "") && !broken.frame,
+        `a kueue-playground whose src is missing shows ${JSON.stringify(broken)}; want an alert naming the file and HTTP 404`,
+      );
+
+      // The page shows the Hugo shortcode exactly as committed.
+      const shown = await page.evaluate(() => document.getElementById("hugo-shortcode")?.textContent ?? null);
+      const file = readFileSync(new URL("../site/hugo/layouts/shortcodes/kueue-playground.html", import.meta.url), "utf8");
+      check(shown === file, "the docs page's #hugo-shortcode differs from site/hugo/layouts/shortcodes/kueue-playground.html");
     },
   },
 

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Builds the browser playground into a deployable folder (default
-# build/site): site/ sources, the editor bundle (web/editor, CodeMirror 6 via
+# build/site): site/ sources (the playground, embed.js for embedding it in
+# other pages, and the example documentation page docs/, which shows the
+# Hugo shortcode of site/hugo/), the editor bundle (web/editor, CodeMirror 6 via
 # esbuild), wasm_exec.js from the Go installation, kueueplay.wasm, the
 # scenarios with scenarios/index.json, and .gz (and, when the brotli command
 # exists, .br) copies of the text and wasm files. Installs Node and the npm
@@ -45,7 +47,8 @@ tmp=$out.tmp
 rm -rf "$tmp"
 mkdir -p "$tmp/scenarios"
 
-run cp site/index.html site/style.css site/panels.css site/boot.js site/favicon.svg "$tmp/"
+run cp site/index.html site/style.css site/panels.css site/boot.js site/embed.js site/favicon.svg "$tmp/"
+run cp -R site/docs "$tmp/"
 run cp "$("$GO" env GOROOT)/lib/wasm/wasm_exec.js" "$tmp/"
 run "$editor/node_modules/.bin/esbuild" "$editor/src/editor.js" --bundle --minify --format=iife \
 	--target=es2020 --log-level=warning --outfile="$tmp/editor.js"
@@ -55,13 +58,18 @@ cp testdata/scenarios/*.yaml "$tmp/scenarios/"
 run "$GO" run ./scripts/scenarioindex -o "$tmp/scenarios/index.json" testdata/scenarios
 
 # The service worker (offline use): site/sw.js after two lines naming this
-# build (a hash of every file) and the files to keep. "./" is the page.
+# build (a hash of every file) and the files to keep. "./" is the page. The
+# documentation page is not the playground: it counts in the version but is
+# not precached (a visit caches it).
 files=$(cd "$tmp" && find . -type f ! -name '*.gz' ! -name '*.br' | LC_ALL=C sort)
 version=$(cd "$tmp" && sha256sum $files | sha256sum | cut -c1-16)
 {
 	echo "const VERSION = \"$version\";"
 	printf 'const FILES = ["./"'
-	for f in $files; do printf ', "%s"' "${f#./}"; done
+	for f in $files; do
+		case $f in ./docs/*) continue ;; esac
+		printf ', "%s"' "${f#./}"
+	done
 	echo '];'
 	cat site/sw.js
 } >"$tmp/sw.js"
@@ -85,6 +93,6 @@ mv "$tmp" "$out"
 
 size() { stat -c %s "$1" 2>/dev/null || echo -; }
 echo "make site: built $out"
-for f in kueueplay.wasm editor.js wasm_exec.js boot.js style.css panels.css index.html sw.js; do
+for f in kueueplay.wasm editor.js wasm_exec.js boot.js embed.js style.css panels.css index.html sw.js; do
 	printf '  %-15s %9s bytes  gzip %9s  br %9s\n' "$f" "$(size "$out/$f")" "$(size "$out/$f.gz")" "$(size "$out/$f.br")"
 done

@@ -4,10 +4,35 @@
 // module (kueueplay.wasm), whose Go code (ui/app) runs the rest of the
 // page. It hands the editor to Go as kueueplayBoot.editor and forwards its
 // changes to kueueplayBoot.onChange, which Go sets.
+//
+// Embed mode (?embed=1, for an iframe; site/embed.js makes such iframes):
+// marks html and #app with data-embed="true" (and data-editable="true" for
+// &editable=1) as soon as the page is parsed, so that the CSS shows the
+// compact view from the start; points #open-playground at the full
+// playground; uses &theme=light|dark when given (without saving it);
+// keeps the text in a plain object instead of CodeMirror unless editable;
+// and, inside a frame, tells the parent the page's height whenever it
+// changes: parent.postMessage({type: "kueueplay:size", height}, "*").
 "use strict";
 (() => {
   const root = document.documentElement;
+  const params = new URLSearchParams(location.search);
+  const embed = params.get("embed") === "1";
+  const editable = embed && params.get("editable") === "1";
+  const app = document.getElementById("app");
+  if (embed) {
+    root.dataset.embed = app.dataset.embed = "true";
+    if (editable) root.dataset.editable = app.dataset.editable = "true";
+    // The full playground at the state the URL names; Go keeps the link
+    // up to date from the first result on.
+    const full = new URLSearchParams(location.search);
+    for (const k of ["embed", "editable", "theme"]) full.delete(k);
+    const q = full.toString();
+    document.getElementById("open-playground").href = location.pathname + (q ? "?" + q : "") + location.hash;
+  }
   const theme = (() => {
+    const asked = embed ? params.get("theme") : null;
+    if (asked === "light" || asked === "dark") return asked;
     try {
       return localStorage.getItem("kueueplay-theme");
     } catch {
@@ -61,15 +86,36 @@
     s.className = "status error";
   };
 
-  boot.editor = kueueplayEditor.create(document.getElementById("editor"), {
-    doc: "",
-    dark: dark(),
-    label: "Scenario YAML",
-    onChange() {
-      if (boot.onChange) boot.onChange();
-    },
-  });
+  // A read-only embed shows no editor: the text lives in a plain object
+  // with the editor's methods.
+  const textOnly = () => {
+    let text = "";
+    const nothing = () => {};
+    return { getText: () => text, setText: (s) => (text = String(s)), setDiagnostics: nothing, gotoLine: nothing, focus: nothing, setTheme: nothing };
+  };
+  boot.editor =
+    embed && !editable
+      ? textOnly()
+      : kueueplayEditor.create(document.getElementById("editor"), {
+          doc: "",
+          dark: dark(),
+          label: "Scenario YAML",
+          onChange() {
+            if (boot.onChange) boot.onChange();
+          },
+        });
   matchMedia("(prefers-color-scheme: dark)").addEventListener("change", () => boot.editor.setTheme(dark()));
+
+  if (embed && window.parent !== window && "ResizeObserver" in window) {
+    let last = -1;
+    new ResizeObserver(() => {
+      const height = Math.ceil(app.getBoundingClientRect().height);
+      if (height !== last) {
+        last = height;
+        window.parent.postMessage({ type: "kueueplay:size", height }, "*");
+      }
+    }).observe(app);
+  }
 
   // Go calls this once the first result is on screen, so that the service
   // worker's precaching (mostly revalidations) does not compete with the

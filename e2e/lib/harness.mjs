@@ -103,8 +103,15 @@ export class ErrorLog {
   constructor() {
     this.list = [];
     this.open = true;
+    // allowed holds RegExps of errors a test provokes on purpose.
+    this.allowed = [];
+    this.ignored = 0;
   }
   add(s) {
+    if (this.allowed.some((re) => re.test(s))) {
+      this.ignored++;
+      return;
+    }
     if (this.open && !this.list.includes(s)) this.list.push(s);
   }
   watchContext(context) {
@@ -207,6 +214,13 @@ export class TestEnv {
 
   note(s) {
     this.notes.push(s);
+  }
+
+  // allowErrors makes the errors matching re (a console error, a failed
+  // request or an HTTP error status, as ErrorLog words them) not fail the
+  // test: for a test that provokes them on purpose.
+  allowErrors(re) {
+    this.errors.allowed.push(re);
   }
 
   // budget records one measured number: budget is the real target

@@ -57,6 +57,16 @@ type App struct {
 	shownControls string
 	playing       bool
 	ready         bool
+
+	// embed is the compact view for an iframe (?embed=1, marked by boot.js
+	// as #app[data-embed=true]); editable (?embed=1&editable=1) keeps the
+	// editor in it. embedQuery is what the embed's own URL keeps in front
+	// of the state (embedParams).
+	embed, editable bool
+	embedQuery      string
+	// fullLink is the last share link with the whole state in its
+	// fragment, offered by #share-full when #share-url holds a short link.
+	fullLink string
 }
 
 // side is one view (left, or Compare mode's right) and the run it shows.
@@ -81,6 +91,12 @@ func Start() error {
 		return errors.New("the page did not create the editor (boot.js)")
 	}
 	a := &App{doc: win.Document(), win: win, editor: b.Get("editor")}
+	root := a.byID("app")
+	a.embed = root.GetAttribute("data-embed") == "true"
+	a.editable = a.embed && root.GetAttribute("data-editable") == "true"
+	if a.embed {
+		a.embedQuery = embedParams(win.Location().Search())
+	}
 	a.left = &side{root: a.byID("view-left")}
 	a.right = &side{root: a.byID("view-right")}
 	a.wire()
@@ -120,13 +136,19 @@ func (a *App) load() {
 	a.ready = true
 	a.byID("app").SetAttribute("data-ready", "true")
 	js.Global().Get("performance").Call("mark", "kueueplay:first-result")
-	boot().Call("registerOffline")
 	for _, id := range []string{"run", "compare", "share", "download-json", "download-svg"} {
 		a.byID(id).RemoveAttribute("disabled")
 	}
 	if err != nil { // keep the URL's problem visible over "Ran ..."
 		a.status("error", err.Error())
 	}
+	// An embed has no gallery, and does not install the service worker:
+	// a reader of a documentation page has not asked for the playground
+	// to be kept offline.
+	if a.embed {
+		return
+	}
+	boot().Call("registerOffline")
 	a.loadGallery()
 }
 
@@ -218,6 +240,11 @@ func (a *App) edited() {
 func (a *App) showScenarioName() {
 	el := a.byID("scenario-name")
 	switch {
+	case a.embed && a.sc != nil && a.sc.Name != "" && (a.example == "" || a.text() != a.exampleText):
+		// An embed's scenario comes in a fragment: its own name says more
+		// than "shared".
+		el.SetTextContent(a.sc.Name)
+		el.SetAttribute("title", "Scenario "+a.sc.Name)
 	case a.example != "" && a.text() == a.exampleText:
 		el.SetTextContent(strings.TrimSuffix(a.example, ".yaml"))
 		el.SetAttribute("title", "Example "+a.example)
@@ -268,6 +295,9 @@ func (a *App) run(step int) {
 	a.setStale(false)
 	a.sc = sc
 	a.byID("description").SetTextContent(sc.Description)
+	if a.embed {
+		a.showScenarioName()
+	}
 	a.syncControls()
 
 	left, lerr := a.simulate(sc, a.variant)
@@ -474,41 +504,160 @@ func (a *App) shared() view.Shared {
 	return sh
 }
 
-// updateURL makes the address bar follow the state: ?example=… for an
-// unedited example, a share fragment otherwise.
-func (a *App) updateURL() {
-	path := a.win.Location().Pathname()
-	var url string
+// stateURL is the state as the end of the playground's URL: ?example=…
+// for an unedited example, a share fragment (#v1.…) otherwise.
+func (a *App) stateURL() string {
 	if a.example != "" && a.text() == a.exampleText {
 		loc := view.Location{Example: strings.TrimSuffix(a.example, ".yaml"), Step: a.left.step, Variant: a.variant, Compare: a.compare}
-		url = path + loc.Query()
-	} else {
-		url = path + "#" + view.EncodeFragment(a.shared())
+		return loc.Query()
 	}
-	js.Global().Get("history").Call("replaceState", nil, "", url)
+	return "#" + view.EncodeFragment(a.shared())
 }
 
-// shareLink copies a link holding the whole state (the scenario text
-// included, so it keeps working if the example changes).
+// updateURL makes the address bar follow the state (stateURL). An embed
+// keeps its embed parameters in its own URL, and points #open-playground
+// at the same state in the full playground.
+func (a *App) updateURL() {
+	loc := a.win.Location()
+	path, state := loc.Pathname(), a.stateURL()
+	next := path + state
+	if a.embed {
+		next = path + embedURL(a.embedQuery, state)
+		a.byID("open-playground").SetAttribute("href", loc.Origin()+path+state)
+	}
+	js.Global().Get("history").Call("replaceState", nil, "", next)
+}
+
+// embedParams are the parameters of an embed's URL that are not its
+// state: embed=1, editable=1 and theme (as boot.js reads them).
+func embedParams(search string) string {
+	out := "?embed=1"
+	for kv := range strings.SplitSeq(strings.TrimPrefix(search, "?"), "&") {
+		switch kv {
+		case "editable=1":
+			out += "&editable=1"
+		case "theme=light", "theme=dark":
+			out += "&" + kv
+		}
+	}
+	return out
+}
+
+// embedURL puts an embed's parameters (embedParams) in front of a
+// stateURL.
+func embedURL(params, state string) string {
+	if rest, ok := strings.CutPrefix(state, "?"); ok {
+		return params + "&" + rest
+	}
+	return params + state
+}
+
+// shareLink copies a link to the current state. The full link holds the
+// whole state in its fragment (the scenario text included, so it keeps
+// working if the example changes); when the page's server has the API, a
+// short link to the same fragment (POST v1/share) is offered instead, and
+// #share-full keeps the full one at hand.
 func (a *App) shareLink() {
 	loc := a.win.Location()
-	url := loc.Origin() + loc.Pathname() + "#" + view.EncodeFragment(a.shared())
+	frag := view.EncodeFragment(a.shared())
+	full := loc.Origin() + loc.Pathname() + "#" + frag
+	share := a.byID("share")
+	share.SetAttribute("disabled", "")
+	a.status("ready", "Making a short link…")
+	go func() {
+		defer share.RemoveAttribute("disabled")
+		short, err := shortLink(frag)
+		if err != nil {
+			a.showLink(full, full, fmt.Sprintf(" (%d characters, the whole scenario in the URL; no short link here: %v)", len(full), err))
+			return
+		}
+		a.showLink(short, full, ": "+short)
+	}()
+}
+
+// shareTimeout bounds the wait for a short link, in milliseconds.
+const shareTimeout = 3000
+
+// shortLink asks the page's server for a short link to a share fragment
+// (POST v1/share, relative to the page, so a playground under a sub-path
+// finds its API). A static host without the API answers 404 or 405, or
+// something that is not JSON. Blocking: call from a goroutine.
+func shortLink(frag string) (string, error) {
+	g := js.Global()
+	ctrl := g.Get("AbortController").New()
+	abort := js.FuncOf(func(js.Value, []js.Value) any {
+		ctrl.Call("abort", g.Get("Error").New(fmt.Sprintf("no answer within %d s", shareTimeout/1000)))
+		return nil
+	})
+	timer := g.Call("setTimeout", abort, shareTimeout)
+	defer abort.Release()
+	defer g.Call("clearTimeout", timer)
+	res, err := await(g.Call("fetch", "v1/share", map[string]any{
+		"method":  "POST",
+		"body":    frag,
+		"headers": map[string]any{"Content-Type": "text/plain"},
+		"signal":  ctrl.Get("signal"),
+		"cache":   "no-store",
+	}))
+	if err != nil {
+		return "", err
+	}
+	if st := res.Get("status").Int(); st != 200 && st != 201 {
+		return "", fmt.Errorf("HTTP %d", st)
+	}
+	body, err := await(res.Call("json"))
+	if err != nil {
+		return "", errors.New("the answer is not JSON")
+	}
+	u := body.Get("url")
+	if u.Type() != js.TypeString || !(strings.HasPrefix(u.String(), "https://") || strings.HasPrefix(u.String(), "http://")) {
+		return "", errors.New("the answer has no url")
+	}
+	return u.String(), nil
+}
+
+// showLink puts link in #share-url, copies it, and says in #status which
+// link it copied ("Short link copied" or "Full link copied", then note).
+// full is the full link: when link is another (short) one, #share-full
+// offers it.
+func (a *App) showLink(link, full, note string) {
+	what := "Full link"
+	if link != full {
+		what = "Short link"
+	}
 	in := a.byID("share-url").(*dom.HTMLInputElement)
-	in.SetValue(url)
+	in.SetValue(link)
+	more := a.byID("share-full")
+	a.fullLink = full
+	if link != full {
+		in.SetAttribute("data-kind", "short")
+		in.SetAttribute("title", "Short link; the full link (the whole scenario in the URL) is "+full)
+		more.RemoveAttribute("hidden")
+	} else {
+		in.SetAttribute("data-kind", "full")
+		in.SetAttribute("title", "Full link: the whole scenario is in the URL")
+		more.SetAttribute("hidden", "")
+	}
 	in.RemoveAttribute("hidden")
 	in.Select()
 	clip := js.Global().Get("navigator").Get("clipboard")
 	if clip.IsUndefined() {
-		a.status("ready", "Link ready: copy it from the box.")
+		a.status("ready", what+" ready"+note+": copy it from the box.")
 		return
 	}
-	go func() {
-		if _, err := await(clip.Call("writeText", url)); err != nil {
-			a.status("ready", "Link ready: copy it from the box (the clipboard refused: "+err.Error()+").")
-			return
-		}
-		a.status("ready", fmt.Sprintf("Link copied (%d characters).", len(url)))
-	}()
+	if _, err := await(clip.Call("writeText", link)); err != nil {
+		a.status("ready", what+" ready"+note+": copy it from the box (the clipboard refused: "+err.Error()+").")
+		return
+	}
+	a.status("ready", what+" copied"+note+".")
+}
+
+// copyFullLink shows and copies the full link after a short one
+// (#share-full). Blocking: call from a goroutine.
+func (a *App) copyFullLink() {
+	if a.fullLink != "" {
+		a.showLink(a.fullLink, a.fullLink, fmt.Sprintf(" (%d characters)", len(a.fullLink)))
+	}
 }
 
 // baseName names downloads after the scenario.

@@ -36,6 +36,14 @@ func (a *App) wire() {
 	})
 	on("compare", "click", func(dom.Event) { a.toggleCompare() })
 	on("share", "click", func(dom.Event) { a.shareLink() })
+	on("share-full", "click", func(dom.Event) { go a.copyFullLink() })
+	// The link's href follows the state 150 ms after a move (updateURL);
+	// a click brings it up to date before the browser follows it.
+	on("open-playground", "click", func(dom.Event) {
+		if a.embed && a.ready {
+			a.updateURL()
+		}
+	})
 	on("download-json", "click", func(dom.Event) { a.downloadJSON() })
 	on("download-svg", "click", func(dom.Event) { a.downloadSVG() })
 	on("theme", "click", func(dom.Event) { a.cycleTheme() })
@@ -153,6 +161,16 @@ func (a *App) key(e *dom.KeyboardEvent) {
 		}
 		if t.Closest("#editor") != nil {
 			return
+		}
+	}
+	if a.embed {
+		switch k {
+		case "g", "G", "c", "C", "?":
+			return // no gallery, Compare button or help in an embed
+		case "e", "E":
+			if !a.editable {
+				return
+			}
 		}
 	}
 	handled := true

@@ -20,15 +20,29 @@
 //
 //	#app                 root; data-ready="true" once the first run is shown;
 //	                     data-step (current step index), data-steps (count),
-//	                     data-compare="true" in Compare mode
+//	                     data-compare="true" in Compare mode; data-embed="true"
+//	                     in embed mode and data-editable="true" when that
+//	                     embed shows the editor (both also on html)
 //	#status              role=status; data-state = loading | ready | running | error
 //	#open-gallery        opens dialog#gallery
 //	#scenario-name       the loaded example's name, or "edited"/"shared"
+//	                     (an embed shows the scenario's metadata.name)
 //	#description         the scenario's spec.description
 //	#run                 runs the editor's text (Ctrl+Enter / Cmd+Enter)
 //	#compare             toggles Compare mode (aria-pressed)
-//	#share               copies a share link; the link is also put in
-//	                     input#share-url (shown after the first click)
+//	#share               copies a share link: a short link from the API
+//	                     (POST v1/share, relative to the page; 3 s at most)
+//	                     or, when that fails, the full link (#v1.…); the link
+//	                     is also put in input#share-url (shown after the first
+//	                     click) with data-kind = short | full and, for a short
+//	                     link, the full one in its title; #status says "Short
+//	                     link copied…" or "Full link copied…"
+//	#share-full          shown next to a short link: shows and copies the
+//	                     full link instead
+//	#open-playground     embed mode only: a link (target=_blank,
+//	                     rel=noopener) to the full playground with the same
+//	                     scenario, step, gates and settings (the URL below,
+//	                     without the embed parameters)
 //	#download-json       downloads the trace as JSON (trace-<name>.json)
 //	#download-svg        downloads the current step as SVG (<name>-step-<n>.svg)
 //	#theme               cycles the theme: auto, light, dark
@@ -89,6 +103,18 @@
 // "kueueplay:run" (decode, simulate, build the view and render), every step
 // move "kueueplay:step", and the first result shown the mark
 // "kueueplay:first-result".
+//
+// Embed mode, for an iframe (site/embed.js makes them): ?embed=1 with any
+// of the ways below to name the state, optionally &editable=1 (keep the
+// editor) and &theme=light|dark. boot.js marks the page as soon as it is
+// parsed; the CSS then shows only the step controls, the panels and
+// #scenario-name, #status (loading or error only) and #open-playground;
+// an editable one also the editor, #run and the gates and policies.
+// A read-only embed has no CodeMirror (boot.js keeps the text), no
+// gallery and no service worker. Inside a frame, boot.js posts the page's
+// height to the parent whenever it changes:
+// parent.postMessage({type: "kueueplay:size", height: <px>}, "*"). The
+// embed's own URL keeps its embed parameters as it follows the step.
 //
 // The URL: an unedited example is ?example=NAME&step=N (plus
 // gates=A=true,B=false and settings=key=value,... when set, and
