@@ -26,6 +26,7 @@ WASM_ENV := GOOS=js GOARCH=wasm
 WASM_EXEC = $(shell $(GO) env GOROOT)/lib/wasm/go_js_wasm_exec
 
 .PHONY: test deps vet wasm-vet wasm-build test-native test-wasm check-node \
+	worker worker-deps deploy-worker \
 	check-imports site run golden bench fuzz help test-e2e test-conformance \
 	conformance-long conformance-kueue
 
@@ -64,8 +65,8 @@ wasm-vet:
 wasm-build:
 	$(WASM_ENV) $(GO) build ./...
 
-## test-native: go test ./... natively
-test-native:
+## test-native: go test ./... natively (with workerd installed, api/workerd_test.go runs the Worker build under it)
+test-native: worker-deps
 	$(GO) test -count=1 ./...
 
 ## test-wasm: core's tests compiled to WebAssembly and run under Node
@@ -116,6 +117,25 @@ test-e2e: site
 ## run: build the playground and serve it at http://localhost:8080/ (make run ADDR=host:port to change)
 run: site
 	$(GO) run ./cmd/kueueplay serve -addr $(ADDR) -dir build/site
+
+## worker-deps: workerd from worker/package-lock.json, for the Worker tests (npm ci --omit=dev in worker/ when missing or stale)
+worker-deps:
+	@bash scripts/install-node.sh
+	@stamp=worker/node_modules/.package-lock.json; \
+	if [[ ! -f $$stamp || worker/package-lock.json -nt $$stamp || worker/package.json -nt $$stamp ]]; then \
+		echo "+ (cd worker && npm ci --omit=dev --ignore-scripts --no-audit --no-fund)"; \
+		(cd worker && npm ci --omit=dev --ignore-scripts --no-audit --no-fund); \
+	fi
+
+## worker: build the Cloudflare Worker (the HTTP API, cmd/worker) into build/worker
+worker:
+	GO="$(GO)" bash scripts/build-worker.sh build/worker
+
+## deploy-worker: build the playground and the Worker and deploy both to Cloudflare with wrangler (wrangler login, or CLOUDFLARE_API_TOKEN, first)
+deploy-worker: site worker check-node
+	cd worker && npm ci --ignore-scripts --no-audit --no-fund
+	printf '*.br\n*.gz\n' >build/site/.assetsignore
+	cd worker && WRANGLER_SEND_METRICS=false npx wrangler deploy
 
 ## golden: rewrite testdata/golden/*.trace from the current engine; review the diff before committing
 golden:

@@ -4,7 +4,9 @@ go 1.26.8
 
 require (
 	github.com/google/go-cmp v0.7.0
+	github.com/syumai/workers v0.33.0
 	go.yaml.in/yaml/v3 v3.0.4
+	honnef.co/go/js/dom/v2 v2.0.0-20231112215516-51f43a291193
 	k8s.io/apimachinery v0.35.0
 )
 
@@ -12,6 +14,5 @@ require (
 	github.com/fxamacker/cbor/v2 v2.9.0 // indirect
 	github.com/x448/float16 v0.8.4 // indirect
 	gopkg.in/inf.v0 v0.9.1 // indirect
-	honnef.co/go/js/dom/v2 v2.0.0-20231112215516-51f43a291193 // indirect
 	sigs.k8s.io/json v0.0.0-20250730193827-2d320260d730 // indirect
 )
