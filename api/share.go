@@ -30,13 +30,13 @@ const idLength = 16
 // shareID derives the id from the state, so a link can never point to
 // other content: the same state always gets the same id, and a stored id
 // is never overwritten.
-func shareID(sh view.Shared) (id string, canonical []byte) {
+func shareID(sh view.Shared) string {
 	canonical, err := json.Marshal(sh) // map keys sorted: canonical
 	if err != nil {                    // cannot happen: strings, ints, maps of bools
 		panic(err)
 	}
 	sum := sha256.Sum256(canonical)
-	return base64.RawURLEncoding.EncodeToString(sum[:])[:idLength], canonical
+	return base64.RawURLEncoding.EncodeToString(sum[:])[:idLength]
 }
 
 // validID reports whether id can be a short link's id.
@@ -85,7 +85,7 @@ func (h *Handler) share(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return badRequest("bad_fragment", "the body must be a playground share fragment (v1.…): %v", err)
 	}
-	id, _ := shareID(sh)
+	id := shareID(sh)
 	frag = view.EncodeFragment(sh)
 	ctx := r.Context()
 	status := http.StatusOK

@@ -62,7 +62,11 @@ func (h *Handler) validate(w http.ResponseWriter, r *http.Request) error {
 
 // fileParam is the ?file= name diagnostics use.
 func fileParam(r *http.Request) (string, error) {
-	f := r.URL.Query().Get("file")
+	return checkFile(r.URL.Query().Get("file"))
+}
+
+// checkFile bounds the file name diagnostics use; "" is defaultFile.
+func checkFile(f string) (string, error) {
 	if f == "" {
 		return defaultFile, nil
 	}
@@ -195,10 +199,9 @@ func parseSimulateRequest(r *http.Request, body []byte) (simulateRequest, error)
 		req.Format = q.Get("format")
 		req.File = q.Get("file")
 	}
-	if req.File == "" {
-		req.File = defaultFile
-	} else if len(req.File) > 200 || strings.ContainsFunc(req.File, func(c rune) bool { return c < ' ' || c == 0x7f }) {
-		return req, badRequest("bad_parameter", "file: at most 200 printable characters")
+	var err error
+	if req.File, err = checkFile(req.File); err != nil {
+		return req, err
 	}
 	if strings.TrimSpace(req.Scenario) == "" {
 		return req, badRequest("empty_scenario", "no scenario: send its YAML as the request body (or in the JSON envelope's scenario field)")
