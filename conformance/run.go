@@ -40,6 +40,7 @@ import (
 	"sigs.k8s.io/kueue/pkg/features"
 
 	"github.com/kueueplay/kueueplay/core"
+	"github.com/kueueplay/kueueplay/core/check"
 	"github.com/kueueplay/kueueplay/core/sim"
 	"github.com/kueueplay/kueueplay/core/trace"
 )
@@ -77,10 +78,15 @@ type Result struct {
 	// Differences are the disagreements found at the first step that had
 	// any, by workload; empty when the two sides agreed throughout.
 	Differences []Difference
+	// Broken lists the engine's safety invariants (sim.CheckInvariants,
+	// the checker every scenario test and fuzzer uses) that did not hold
+	// at the first step where any failed, each prefixed with that step.
+	Broken []string
 }
 
-// Agreed reports whether the two sides agreed at every step.
-func (r *Result) Agreed() bool { return len(r.Differences) == 0 }
+// Agreed reports whether the two sides agreed at every step and the
+// engine's invariants held throughout.
+func (r *Result) Agreed() bool { return len(r.Differences) == 0 && len(r.Broken) == 0 }
 
 // Report describes the differences for a person, naming the file.
 func (r *Result) Report(file string) string {
@@ -88,13 +94,20 @@ func (r *Result) Report(file string) string {
 		return ""
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s: the engine and Kueue v0.16.1 disagree", file)
+	if len(r.Differences) > 0 {
+		fmt.Fprintf(&b, "%s: the engine and Kueue v0.16.1 disagree", file)
+	} else {
+		fmt.Fprintf(&b, "%s: the engine broke its own invariants", file)
+	}
 	if len(r.Off) > 0 {
 		fmt.Fprintf(&b, " (with %s off)", strings.Join(r.Off, ", "))
 	}
 	b.WriteString(":\n")
 	for _, d := range r.Differences {
 		b.WriteString("  " + d.String() + "\n")
+	}
+	for _, v := range r.Broken {
+		b.WriteString("  engine invariant broken: " + v + "\n")
 	}
 	return b.String()
 }
@@ -175,6 +188,9 @@ func RunWithLog(sc *core.Scenario, log io.Writer) (*Result, error) {
 		if runErr != nil || !res.Agreed() {
 			return
 		}
+		for _, v := range sim.CheckInvariants(s) {
+			res.Broken = append(res.Broken, fmt.Sprintf("step %d (cycle %d): %s", ts.Index, ts.Cycle, v))
+		}
 		w.setTime(s.Now)
 		switch ts.Kind {
 		case trace.StepEvents:
@@ -218,9 +234,12 @@ func RunWithLog(sc *core.Scenario, log io.Writer) (*Result, error) {
 			w.logStep(log, s, ts, created)
 		}
 	}
-	sim.Run(sc, sim.Options{Gates: gates, Observe: observe})
+	tr := sim.Run(sc, sim.Options{Gates: gates, Observe: observe})
 	if runErr != nil {
 		return res, runErr
+	}
+	if d := check.Rerun(sc, gates, tr); d != "" && res.Agreed() {
+		res.Broken = append(res.Broken, d)
 	}
 	return res, nil
 }

@@ -19,22 +19,24 @@ import (
 )
 
 // driver loads the module the way a page does (wasm_exec.js), calls
-// kueueplay.simulate on the scenario and prints the JSON it returns.
+// kueueplay.simulate on each scenario file named after the module and
+// prints the JSON each call returns, one per line.
 const driver = `
 const fs = require("fs");
 require(process.argv[2]);
 const go = new Go();
 WebAssembly.instantiate(fs.readFileSync(process.argv[3]), go.importObject).then((r) => {
   go.run(r.instance);
-  const out = globalThis.kueueplay.simulate(fs.readFileSync(process.argv[4], "utf8"));
-  process.stdout.write(out);
+  for (const file of process.argv.slice(4)) {
+    fs.writeSync(1, globalThis.kueueplay.simulate(fs.readFileSync(file, "utf8")) + "\n");
+  }
   process.exit(0);
 });
 `
 
-// TestWASMMatchesNative builds the browser module, runs the default
-// scenario in it under Node and checks that the trace JSON is identical to
-// the native one.
+// TestWASMMatchesNative builds the browser module, runs every scenario
+// under testdata/scenarios in it under Node, and checks that each trace
+// (JSON and text) is byte-identical to the native one.
 func TestWASMMatchesNative(t *testing.T) {
 	node, err := exec.LookPath("node")
 	if err != nil {
@@ -42,6 +44,10 @@ func TestWASMMatchesNative(t *testing.T) {
 			t.Fatalf("node is required (REQUIRE_BROWSER is set): %v", err)
 		}
 		t.Skip("node not found")
+	}
+	files, err := filepath.Glob(filepath.Join("..", "testdata", "scenarios", "*.yaml"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no scenarios under testdata/scenarios (%v)", err)
 	}
 	dir := t.TempDir()
 	wasm := filepath.Join(dir, "kueueplay.wasm")
@@ -55,43 +61,50 @@ func TestWASMMatchesNative(t *testing.T) {
 		t.Fatal(err)
 	}
 	execJS := filepath.Join(runtime.GOROOT(), "lib", "wasm", "wasm_exec.js")
-	file := filepath.Join("..", "testdata", "scenarios", "default.yaml")
-	out, err := exec.Command(node, js, execJS, wasm, file).Output()
+	out, err := exec.Command(node, append([]string{js, execJS, wasm}, files...)...).Output()
 	if err != nil {
 		t.Fatalf("node: %v", err)
 	}
-	var resp struct {
-		Trace json.RawMessage `json:"trace"`
-		Text  string          `json:"text"`
-		Error string          `json:"error"`
+	lines := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
+	if len(lines) != len(files) {
+		t.Fatalf("node printed %d results for %d scenarios", len(lines), len(files))
 	}
-	if err := json.Unmarshal(out, &resp); err != nil {
-		t.Fatalf("decoding %q: %v", strings.TrimSpace(string(out[:min(len(out), 200)])), err)
-	}
-	if resp.Error != "" {
-		t.Fatalf("simulate: %s", resp.Error)
-	}
-	data, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sc, err := scenario.Decode("scenario.yaml", data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr := sim.Run(sc, sim.Options{})
-	native, err := json.Marshal(tr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if d := cmp.Diff(string(native), string(resp.Trace)); d != "" {
-		t.Errorf("WASM trace differs from the native one (-native +wasm):\n%s", d)
-	}
-	var text strings.Builder
-	if err := trace.Format(&text, tr); err != nil {
-		t.Fatal(err)
-	}
-	if d := cmp.Diff(text.String(), resp.Text); d != "" {
-		t.Errorf("WASM text trace differs from the native one (-native +wasm):\n%s", d)
+	for i, file := range files {
+		t.Run(strings.TrimSuffix(filepath.Base(file), ".yaml"), func(t *testing.T) {
+			var resp struct {
+				Trace json.RawMessage `json:"trace"`
+				Text  string          `json:"text"`
+				Error string          `json:"error"`
+			}
+			if err := json.Unmarshal([]byte(lines[i]), &resp); err != nil {
+				t.Fatalf("decoding %q: %v", lines[i][:min(len(lines[i]), 200)], err)
+			}
+			if resp.Error != "" {
+				t.Fatalf("simulate: %s", resp.Error)
+			}
+			data, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sc, err := scenario.Decode("scenario.yaml", data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tr := sim.Run(sc, sim.Options{})
+			native, err := json.Marshal(tr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(native) != string(resp.Trace) {
+				t.Errorf("WASM trace differs from the native one (-native +wasm):\n%s", cmp.Diff(string(native), string(resp.Trace)))
+			}
+			var text strings.Builder
+			if err := trace.Format(&text, tr); err != nil {
+				t.Fatal(err)
+			}
+			if d := cmp.Diff(text.String(), resp.Text); d != "" {
+				t.Errorf("WASM text trace differs from the native one (-native +wasm):\n%s", d)
+			}
+		})
 	}
 }

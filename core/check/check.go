@@ -4,6 +4,8 @@
 package check
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -105,6 +107,9 @@ func Run(sc *core.Scenario, gates core.FeatureGates) Result {
 	res := Result{Trace: tr, Expectations: len(sc.Expect)}
 	if broken != nil {
 		res.Failures = append(res.Failures, *broken)
+	}
+	if d := Rerun(sc, gates, tr); d != "" {
+		res.Failures = append(res.Failures, Failure{Index: -1, Pos: core.Pos{File: file}, When: "second run", Diff: d})
 	}
 	for i, e := range sc.Expect {
 		var shot snapshot
@@ -225,4 +230,30 @@ func compare(e *core.Expectation, snap snapshot) (map[string]*Workload, map[stri
 		get(want, k).Pods, get(got, k).Pods = w, placed // both non-nil: "none placed" compares equal
 	}
 	return want, got
+}
+
+// Rerun simulates sc again under the same gates and reports how the new
+// trace differs from first, the trace of an earlier run: "" when the two
+// are byte-identical as JSON (the contract the UI, the API and the CLI
+// consume), else the first step whose encoding differs. The engine
+// promises the same trace for the same input; every scenario test, the
+// engine fuzzer and the conformance runner hold it to that.
+func Rerun(sc *core.Scenario, gates core.FeatureGates, first *trace.Trace) string {
+	second := sim.Run(sc, sim.Options{Gates: gates})
+	a, errA := json.Marshal(first)
+	b, errB := json.Marshal(second)
+	if errA != nil || errB != nil {
+		return fmt.Sprintf("encoding the traces: %v, %v", errA, errB)
+	}
+	if bytes.Equal(a, b) {
+		return ""
+	}
+	for i := range min(len(first.Steps), len(second.Steps)) {
+		sa, _ := json.Marshal(first.Steps[i])
+		sb, _ := json.Marshal(second.Steps[i])
+		if !bytes.Equal(sa, sb) {
+			return fmt.Sprintf("a second run differs at step %d (-first +second):\n%s", i, cmp.Diff(string(sa), string(sb)))
+		}
+	}
+	return fmt.Sprintf("a second run differs: %d steps ending %q, then %d steps ending %q", len(first.Steps), first.End, len(second.Steps), second.End)
 }

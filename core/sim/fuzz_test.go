@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/kueueplay/kueueplay/core"
+	"github.com/kueueplay/kueueplay/core/check"
 	"github.com/kueueplay/kueueplay/core/coretest"
 	"github.com/kueueplay/kueueplay/core/sim"
 	"github.com/kueueplay/kueueplay/core/trace"
@@ -114,16 +115,12 @@ func FuzzEngine(f *testing.F) {
 				t.Fatalf("step %d: %s", st.Index, v)
 			}
 		}
-		tr1 := sim.Run(sc, sim.Options{Observe: observe})
-		if tr1.End == "" {
+		tr := sim.Run(sc, sim.Options{Observe: observe})
+		if tr.End == "" {
 			t.Fatal("run ended without a reason")
 		}
-		tr2 := sim.Run(sc, sim.Options{})
-		var b1, b2 bytes.Buffer
-		_ = trace.Format(&b1, tr1)
-		_ = trace.Format(&b2, tr2)
-		if b1.String() != b2.String() {
-			t.Fatal("two runs of the same scenario differ")
+		if d := check.Rerun(sc, nil, tr); d != "" {
+			t.Fatal(d)
 		}
 	})
 }
