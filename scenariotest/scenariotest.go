@@ -11,6 +11,7 @@
 package scenariotest
 
 import (
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -35,11 +36,24 @@ func WithGates(g core.FeatureGates) Option {
 	return func(o *options) { o.gates = o.gates.With(g) }
 }
 
-// Load reads and decodes a scenario file.
+// Load reads and decodes a scenario file. A regular file larger than
+// scenario.MaxInputBytes is refused from its size, without reading it;
+// any other file (a pipe) is read up to one byte past the limit.
 func Load(path string) (*core.Scenario, error) {
-	data, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() && st.Size() > scenario.MaxInputBytes {
+		return nil, scenario.TooLarge(path, st.Size())
+	}
+	data, err := io.ReadAll(io.LimitReader(f, scenario.MaxInputBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > scenario.MaxInputBytes {
+		return nil, scenario.TooLarge(path, -1)
 	}
 	return scenario.Decode(path, data)
 }

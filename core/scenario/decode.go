@@ -51,6 +51,22 @@ func Decode(file string, data []byte) (*core.Scenario, error) {
 	return d.result(sc)
 }
 
+// TooLarge is the error Decode returns for a file of size bytes, above
+// MaxInputBytes; a negative size means "more than MaxInputBytes, exact
+// size unknown" (a stream cut at the limit). A caller reading a file can
+// check its size first and return this without reading the whole file.
+func TooLarge(file string, size int64) error {
+	return &core.DiagnosticsError{Diagnostics: []core.Diagnostic{tooLarge(file, size)}}
+}
+
+func tooLarge(file string, size int64) core.Diagnostic {
+	msg := fmt.Sprintf("the file is %d bytes; at most %d bytes (16 MiB, MaxInputBytes) are accepted", size, MaxInputBytes)
+	if size < 0 {
+		msg = fmt.Sprintf("the file is larger than %d bytes (16 MiB, MaxInputBytes), the most accepted", MaxInputBytes)
+	}
+	return core.Diagnostic{Pos: core.Pos{File: file, Line: 1, Col: 1}, Severity: core.SeverityError, Message: msg}
+}
+
 // result sorts the diagnostics and splits the outcome.
 func (d *decoder) result(sc *core.Scenario) (*core.Scenario, error) {
 	slices.SortStableFunc(d.diags, func(a, b core.Diagnostic) int {
@@ -91,11 +107,7 @@ type rawObject struct {
 
 func (d *decoder) run(data []byte) *core.Scenario {
 	if len(data) > MaxInputBytes {
-		d.diags = append(d.diags, core.Diagnostic{
-			Pos:      core.Pos{File: d.file, Line: 1, Col: 1},
-			Severity: core.SeverityError,
-			Message:  fmt.Sprintf("the file is %d bytes; at most %d bytes (16 MiB, MaxInputBytes) are accepted", len(data), MaxInputBytes),
-		})
+		d.diags = append(d.diags, tooLarge(d.file, int64(len(data))))
 		return nil
 	}
 	docs, ok := d.parse(data)
@@ -187,7 +199,7 @@ func (d *decoder) syntaxError(data []byte, err error) {
 	d.diags = append(d.diags, core.Diagnostic{
 		Pos:      core.Pos{File: d.file, Line: line, Col: col},
 		Severity: core.SeverityError,
-		Message:  "invalid YAML: " + msg,
+		Message:  printable("invalid YAML: "+msg, maxEchoedMessage),
 	})
 }
 

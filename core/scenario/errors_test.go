@@ -581,6 +581,20 @@ metadata: {name: ` + strings.Repeat("a", 254) + `}
 `,
 			want: []diag{{At: "t.yaml:3:18", Object: "ResourceFlavor/" + strings.Repeat("a", 254), Field: "metadata.name", Msg: "invalid name: must be no more than 253 characters, got 254"}},
 		},
+		"a 10,000-character name is cut in the object": {
+			in: `apiVersion: kueue.x-k8s.io/v1beta2
+kind: ResourceFlavor
+metadata: {name: ` + strings.Repeat("a", 10000) + `}
+`,
+			want: []diag{{At: "t.yaml:3:18", Object: "ResourceFlavor/" + strings.Repeat("a", 512-len("ResourceFlavor/")) + "…(9503 more characters)", Field: "metadata.name", Msg: "invalid name: must be no more than 253 characters, got 10000"}},
+		},
+		"control characters and a bidi override are escaped in the object and field": {
+			in: "apiVersion: kueue.x-k8s.io/v1beta2\nkind: ResourceFlavor\nmetadata: {name: \"a\\e[31m\\u202e\", labels: {\"k\\u0007\": v}}\n",
+			want: []diag{
+				{At: "t.yaml:3:18", Object: `ResourceFlavor/a\x1b[31m\u202e`, Field: "metadata.name", Msg: `invalid name: "a\x1b[31m\u202e" is not a lowercase RFC 1123 subdomain: it must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com')`},
+				{At: "t.yaml:3:44", Object: `ResourceFlavor/a\x1b[31m\u202e`, Field: `metadata.labels[k\a]`, Msg: `invalid label key: name part of "k\a" must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character`},
+			},
+		},
 		"job name longer than a label value": {
 			in: `apiVersion: batch/v1
 kind: Job

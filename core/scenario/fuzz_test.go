@@ -4,7 +4,10 @@ import (
 	"errors"
 	"os"
 	"slices"
+	"strings"
 	"testing"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -48,6 +51,14 @@ func FuzzDecode(f *testing.F) {
 		for i, d := range diags {
 			if d.Pos.Line < 1 || d.Pos.Col < 1 || d.Pos.File != "f.yaml" {
 				t.Errorf("diagnostic without a position: %v", d)
+			}
+			for _, s := range []string{d.Object, d.Field, d.Message} {
+				if strings.ContainsFunc(s, func(r rune) bool { return !unicode.IsPrint(r) }) || !utf8.ValidString(s) {
+					t.Errorf("diagnostic echoes a non-printable character: %q", s)
+				}
+				if utf8.RuneCountInString(s) > maxEchoedMessage+40 {
+					t.Errorf("diagnostic of %d characters", utf8.RuneCountInString(s))
+				}
 			}
 			if i > 0 && (diags[i-1].Pos.Line > d.Pos.Line ||
 				diags[i-1].Pos.Line == d.Pos.Line && diags[i-1].Pos.Col > d.Pos.Col) {

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
@@ -49,10 +50,57 @@ func (d *decoder) add(sev core.Severity, obj string, n *yaml.Node, field, msg st
 	d.diags = append(d.diags, core.Diagnostic{
 		Pos:      d.pos(n),
 		Severity: sev,
-		Object:   obj,
-		Field:    field,
-		Message:  msg,
+		Object:   printable(obj, maxEchoedName),
+		Field:    printable(field, maxEchoedName),
+		Message:  printable(msg, maxEchoedMessage),
 	})
+}
+
+// Diagnostics echo names, map keys and values from the file, which may be
+// hostile: a terminal escape sequence, a bidirectional override or ten
+// thousand characters. Object and Field keep at most maxEchoedName runes
+// (more than the longest valid "Kind/namespace/name" or field path with a
+// label key) and Message at most maxEchoedMessage, and every rune that is not
+// printable is written as a Go escape (\x1b, \u202e).
+const (
+	maxEchoedName    = 512
+	maxEchoedMessage = 2000
+)
+
+// printable returns s with every non-printable rune (unicode.IsPrint,
+// which counts only the ASCII space as printable space) escaped as
+// strconv.QuoteRune would write it, shortened to at most max runes, the
+// cut marked with "…" and how many runes were left out.
+func printable(s string, max int) string {
+	clean := true
+	for _, r := range s {
+		if !unicode.IsPrint(r) || r == utf8.RuneError {
+			clean = false
+			break
+		}
+	}
+	if clean && utf8.RuneCountInString(s) <= max {
+		return s
+	}
+	var b strings.Builder
+	n := 0
+	for i, r := range s {
+		if n == max {
+			fmt.Fprintf(&b, "…(%d more characters)", utf8.RuneCountInString(s[i:]))
+			break
+		}
+		n++
+		if unicode.IsPrint(r) && r != utf8.RuneError {
+			b.WriteRune(r)
+			continue
+		}
+		q := strconv.QuoteRune(r)
+		if r == utf8.RuneError {
+			q = `'\ufffd'`
+		}
+		b.WriteString(q[1 : len(q)-1])
+	}
+	return b.String()
 }
 
 // errorf reports an error about node n (field path field) of the current
