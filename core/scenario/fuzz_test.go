@@ -3,6 +3,7 @@ package scenario
 import (
 	"errors"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -16,10 +17,22 @@ import (
 
 // FuzzDecode checks that no input makes Decode panic, and that its result
 // is well formed and deterministic. The seed corpus is in
-// testdata/fuzz/FuzzDecode plus the testdata/*.yaml fixtures.
+// testdata/fuzz/FuzzDecode plus the testdata/*.yaml fixtures and the
+// hostile-input suite's files (testdata/hostile at the module root).
 func FuzzDecode(f *testing.F) {
 	for _, name := range []string{"kubectl-list.yaml", "v1beta1.yaml", "jobs.yaml"} {
 		data, err := os.ReadFile("testdata/" + name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	hostile, err := filepath.Glob("../../testdata/hostile/*.yaml")
+	if err != nil || len(hostile) == 0 {
+		f.Fatalf("no hostile-input files under testdata/hostile (%v)", err)
+	}
+	for _, name := range hostile {
+		data, err := os.ReadFile(name)
 		if err != nil {
 			f.Fatal(err)
 		}
