@@ -27,7 +27,7 @@ WASM_EXEC = $(shell $(GO) env GOROOT)/lib/wasm/go_js_wasm_exec
 
 .PHONY: test deps vet wasm-vet wasm-build test-native test-wasm check-node \
 	worker worker-deps deploy-worker \
-	check-imports site run golden bench fuzz help test-e2e test-conformance \
+	check-imports site run golden bench fuzz test-fuzz help test-e2e test-conformance \
 	conformance-long conformance-kueue
 
 # The conformance harness is built against a copy of Kueue v0.16.1 whose
@@ -39,7 +39,7 @@ CONFORMANCE_WORK := $(CURDIR)/build/conformance/workspace/go.work
 CONFORMANCE_GO := cd conformance && GOWORK=$(CONFORMANCE_WORK) $(GO)
 
 ## test: everything CI checks: vet and build for both targets, native tests, core tests under Node
-test: deps vet wasm-vet wasm-build test-native test-wasm test-conformance test-e2e
+test: deps vet wasm-vet wasm-build test-native test-fuzz test-wasm test-conformance test-e2e
 
 ## deps: download the modules go.mod and conformance/go.mod need (the latter brings Kueue v0.16.1, about 90 MB)
 deps: conformance-kueue
@@ -68,6 +68,11 @@ wasm-build:
 ## test-native: go test ./... natively (with workerd installed, api/workerd_test.go runs the Worker build under it)
 test-native: worker-deps
 	$(GO) test -count=1 ./...
+
+## test-fuzz: every fuzz target for a few seconds (FUZZSMOKE each), beyond its seed corpus
+FUZZSMOKE ?= 4s
+test-fuzz:
+	GO="$(GO)" FUZZTIME="$(FUZZSMOKE)" FUZZMINIMIZETIME=2s bash scripts/fuzz.sh
 
 ## test-wasm: core's tests compiled to WebAssembly and run under Node
 test-wasm: check-node
