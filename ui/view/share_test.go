@@ -128,10 +128,10 @@ func TestDecodeFragmentErrors(t *testing.T) {
 // decodes re-encodes to the same value, and every value (with valid UTF-8
 // strings) survives encoding and decoding.
 func FuzzDecodeFragment(f *testing.F) {
-	f.Add("v1.qlYqLkktULIyNNJRSq1IzC3ISVWyUkpJTUsszSlRqgUEAAD__w", "kind: Workload\n", 3, "default", "LendingLimit", true)
-	f.Add("", "", 0, "", "", false)
-	f.Add("v2.abc", "<img onerror=alert(1)>", -7, "x", "g", false)
-	f.Fuzz(func(t *testing.T, frag, scenario string, step int, example, gate string, on bool) {
+	f.Add("v1.qlYqLkktULIyNNJRSq1IzC3ISVWyUkpJTUsszSlRqgUEAAD__w", "kind: Workload\n", 3, "default", "LendingLimit", true, "TryNextFlavor", true)
+	f.Add("", "", 0, "", "", false, "", false)
+	f.Add("v2.abc", "<img onerror=alert(1)>", -7, "x", "g", false, "\xff", true)
+	f.Fuzz(func(t *testing.T, frag, scenario string, step int, example, gate string, on bool, setting string, compare bool) {
 		if s, err := DecodeFragment(frag); err == nil {
 			again, err := DecodeFragment(EncodeFragment(s))
 			if err != nil {
@@ -141,12 +141,18 @@ func FuzzDecodeFragment(f *testing.F) {
 				t.Fatalf("decode(encode(decode(frag))) (-want +got):\n%s", d)
 			}
 		}
-		in := Shared{Scenario: scenario, Step: step, Example: example}
+		in := Shared{Scenario: scenario, Step: step, Example: example,
+			Settings: Settings{WhenCanBorrow: setting, ReclaimWithinCohort: setting}}
 		if gate != "" {
 			in.Gates = map[string]bool{gate: on}
 		}
-		if !utf8.ValidString(scenario) || !utf8.ValidString(example) || !utf8.ValidString(gate) {
-			return // encoding/json writes invalid UTF-8 as U+FFFD
+		if compare {
+			in.Compare = &Variant{Gates: map[string]bool{gate: !on}, Settings: Settings{Preference: setting}}
+		}
+		for _, s := range []string{scenario, example, gate, setting} {
+			if !utf8.ValidString(s) {
+				return // encoding/json writes invalid UTF-8 as U+FFFD
+			}
 		}
 		got, err := DecodeFragment(EncodeFragment(in))
 		if err != nil {
