@@ -7,9 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall/js"
+	"time"
 
 	"honnef.co/go/js/dom/v2"
 
@@ -57,6 +59,11 @@ type App struct {
 	shownControls string
 	playing       bool
 	ready         bool
+
+	// gen counts runs (App.run); job is the one still simulating, nil
+	// when none is.
+	gen int
+	job *runJob
 
 	// embed is the compact view for an iframe (?embed=1, marked by boot.js
 	// as #app[data-embed=true]); editable (?embed=1&editable=1) keeps the
@@ -110,7 +117,8 @@ func Start() error {
 
 func (a *App) byID(id string) dom.Element { return a.doc.GetElementByID(id) }
 
-// status sets the status line; state is loading, ready, running or error.
+// status sets the status line; state is loading, ready, running, error or
+// cancelled.
 func (a *App) status(state, text string) {
 	s := a.byID("status")
 	s.SetTextContent(text)
@@ -132,10 +140,10 @@ func (a *App) load() {
 		a.exampleText = ""
 	}
 	a.showScenarioName()
-	a.run(step)
+	<-a.run(step)
 	a.ready = true
 	a.byID("app").SetAttribute("data-ready", "true")
-	js.Global().Get("performance").Call("mark", "kueueplay:first-result")
+	performance.Call("mark", "kueueplay:first-result")
 	for _, id := range []string{"run", "compare", "share", "download-json", "download-svg"} {
 		a.byID(id).RemoveAttribute("disabled")
 	}
@@ -268,15 +276,68 @@ func (a *App) fileName() string {
 	return "scenario.yaml"
 }
 
+// maxPageBytes bounds the text the page decodes (the API's body limit);
+// maxPageSteps bounds a run's steps in the page, about 170 MB of trace
+// and view at the 1.7 KB a step of a busy scenario takes, far below what
+// would exhaust the WebAssembly memory. The CLI has neither bound.
+const (
+	maxPageBytes = 1 << 20
+	maxPageSteps = 100_000
+)
+
+// yieldEvery is how long, in milliseconds, a simulation goes on before it
+// lets the page handle input and paint (runJob).
+const yieldEvery = 30
+
+// runJob is one run started by App.run. Its simulations go on in a
+// goroutine whose sim.Options.Stop (App.pause) parks it on a timer every
+// yieldEvery ms: the js/wasm runtime returns to the browser only once
+// every goroutine is blocked. A run that ends within its first slice
+// shows its result before the browser gets control back, as a synchronous
+// one would; a longer one shows its progress and #cancel-run.
+type runJob struct {
+	// gen is the job's App.gen: once a newer run has started (App.gen
+	// moved on), the job stops at its next step and shows nothing.
+	gen int
+	// cancelled is set by #cancel-run or Escape: the job stops at its
+	// next step and shows what ran.
+	cancelled bool
+	// capped is set when a run reached maxPageSteps and was stopped.
+	capped bool
+	// last is when the job last let the page run, or its simulation
+	// started (now()); slow that it has let the page run once, and shows
+	// its progress.
+	last float64
+	slow bool
+	done chan struct{}
+}
+
 // run decodes the editor's text, shows its problems, and when it decodes,
-// simulates it (both variants in Compare mode) and shows step.
-func (a *App) run(step int) {
+// simulates it (both variants in Compare mode) and shows step. A run in
+// progress is superseded first. The simulations go on in a goroutine
+// (runJob); the returned channel is closed when the run has ended (shown,
+// failed, or superseded by a newer one).
+func (a *App) run(step int) <-chan struct{} {
 	start := now()
 	a.editTimer.stop()
+	a.gen++ // supersedes the job in progress, if any
+	a.endJob()
+	j := &runJob{gen: a.gen, done: make(chan struct{})}
 	text := a.text()
 	a.lastText = text
 	a.status("running", "Running…")
-	sc, err := scenario.Decode(a.fileName(), []byte(text))
+	var sc *core.Scenario
+	var err error
+	if len(text) > maxPageBytes {
+		// Decoding is synchronous: a file near the decoder's own 16 MiB
+		// limit would hold the page for many seconds.
+		err = &core.DiagnosticsError{Diagnostics: []core.Diagnostic{{
+			Pos: core.Pos{File: a.fileName(), Line: 1, Col: 1}, Severity: core.SeverityError,
+			Message: fmt.Sprintf("the text is %d bytes; the playground runs at most %d bytes (1 MiB, as the API does): run larger files with the CLI, kueueplay run FILE", len(text), maxPageBytes),
+		}}}
+	} else {
+		sc, err = scenario.Decode(a.fileName(), []byte(text))
+	}
 	var diags []core.Diagnostic
 	var de *core.DiagnosticsError
 	switch {
@@ -290,44 +351,156 @@ func (a *App) run(step int) {
 	if sc == nil {
 		a.status("error", "Fix the errors in the scenario to run it; the last run stays on screen.")
 		a.setStale(true)
-		return
+		close(j.done)
+		return j.done
 	}
-	a.setStale(false)
 	a.sc = sc
 	a.byID("description").SetTextContent(sc.Description)
 	if a.embed {
 		a.showScenarioName()
 	}
 	a.syncControls()
+	a.job = j
+	var cmp *view.Variant
+	if a.compare != nil {
+		c := a.compare.Clone()
+		cmp = &c
+	}
+	go a.simulateAll(j, sc, a.variant.Clone(), cmp, step, start)
+	return j.done
+}
 
-	left, lerr := a.simulate(sc, a.variant)
-	if lerr != nil {
-		a.status("error", lerr.Error())
+// simulateAll runs in a goroutine: it simulates sc under v (and cmp in
+// Compare mode, in the same job) and shows the result unless a newer run
+// superseded it.
+func (a *App) simulateAll(j *runJob, sc *core.Scenario, v view.Variant, cmp *view.Variant, step int, start float64) {
+	defer close(j.done)
+	j.last = now() // the first slice starts after the decoding
+	what := "Running"
+	if cmp != nil {
+		what = "Running the left-hand variant"
+	}
+	left, err := a.simulate(j, sc, v, what)
+	var right *trace.Trace
+	if err == nil && cmp != nil && left.End != "stopped" {
+		right, err = a.simulate(j, sc, *cmp, "Running the right-hand variant")
+		if err != nil {
+			err = errors.New("Right-hand variant: " + err.Error())
+		}
+	}
+	if a.superseded(j) {
+		return
+	}
+	a.endJob()
+	if err != nil {
+		a.status("error", err.Error())
 		a.setStale(true)
 		return
 	}
+	a.setStale(false)
 	a.setRun(a.left, left)
-	if a.compare != nil {
-		right, rerr := a.simulate(sc, *a.compare)
-		if rerr != nil {
-			a.status("error", "Right-hand variant: "+rerr.Error())
-			a.setStale(true)
-			return
+	shown, prefix := left, "" // the run the status line speaks of
+	if cmp != nil {
+		a.diff = nil
+		d := a.byID("difference")
+		switch {
+		case right == nil: // cancelled on the left: the right never ran
+			a.clearSide(a.right)
+			d.SetTextContent("Cancelled before the right-hand variant ran.")
+		case right.End == "stopped":
+			a.setRun(a.right, right)
+			d.SetTextContent("The right-hand run was cancelled: no comparison.")
+			shown, prefix = right, "Right-hand variant: "
+		default:
+			a.setRun(a.right, right)
+			a.diff = view.FirstDifference(left, right)
+			fill(d, layout.Difference(a.diff))
 		}
-		a.setRun(a.right, right)
-		a.diff = view.FirstDifference(left, right)
-		fill(a.byID("difference"), layout.Difference(a.diff))
 		if a.diff != nil {
-			a.byID("difference").SetAttribute("data-cycle", strconv.Itoa(a.diff.Cycle))
+			d.SetAttribute("data-cycle", strconv.Itoa(a.diff.Cycle))
 			a.byID("goto-difference").RemoveAttribute("hidden")
 		} else {
-			a.byID("difference").RemoveAttribute("data-cycle")
+			d.RemoveAttribute("data-cycle")
 			a.byID("goto-difference").SetAttribute("hidden", "")
 		}
 	}
 	a.show(step)
 	measure("kueueplay:run", start)
-	a.status(a.runStatus(left, now()-start))
+	state, text := a.runStatus(shown, now()-start, j.capped)
+	a.status(state, prefix+text)
+}
+
+// pause is the runs' sim.Options.Stop: every yieldEvery ms it shows the
+// progress and parks the goroutine on a timer (not runtime.Gosched, nor
+// a zero sleep: neither lets the browser run), so the page handles
+// clicks, keys and paints. It stops the run once the job is cancelled or
+// superseded.
+//
+// It also collects garbage there when the heap nears the collector's
+// next goal. Left to itself, the collector marks concurrently, and on
+// js/wasm the marking left when the goroutine parks runs as idle work
+// before the runtime returns to the browser: a pause of 100-300 ms at a
+// random yield for a run that allocates much (measured on a scenario with
+// 2,000 admitted workloads), where a collection here takes 20-50 ms.
+func (a *App) pause(j *runJob, what string, st *trace.Step) bool {
+	if j.cancelled || a.superseded(j) {
+		return true
+	}
+	if st.Index+1 >= maxPageSteps {
+		j.capped = true
+		return true
+	}
+	if now()-j.last < yieldEvery {
+		return false
+	}
+	if !j.slow {
+		j.slow = true
+		a.byID("cancel-run").RemoveAttribute("hidden")
+		a.byID("status").SetAttribute("aria-busy", "true")
+		a.setStale(true)
+	}
+	a.byID("status").SetTextContent(fmt.Sprintf("%s… cycle %d (%s simulated). Esc or Cancel stops it.", what, st.Cycle, view.FormatTime(st.TimeMs)))
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	if ms.HeapAlloc > ms.NextGC/10*7 {
+		runtime.GC()
+	}
+	time.Sleep(time.Millisecond)
+	j.last = now()
+	return j.cancelled || a.superseded(j)
+}
+
+// superseded reports whether a newer run has started since job j.
+func (a *App) superseded(j *runJob) bool { return j.gen != a.gen }
+
+// cancelRun stops the run in progress (#cancel-run, Escape); what it ran
+// so far is shown.
+func (a *App) cancelRun() {
+	if a.job != nil {
+		a.job.cancelled = true
+		a.byID("status").SetTextContent("Cancelling…")
+	}
+}
+
+// endJob forgets the run in progress, ended or superseded, and hides what
+// showed it was running.
+func (a *App) endJob() {
+	if a.job == nil {
+		return
+	}
+	a.job = nil
+	a.byID("cancel-run").SetAttribute("hidden", "")
+	a.byID("status").RemoveAttribute("aria-busy")
+}
+
+// clearSide empties a side (the right one, when its run was cancelled
+// before it started).
+func (a *App) clearSide(s *side) {
+	s.tr, s.model, s.marks = nil, nil, nil
+	for _, p := range s.root.QuerySelectorAll(".panel-body") {
+		fill(p, nil)
+	}
+	s.root.QuerySelector(".side-step").SetTextContent("not run")
 }
 
 // setStale dims the views while they show a run older than the text.
@@ -339,16 +512,31 @@ func (a *App) setStale(on bool) {
 	}
 }
 
-// simulate runs sc under variant v.
-func (a *App) simulate(sc *core.Scenario, v view.Variant) (*trace.Trace, error) {
+// simulate runs sc under variant v for job j (what names it in the
+// progress). Blocking: call from the job's goroutine.
+func (a *App) simulate(j *runJob, sc *core.Scenario, v view.Variant, what string) (*trace.Trace, error) {
 	sc2, err := v.Settings.Apply(sc)
 	if err != nil {
 		return nil, err
 	}
-	return sim.Run(sc2, sim.Options{Gates: core.FeatureGates(maps.Clone(v.Gates))}), nil
+	return sim.Run(sc2, sim.Options{
+		Gates: core.FeatureGates(maps.Clone(v.Gates)),
+		Stop:  func(st *trace.Step) bool { return a.pause(j, what, st) },
+	}), nil
 }
 
-func (a *App) runStatus(tr *trace.Trace, ms float64) (string, string) {
+// runStatus is the status line after a run that took ms: state ready,
+// or error when spec.maxCycles or the page's step limit (capped) cut it
+// short, or cancelled when the user stopped it (sim's End "stopped").
+func (a *App) runStatus(tr *trace.Trace, ms float64, capped bool) (string, string) {
+	if tr.End == "stopped" && capped {
+		return "error", fmt.Sprintf("Stopped at the page's limit of %d steps (cycle %d, %s): the trace is truncated; the CLI (kueueplay run) runs it to the end. Ran for %.0f ms.",
+			maxPageSteps, tr.Cycles, view.FormatTime(tr.EndMs), ms)
+	}
+	if tr.End == "stopped" {
+		return "cancelled", fmt.Sprintf("Cancelled by the user at cycle %d: showing the %d steps that ran, up to %s. Ran for %.0f ms.",
+			tr.Cycles, len(tr.Steps), view.FormatTime(tr.EndMs), ms)
+	}
 	end := map[string]string{
 		"quiescent": "nothing left to change",
 		"until":     "spec.until reached",

@@ -24,6 +24,7 @@ func (a *App) wire() {
 		a.byID(id).AddEventListener(typ, false, f)
 	}
 	on("run", "click", func(dom.Event) { a.run(a.left.step) })
+	on("cancel-run", "click", func(dom.Event) { a.cancelRun() })
 	on("first", "click", func(dom.Event) { a.stopPlaying(); a.show(0) })
 	on("prev", "click", func(dom.Event) { a.stopPlaying(); a.show(a.left.step - 1) })
 	on("next", "click", func(dom.Event) { a.stopPlaying(); a.show(a.left.step + 1) })
@@ -146,11 +147,17 @@ func (a *App) key(e *dom.KeyboardEvent) {
 		}
 		return
 	}
-	if e.CtrlKey() || e.MetaKey() || e.AltKey() || !a.ready {
-		return
-	}
 	if a.doc.QuerySelector("dialog[open]") != nil {
 		return // the dialog handles Escape itself
+	}
+	if k == "Escape" && a.job != nil {
+		// Anywhere, the editor included (not prevented: CodeMirror may
+		// close a panel with it too); also while the first run loads.
+		a.cancelRun()
+		return
+	}
+	if e.CtrlKey() || e.MetaKey() || e.AltKey() || !a.ready {
+		return
 	}
 	if t := e.Target(); t != nil {
 		switch strings.ToLower(t.TagName()) {

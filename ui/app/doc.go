@@ -4,6 +4,8 @@
 // long-lived WebAssembly module (wasm/main.go), calls the core directly
 // (scenario.Decode, sim.Run), builds the view-model (ui/view) and its HTML
 // layout (ui/layout, plain view.Node trees), and puts those on the page.
+// Simulations run in a goroutine that pauses every ~30 ms (runJob in
+// app.go), so a long one neither freezes the tab nor outlives a newer run.
 // The page's controls are handled with honnef.co/go/js/dom/v2; rendered
 // trees go to site/boot.js's kueueplayBoot.render as one JSON string,
 // which creates the elements with createElement/setAttribute and text
@@ -23,12 +25,20 @@
 //	                     data-compare="true" in Compare mode; data-embed="true"
 //	                     in embed mode and data-editable="true" when that
 //	                     embed shows the editor (both also on html)
-//	#status              role=status; data-state = loading | ready | running | error
+//	#status              role=status; data-state = loading | ready | running |
+//	                     error | cancelled; while a long run goes on it says
+//	                     "… cycle N …" and has aria-busy=true
 //	#open-gallery        opens dialog#gallery
 //	#scenario-name       the loaded example's name, or "edited"/"shared"
 //	                     (an embed shows the scenario's metadata.name)
 //	#description         the scenario's spec.description
 //	#run                 runs the editor's text (Ctrl+Enter / Cmd+Enter)
+//	#cancel-run          shown only while a run has gone on for more than one
+//	                     time slice (~30 ms): stops it (also Escape, outside
+//	                     dialogs), and the steps that ran are shown with
+//	                     #status cancelled ("Cancelled by the user at cycle
+//	                     N…"). Any new run (an edit, #run, a gate, an
+//	                     example) cancels the one in progress first.
 //	#compare             toggles Compare mode (aria-pressed)
 //	#share               copies a share link: a short link from the API
 //	                     (POST v1/share, relative to the page; 3 s at most)
@@ -99,8 +109,9 @@
 // data-goto-line/data-goto-col put the editor's cursor there; data-example
 // loads that example.
 //
-// Timings, for the budget script: every run records the performance measure
-// "kueueplay:run" (decode, simulate, build the view and render), every step
+// Timings, for the budget script: every run that is shown records the
+// performance measure "kueueplay:run" (decode, simulate, build the view
+// and render; for a long run, its pauses for the page too), every step
 // move "kueueplay:step", and the first result shown the mark
 // "kueueplay:first-result".
 //
