@@ -116,6 +116,8 @@ test-e2e: site
 	fi; \
 	echo "+ $(GO) build -o build/e2e/kueueplay ./cmd/kueueplay"; \
 	$(GO) build -o build/e2e/kueueplay ./cmd/kueueplay; \
+	echo "+ $(GO) run ./internal/hostile/dump -out build/e2e/hostile"; \
+	$(GO) run ./internal/hostile/dump -out build/e2e/hostile; \
 	echo "+ node e2e/run.mjs"; \
 	CHROMIUM="$$browser" node e2e/run.mjs --bin build/e2e/kueueplay --site build/site --out build/e2e
 

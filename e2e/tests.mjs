@@ -25,6 +25,8 @@
 import { readFileSync } from "node:fs";
 import { deflateRawSync } from "node:zlib";
 
+import { hostile } from "./hostile.mjs";
+
 import {
   EDITOR,
   TIMEOUT,
@@ -175,6 +177,111 @@ async function statusSequence(page) {
     const now = document.getElementById("status")?.dataset.state ?? null;
     return [...recs.map((r) => r.from), now].filter((s) => s != null);
   });
+}
+
+// longScenario never settles: n workloads hold a ClusterQueue's whole
+// quota (they start admitted: status.admission; the first runs for a
+// year), and one more, which can never fit, is requeued at once after
+// every cycle (StrictFIFO), so cycles go on until spec.maxCycles
+// (1,000,000, the engine's limit). Every cycle sorts the n admitted
+// workloads, so it costs time but adds one log entry and one mark.
+// Measured with go run ./cmd/kueueplay run (maxCycles lowered) and a Go
+// benchmark of sim.Run: n = 2000 runs ~1,750 cycles a second natively,
+// about ten minutes to the end; in the page, ~500 a second.
+function longScenario(n) {
+  let y = `apiVersion: kueueplay/v1alpha1
+kind: Scenario
+metadata: {name: long-run}
+spec:
+  description: Never settles; cancel it.
+  maxCycles: 1000000
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ResourceFlavor
+metadata: {name: f}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ClusterQueue
+metadata: {name: cq}
+spec:
+  namespaceSelector: {}
+  queueingStrategy: StrictFIFO
+  resourceGroups:
+  - coveredResources: [cpu]
+    flavors: [{name: f, resources: [{name: cpu, nominalQuota: "${n}"}]}]
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: LocalQueue
+metadata: {name: lq, namespace: ns}
+spec: {clusterQueue: cq}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: Workload
+metadata: {name: waiting, namespace: ns}
+spec: &spec
+  queueName: lq
+  podSets: [{name: main, count: 1, template: {spec: {containers: [{name: c, resources: {requests: {cpu: "1"}}}]}}}]
+---
+apiVersion: v1
+kind: List
+items:
+- {apiVersion: kueue.x-k8s.io/v1beta2, kind: Workload, metadata: {name: w1, namespace: ns, annotations: {kueueplay/runtime: 8760h}}, spec: *spec, status: &st {admission: {clusterQueue: cq, podSetAssignments: [{name: main, count: 1, flavors: {cpu: f}, resourceUsage: {cpu: "1"}}]}}}
+`;
+  for (let i = 2; i <= n; i++) {
+    y += `- {apiVersion: kueue.x-k8s.io/v1beta2, kind: Workload, metadata: {name: w${i}, namespace: ns}, spec: *spec, status: *st}\n`;
+  }
+  return y;
+}
+
+// timerGaps chains setTimeout(10 ms) in the page for ms and returns the
+// gaps between the callbacks, and how long one requestAnimationFrame took.
+// A frozen page cannot even start it: after limit ms it returns null.
+async function timerGaps(page, ms, limit) {
+  const p = page.evaluate(async (ms) => {
+    const gaps = [];
+    let t = performance.now();
+    const end = t + ms;
+    while (performance.now() < end) {
+      await new Promise((r) => setTimeout(r, 10));
+      const n = performance.now();
+      gaps.push(n - t);
+      t = n;
+    }
+    const s = performance.now();
+    await new Promise((r) => requestAnimationFrame(r));
+    return { gaps, frame: performance.now() - s };
+  }, ms);
+  p.catch(() => {}); // a frozen page's evaluate fails when the test closes it
+  let timer;
+  const r = await Promise.race([p, new Promise((res) => (timer = setTimeout(() => res(null), limit)))]);
+  clearTimeout(timer);
+  return r;
+}
+
+// longRunning waits for a long run to show #cancel-run and its progress
+// in #status (within limit ms; a frozen page fails it).
+async function longRunning(page, what, limit = TIMEOUT.run) {
+  await until(
+    page,
+    () => {
+      const b = document.getElementById("cancel-run");
+      const s = document.getElementById("status");
+      return b && !b.hidden && b.offsetParent !== null && s?.dataset.state === "running" && /cycle \d+/.test(s.textContent);
+    },
+    null,
+    {
+      timeout: limit,
+      message: async () =>
+        `${what}: no visible #cancel-run and "cycle N" progress in #status (running): ` +
+        JSON.stringify(await page.evaluate(() => ({ cancel: document.getElementById("cancel-run")?.hidden ?? "missing", status: document.getElementById("status")?.textContent }))) +
+        `; ${JSON.stringify(await appState(page))}`,
+    },
+  );
+}
+
+// cycleNow reads the cycle #status's progress shows.
+async function cycleNow(page) {
+  return page.evaluate(() => Number(/cycle (\d+)/.exec(document.getElementById("status")?.textContent ?? "")?.[1] ?? NaN));
 }
 
 export const tests = [
@@ -1287,4 +1394,123 @@ status:
       });
     },
   },
+  {
+    // A run that never settles must not freeze the tab: it goes on in
+    // slices, shows its progress and #cancel-run, and stops on Cancel or
+    // Escape with what ran on screen; a newer run replaces it. (The long
+    // scenario comes in share links: typing 240 KB takes the editor long.)
+    name: "long-run-cancel",
+    timeoutMs: 90000,
+    async run(t) {
+      const page = await t.start();
+      await open(page, "/");
+      await waitReady(page);
+      await need(page, "#cancel-run", "#scrubber", "#last");
+      const defaultText = await editorText(page);
+      const defaultSteps = (await appState(page)).steps;
+      const long = longScenario(2000);
+      const link = (extra) => "/#v1." + deflateRawSync(JSON.stringify({ scenario: long, ...extra })).toString("base64url");
+
+      // 1. Opened from a share link, the first run is the long one: the
+      // page answers timers and frames while it goes on.
+      await page.goto("about:blank"); // a new document, not a fragment change
+      await open(page, link({}));
+      await longRunning(page, "opening a share link to a scenario that never settles", TIMEOUT.ready);
+      const c1 = await cycleNow(page);
+      // The bounds are generous (a slice is ~30 ms, a garbage collection
+      // between slices 20-50 ms, and the machine may be busy): the old
+      // synchronous run let no callback run at all, until it ran the
+      // engine out of memory a minute later.
+      const r = await timerGaps(page, 1500, 8000);
+      check(r != null, "the page did not answer page.evaluate within 8 s while the long run went on: the tab is frozen");
+      const gaps = r.gaps.map((g) => Math.round(g));
+      const worst = Math.max(...gaps);
+      t.budget("longRunMedianTimerGapMs", median(gaps), { unit: "ms", label: "long run: median setTimeout(10 ms) gap", budget: 50 });
+      t.budget("longRunWorstTimerGapMs", worst, { unit: "ms", label: "long run: worst setTimeout(10 ms) gap", budget: 300, bound: 1000 });
+      const quick = gaps.filter((g) => g < 250).length;
+      check(quick >= 5 && worst < 1000, `setTimeout(10 ms) callbacks waited too long during the long run: gaps ${gaps.join(" ")} ms (want 5 or more under 250 ms, none over 1000)`);
+      check(r.frame < 1000, `a requestAnimationFrame callback waited ${r.frame.toFixed(0)} ms during the long run`);
+      await longRunning(page, "1.5 s later, the long run", 2000);
+      const c2 = await cycleNow(page);
+      check(c2 > c1, `#status's progress did not move on: cycle ${c1}, then ${c2} 1.5 s later`);
+      check((await appState(page)).ready !== "true", "#app[data-ready] is true while the first run still goes on");
+      await t.shot(page, "long-run.png");
+
+      // 2. Cancel: the run ends at once, the steps that ran are shown.
+      const runs = await runMark(page);
+      await page.evaluate(() => {
+        document.addEventListener("click", (e) => {
+          if (e.target.closest?.("#cancel-run")) window.__cancelAt = performance.now();
+        }, true);
+      });
+      await page.locator("#cancel-run").click();
+      await until(page, () => document.getElementById("status")?.dataset.state === "cancelled", null, {
+        message: async () => `clicking #cancel-run did not end the run with #status[data-state=cancelled]: ${JSON.stringify(await appState(page))}`,
+      });
+      const lag = await page.evaluate(() => {
+        const rec = (window.__e2e?.status ?? []).findLast((x) => x.to === "cancelled");
+        return rec && window.__cancelAt != null ? rec.t - window.__cancelAt : null;
+      });
+      // Most of it is showing what ran (~1,000 cycles and 2,000 initial
+      // events: the event log, the marks, the layout); the simulation
+      // itself stops at its next step.
+      t.budget("longRunCancelMs", lag, { unit: "ms", label: "long run: Cancel to the partial result shown", budget: 1000, bound: 2000 });
+      check(lag != null && lag < 2000, `the cancelled run took ${lag?.toFixed(0)} ms after the click to show (bound 2000 ms)`);
+      await until(page, () => document.getElementById("app")?.dataset.ready === "true", null, {
+        message: "#app[data-ready] did not become true once the first run was cancelled",
+      });
+      const after = await appState(page);
+      check(/cancelled by the user at cycle \d+/i.test(after.statusText), `#status says "${after.statusText}" after Cancel; expected "Cancelled by the user at cycle N…"`);
+      check(after.steps > 2 && after.step === 0, `after Cancel: ${JSON.stringify(after)}; expected the steps that ran, at step 0`);
+      const scrub = await page.evaluate(() => Number(document.getElementById("scrubber").max));
+      check(scrub === after.steps - 1, `#scrubber's max is ${scrub}, for ${after.steps} steps`);
+      check(await page.locator("#cancel-run").isHidden(), "#cancel-run is still shown after the run was cancelled");
+      check((await runMark(page)).measures > runs.measures, 'the cancelled run recorded no "kueueplay:run" measure');
+      await page.locator("#last").click();
+      await waitStep(page, after.steps - 1, "after clicking #last in the cancelled run");
+      await t.shot(page, "long-run-cancelled.png");
+
+      // 3. The playground still works: the default scenario runs.
+      await editAndRun(page, defaultText);
+      let s = await appState(page);
+      check(s.status === "ready" && s.steps === defaultSteps, `after the default scenario again: ${JSON.stringify(s)}; expected ready with ${defaultSteps} steps`);
+
+      // 4. In Compare mode at step 3: Escape cancels the first run during
+      // the left-hand variant; the right-hand one never ran.
+      await page.goto("about:blank"); // a new document, not a fragment change
+      await open(page, link({ step: 3, compare: { gates: { [GATE]: true } } }));
+      await longRunning(page, "opening a Compare mode share link to the long scenario", TIMEOUT.ready);
+      const st = await text(page, "#status");
+      check(/left-hand variant/.test(st ?? ""), `#status says "${st}" while Compare mode's first run goes on; expected the left-hand variant named`);
+      await page.keyboard.press("Escape");
+      await until(page, () => document.getElementById("status")?.dataset.state === "cancelled" && document.getElementById("app")?.dataset.ready === "true", null, {
+        message: async () => `Escape did not cancel the first run: ${JSON.stringify(await appState(page))}`,
+      });
+      s = await appState(page);
+      check(s.compare === "true" && s.step === 3 && s.steps > 3, `after Escape: ${JSON.stringify(s)}; expected Compare mode at the link's step 3`);
+      const right = await page.evaluate(() => ({
+        step: document.querySelector("#view-right .side-step")?.textContent ?? "",
+        diff: document.getElementById("difference")?.textContent ?? "",
+      }));
+      check(/not run/.test(right.step) && /cancel/i.test(right.diff), `the right-hand side after cancelling the left: ${JSON.stringify(right)}`);
+
+      // 5. A newer run cancels the long one, which never shows: #run
+      // starts it again, then an edit replaces it.
+      await page.locator("#run").click();
+      await longRunning(page, "after clicking #run on the long scenario");
+      const mark = await page.evaluate(() => window.__e2e.status.length);
+      await setEditorText(page, defaultText);
+      await until(page, () => document.getElementById("status")?.dataset.state === "ready", null, {
+        timeout: TIMEOUT.run,
+        message: async () => `typing the default scenario during the long run did not give a ready run: ${JSON.stringify(await appState(page))}`,
+      });
+      await page.waitForTimeout(1000);
+      s = await appState(page);
+      const states = await page.evaluate((m) => window.__e2e.status.slice(m).map((x) => x.to), mark);
+      check(s.status === "ready" && s.steps === defaultSteps, `1 s after the newer run: ${JSON.stringify(s)}; the long run came back over it?`);
+      check(!states.includes("cancelled"), `#status went ${states.join(" → ")}: the superseded run showed itself`);
+      check(await page.locator("#cancel-run").isHidden(), "#cancel-run is shown after the newer run ended");
+    },
+  },
+  hostile,
 ];
