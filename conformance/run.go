@@ -238,8 +238,10 @@ func RunWithLog(sc *core.Scenario, log io.Writer) (*Result, error) {
 	if runErr != nil {
 		return res, runErr
 	}
-	if d := check.Rerun(sc, gates, tr); d != "" && res.Agreed() {
-		res.Broken = append(res.Broken, d)
+	if res.Agreed() {
+		if d := check.Rerun(sc, gates, tr); d != "" {
+			res.Broken = append(res.Broken, d)
+		}
 	}
 	return res, nil
 }

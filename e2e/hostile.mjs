@@ -84,6 +84,11 @@ export const hostile = {
     const page = await t.start();
     await open(page, "/");
     await waitReady(page);
+    // The payloads call alert(); count the calls instead of opening dialogs.
+    await page.evaluate(() => {
+      window.__alerts = 0;
+      window.alert = () => window.__alerts++;
+    });
     for (const c of cases) {
       const data = readFileSync(join(DIR, c.file), "utf8");
       const started = Date.now();
@@ -93,14 +98,12 @@ export const hostile = {
         [...document.querySelectorAll("#problems li[data-severity=error]")].slice(0, 50).map((li) => li.textContent),
       );
       const xss = await page.evaluate(() => ({
-        flag: typeof window.__xss === "undefined" ? null : String(window.__xss),
-        alerts: window.__alerts ?? 0,
-        imgs: document.querySelectorAll("img:not([src^='data:']):not([src$='.svg'])").length,
-        scripts: [...document.querySelectorAll("script")].filter((s) => /alert/.test(s.textContent)).length,
+        alerts: window.__alerts,
+        markup: document.querySelectorAll("img, svg[onload], script:not([src])").length,
       }));
       console.log(`    ${c.name}: ${data.length} bytes, ${Date.now() - started} ms, longest main-thread block ${r.worst} ms, ${r.state}: ${r.text.slice(0, 100)}`);
       check(r.worst <= RESPONSIVE_MS, `${c.name}: the page did not answer for ${r.worst} ms (bound ${RESPONSIVE_MS} ms)`);
-      check(xss.scripts === 0 && xss.flag === null, `${c.name}: markup from the scenario ran or was inserted`);
+      check(xss.alerts === 0 && xss.markup === 0, `${c.name}: markup from the scenario ran (${xss.alerts} alert calls) or was inserted (${xss.markup} elements)`);
       let want = c.error ? { error: c.error, at: c.at } : null;
       if (c.bytes > PAGE_LIMIT) want = { error: "at most 1048576 bytes", at: "1:1" };
       if (want) {
