@@ -3,6 +3,7 @@ module github.com/kueueplay/kueueplay
 go 1.26.8
 
 require (
+	github.com/andybalholm/brotli v1.2.8
 	github.com/google/go-cmp v0.7.0
 	github.com/syumai/workers v0.33.0
 	go.yaml.in/yaml/v3 v3.0.4

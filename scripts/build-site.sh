@@ -4,8 +4,8 @@
 # other pages, and the example documentation page docs/, which shows the
 # Hugo shortcode of site/hugo/), the editor bundle (web/editor, CodeMirror 6 via
 # esbuild), wasm_exec.js from the Go installation, kueueplay.wasm, the
-# scenarios with scenarios/index.json, and .gz (and, when the brotli command
-# exists, .br) copies of the text and wasm files. Installs Node and the npm
+# scenarios with scenarios/index.json, and .br and .gz copies of the text
+# and wasm files (scripts/precompress). Installs Node and the npm
 # packages (npm ci, from the lockfile) when they are missing or stale.
 # Called by `make site`; GO and SITE_DIR may be set from the environment.
 set -euo pipefail
@@ -74,19 +74,10 @@ version=$(cd "$tmp" && sha256sum $files | sha256sum | cut -c1-16)
 	cat site/sw.js
 } >"$tmp/sw.js"
 
-# Precompressed copies for `kueueplay serve` (and any server that serves
-# them); only where they are smaller.
-brotli=$(command -v brotli || true)
-[[ -n $brotli ]] || echo "make site: brotli not found; writing .gz copies only (apt-get install brotli)"
-while IFS= read -r -d '' f; do
-	gzip -9 -n -c "$f" >"$f.gz"
-	[[ $(stat -c %s "$f.gz") -lt $(stat -c %s "$f") ]] || rm "$f.gz"
-	if [[ -n $brotli ]]; then
-		"$brotli" -q 11 -c "$f" >"$f.br"
-		[[ $(stat -c %s "$f.br") -lt $(stat -c %s "$f") ]] || rm "$f.br"
-	fi
-done < <(find "$tmp" -type f \( -name '*.html' -o -name '*.css' -o -name '*.js' -o -name '*.json' \
-	-o -name '*.svg' -o -name '*.wasm' -o -name '*.yaml' \) -print0)
+# Precompressed copies (.br and .gz) for `kueueplay serve` and any server
+# that serves them, only where they are smaller; in Go, so that every
+# machine builds the same bytes without a brotli or gzip command.
+run "$GO" run ./scripts/precompress -cache build/cache/precompress "$tmp"
 
 rm -rf "$out"
 mv "$tmp" "$out"
