@@ -143,10 +143,24 @@ export class ErrorLog {
 }
 
 // An init script for every page: records #status data-state changes (with
-// their previous values, so a synchronous running → ready is seen too).
-const INIT_SCRIPT = `(() => {
-  const log = { status: [], csp: [] };
-  Object.defineProperty(window, "__e2e", { value: log });
+// their previous values, so a synchronous running → ready is seen too) and
+// CSP violations in window.__e2e.
+//
+// It is idempotent. A browser may run init scripts more than once in one
+// window: an iframe's initial about:blank document and the document that
+// replaces it share their window (Chromium 156 runs the script for both),
+// and nothing promises it runs once per document either. So the log is
+// made once per window (a second run finds window.__e2e instead of
+// defining it again, which throws) and the listeners are attached once per
+// document.
+export const INIT_SCRIPT = `(() => {
+  let log = window.__e2e;
+  if (!log || typeof log !== "object" || !Array.isArray(log.status)) {
+    log = { status: [], csp: [], docs: new WeakSet() };
+    Object.defineProperty(window, "__e2e", { value: log, configurable: true });
+  }
+  if (log.docs.has(document)) return;
+  log.docs.add(document);
   document.addEventListener("securitypolicyviolation", (e) => {
     const t = e.target;
     const where = t && t.nodeType === 1 ? t.outerHTML.slice(0, 120) : String(t);
