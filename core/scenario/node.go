@@ -242,8 +242,10 @@ func (d *decoder) pairs(n *yaml.Node, path string) []pair {
 		d.errorf(n, path, "expected a mapping, got %s", describe(n))
 		return nil
 	}
-	seen := map[string]*yaml.Node{}
-	var out []pair
+	// Sized for the mapping's own pairs (merge keys may add more), so that
+	// a large mapping is not rehashed as it fills.
+	seen := make(map[string]*yaml.Node, len(n.Content)/2)
+	out := make([]pair, 0, len(n.Content)/2)
 	d.collectPairs(n, path, seen, &out, map[*yaml.Node]bool{}, true)
 	return out
 }
@@ -513,10 +515,10 @@ func (d *decoder) stringMap(n *yaml.Node, path string) (m map[string]string, key
 	n = d.deref(n)
 	ps := d.pairs(n, path)
 	if !isNull(n) {
-		m = map[string]string{}
+		m = make(map[string]string, len(ps))
 	}
-	keyNodes = map[string]*yaml.Node{}
-	valNodes = map[string]*yaml.Node{}
+	keyNodes = make(map[string]*yaml.Node, len(ps))
+	valNodes = make(map[string]*yaml.Node, len(ps))
 	for _, p := range ps {
 		val := d.deref(p.val)
 		v, ok := d.str(val, key(path, p.name))
