@@ -1,15 +1,16 @@
 // The hostile-input suite in the browser (internal/hostile, written to
 // build/e2e/hostile by `go run ./internal/hostile/dump`, which make
-// test-e2e does). Each case is pasted into the editor and run: the page
-// must show the stated error at its position (or, for a file over the
-// page's 1 MiB limit, the limit's error at 1:1), or run it; run none of
-// the markup; and stay responsive throughout: a probe from the test must
-// get an answer from the page's main thread within RESPONSIVE_MS at every
-// try while the case decodes and runs.
+// test-e2e does). Each case is pasted into the editor as a user's paste
+// (replacing the text): a case over the page's 1 MiB limit must be refused
+// by the editor before it takes the text in (the limit's error at 1:1, the
+// editor's text unchanged, no run); any other must show the stated error
+// at its position, or run. None may run its markup, and the page must stay
+// responsive throughout: its main thread must run a 20 ms timer at least
+// every RESPONSIVE_MS from the paste to the end of the run.
 
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { check, clickRun, fail, open, TIMEOUT, waitReady, EDITOR } from "./lib/page.mjs";
+import { check, clickRun, editorText, fail, open, pasteStaged, stageText, TIMEOUT, until, waitReady } from "./lib/page.mjs";
 
 const DIR = process.env.HOSTILE_DIR || "build/e2e/hostile";
 
@@ -21,54 +22,47 @@ const PAGE_LIMIT = 1 << 20;
 // generous for a loaded 2-core CI machine.
 const RESPONSIVE_MS = 1500;
 
-// paste puts text into the editor as a user's paste does (one clipboard
-// event), which also works for text too large to type.
-async function paste(page, text) {
-  const content = page.locator(EDITOR);
-  if ((await content.count()) === 0) fail("the editor has no .cm-content in #editor's shadow root");
-  await content.focus();
-  await page.keyboard.press("ControlOrMeta+A");
-  await page.keyboard.press("Backspace");
-  await page.evaluate((t) => {
-    const dt = new DataTransfer();
-    dt.setData("text/plain", t);
-    const target = document.getElementById("editor").shadowRoot.querySelector(".cm-content");
-    target.dispatchEvent(new ClipboardEvent("paste", { clipboardData: dt, bubbles: true, cancelable: true }));
-  }, text);
-}
-
-// runAndProbe starts a run and waits for it to end, returning the
-// longest the page's main thread went without running a 20 ms interval
-// timer meanwhile (measured in the page, so a handler that blocks the
-// thread shows however Playwright waits) and the final status.
-async function runAndProbe(page, what) {
-  const before = await page.evaluate(() => {
+// startProbe starts measuring, in the page, the longest the main thread
+// goes without running a 20 ms interval timer (so a handler that blocks
+// the thread shows however Playwright waits); stopProbe ends it and
+// returns that gap in ms.
+async function startProbe(page) {
+  await page.evaluate(() => {
     const g = (window.__gap = { max: 0, last: performance.now() });
     g.id = setInterval(() => {
       const t = performance.now();
       g.max = Math.max(g.max, t - g.last);
       g.last = t;
     }, 20);
-    return performance.getEntriesByName("kueueplay:run").length;
   });
+}
+
+async function stopProbe(page) {
+  await new Promise((r) => setTimeout(r, 100)); // a last tick after the end
+  return page.evaluate(() => {
+    const g = window.__gap;
+    clearInterval(g.id);
+    return Math.round(Math.max(g.max, performance.now() - g.last));
+  });
+}
+
+// pageState is what the status line and the problems list say.
+const pageState = (page) =>
+  page.evaluate(() => ({
+    state: document.getElementById("status")?.dataset.state ?? "",
+    text: document.getElementById("status")?.textContent ?? "",
+    runs: performance.getEntriesByName("kueueplay:run").length,
+    errors: document.querySelectorAll("#problems li[data-severity=error]").length,
+  }));
+
+// runToEnd starts a run and waits for it to end (a run mark, or errors).
+async function runToEnd(page, what) {
+  const before = (await pageState(page)).runs;
   await clickRun(page).catch(() => {}); // clickRun waits for a run mark; errors have none
   const deadline = Date.now() + TIMEOUT.run * 6;
   for (;;) {
-    const s = await page.evaluate(() => ({
-      state: document.getElementById("status")?.dataset.state ?? "",
-      text: document.getElementById("status")?.textContent ?? "",
-      runs: performance.getEntriesByName("kueueplay:run").length,
-      errors: document.querySelectorAll("#problems li[data-severity=error]").length,
-    }));
-    if (s.state !== "running" && (s.runs > before || s.errors > 0 || s.state === "error")) {
-      await new Promise((r) => setTimeout(r, 100)); // a last tick after the end
-      const worst = await page.evaluate(() => {
-        const g = window.__gap;
-        clearInterval(g.id);
-        return Math.round(Math.max(g.max, performance.now() - g.last));
-      });
-      return { worst, ...s };
-    }
+    const s = await pageState(page);
+    if (s.state !== "running" && (s.runs > before || s.errors > 0 || s.state === "error")) return s;
     if (Date.now() > deadline) fail(`${what}: still running after ${TIMEOUT.run * 6} ms: ${s.text}`);
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -81,6 +75,7 @@ export const hostile = {
     if (!existsSync(manifest)) fail(`${manifest} is missing: run \`go run ./internal/hostile/dump -out ${DIR}\` (make test-e2e does)`);
     const cases = JSON.parse(readFileSync(manifest, "utf8"));
     check(cases.length >= 15, `the manifest lists ${cases.length} cases`);
+    check(cases.some((c) => c.bytes > PAGE_LIMIT), "no case is over the page's limit");
     const page = await t.start();
     await open(page, "/");
     await waitReady(page);
@@ -91,9 +86,26 @@ export const hostile = {
     });
     for (const c of cases) {
       const data = readFileSync(join(DIR, c.file), "utf8");
+      const over = c.bytes > PAGE_LIMIT;
+      const textBefore = over ? await editorText(page) : null;
+      const runsBefore = (await pageState(page)).runs;
+      await stageText(page, data);
       const started = Date.now();
-      await paste(page, data);
-      const r = await runAndProbe(page, c.name);
+      await startProbe(page);
+      await pasteStaged(page);
+      let s;
+      if (over) {
+        await until(
+          page,
+          () => [...document.querySelectorAll("#problems li[data-severity=error]")].some((li) => li.textContent.includes("at most 1048576 bytes")),
+          null,
+          { timeout: TIMEOUT.run, message: async () => `${c.name}: the paste of ${data.length} bytes was not refused: ${(await pageState(page)).text}` },
+        );
+        s = await pageState(page);
+      } else {
+        s = await runToEnd(page, c.name);
+      }
+      const worst = await stopProbe(page);
       const problems = await page.evaluate(() =>
         [...document.querySelectorAll("#problems li[data-severity=error]")].slice(0, 50).map((li) => li.textContent),
       );
@@ -101,17 +113,21 @@ export const hostile = {
         alerts: window.__alerts,
         markup: document.querySelectorAll("img, svg[onload], script:not([src])").length,
       }));
-      console.log(`    ${c.name}: ${data.length} bytes, ${Date.now() - started} ms, longest main-thread block ${r.worst} ms, ${r.state}: ${r.text.slice(0, 100)}`);
-      check(r.worst <= RESPONSIVE_MS, `${c.name}: the page did not answer for ${r.worst} ms (bound ${RESPONSIVE_MS} ms)`);
+      console.log(`    ${c.name}: ${data.length} bytes, ${Date.now() - started} ms, longest main-thread block ${worst} ms, ${s.state}: ${s.text.slice(0, 100)}`);
+      check(worst <= RESPONSIVE_MS, `${c.name}: the page did not answer for ${worst} ms (bound ${RESPONSIVE_MS} ms)`);
       check(xss.alerts === 0 && xss.markup === 0, `${c.name}: markup from the scenario ran (${xss.alerts} alert calls) or was inserted (${xss.markup} elements)`);
-      let want = c.error ? { error: c.error, at: c.at } : null;
-      if (c.bytes > PAGE_LIMIT) want = { error: "at most 1048576 bytes", at: "1:1" };
-      if (want) {
-        const hit = problems.some((p) => p.startsWith(want.at) && p.includes(want.error));
-        check(hit, `${c.name}: no error at ${want.at} containing "${want.error}" in #problems: ${JSON.stringify(problems.slice(0, 3)).slice(0, 600)}`);
+      if (over) {
+        const hit = problems.some((p) => p.startsWith("1:1") && p.includes("the pasted text is at least") && p.includes("run larger files with the CLI"));
+        check(hit, `${c.name}: no error at 1:1 saying the pasted text is over 1048576 bytes in #problems: ${JSON.stringify(problems.slice(0, 3)).slice(0, 600)}`);
+        const after = await editorText(page);
+        check(after === textBefore, `${c.name}: the editor's text changed on a refused paste (${textBefore.length} characters before, ${after.length} after)`);
+        check(s.runs === runsBefore, `${c.name}: a refused paste ran the scenario`);
+      } else if (c.error) {
+        const hit = problems.some((p) => p.startsWith(c.at) && p.includes(c.error));
+        check(hit, `${c.name}: no error at ${c.at} containing "${c.error}" in #problems: ${JSON.stringify(problems.slice(0, 3)).slice(0, 600)}`);
       } else {
         check(problems.length === 0, `${c.name}: errors in #problems: ${problems.slice(0, 3).join(" | ").slice(0, 400)}`);
-        check(r.runs > 0 && r.state !== "running", `${c.name}: the run did not finish: ${r.state}: ${r.text}`);
+        check(s.runs > runsBefore && s.state !== "running", `${c.name}: the run did not finish: ${s.state}: ${s.text}`);
       }
     }
   },

@@ -50,6 +50,8 @@ import {
   noHorizontalScroll,
   open,
   panel,
+  paste,
+  drop,
   reveal,
   runMark,
   setChecked,
@@ -639,6 +641,97 @@ export const tests = [
             `after fixing line ${line}, the errors remain: #problem-count "${await text(page, "#problem-count")}", #problems "${await text(page, "#problems")}"`,
         },
       );
+    },
+  },
+
+  {
+    name: "input-limit",
+    timeoutMs: 60000,
+    async run(t) {
+      const LIMIT = 1 << 20; // ui/app's maxPageBytes
+      const page = await t.start();
+      // The engine is held back until a paste has been refused, to see a
+      // refusal made while it loads shown once it has.
+      let release;
+      const held = new Promise((r) => (release = r));
+      await page.route("**/kueueplay.wasm", async (route) => {
+        await held;
+        await route.continue();
+      });
+      await open(page, "/");
+      await until(page, () => performance.getEntriesByName("kueueplay:editor-text").length > 0, null, {
+        message: "boot.js did not show the default scenario in the editor while the engine loaded",
+      });
+      const original = await editorText(page);
+      const limitErrors = () =>
+        page.evaluate(() =>
+          [...document.querySelectorAll("#problems li[data-severity=error]")].map((li) => li.textContent).filter((s) => s.includes("at most 1048576 bytes")),
+        );
+      // refused waits for the limit's error naming want, at 1:1, and
+      // checks the editor kept its text and the status line says so.
+      const refused = async (want, before, what) => {
+        await until(
+          page,
+          (want) => [...document.querySelectorAll("#problems li[data-severity=error]")].some((li) => li.textContent.includes(want)),
+          want,
+          { message: async () => `${what}: no error containing "${want}" in #problems: ${JSON.stringify(await limitErrors())}; #status "${await text(page, "#status")}"` },
+        );
+        const [err] = (await limitErrors()).filter((s) => s.includes(want));
+        check(err.startsWith("1:1") && err.includes("run larger files with the CLI, kueueplay run FILE"), `${what}: the error is "${err}"`);
+        const status = await appState(page);
+        check(status.status === "error" && status.statusText.startsWith("Not put in the editor"), `${what}: #status is ${status.status} "${status.statusText}"`);
+        const after = await editorText(page);
+        check(after === before, `${what}: the editor's text changed (${before.length} characters before, ${after.length} after)`);
+      };
+
+      // While the engine loads: the refusal waits, then shows.
+      const big = "# " + "x".repeat(LIMIT) + "\n";
+      await paste(page, big);
+      check((await appState(page)).ready !== "true", "the engine loaded before the test released it");
+      release();
+      // Not waitReady: the refusal turns #status to error right after the
+      // first result.
+      await untilLoaded(page, () => document.getElementById("app").dataset.ready === "true", null, "the page did not become ready once the engine was released");
+      await refused(`the pasted text is at least ${big.length} bytes`, original, "a paste while the engine loaded");
+
+      // Two bytes a character: counted exactly, UTF-16 length under the limit.
+      const wide = "é".repeat(600_000);
+      await paste(page, wide);
+      await refused("the pasted text is 1200000 bytes;", original, "600,000 é");
+
+      // Under the limit alone, over it with the text kept around a caret.
+      const have = Buffer.byteLength(original);
+      await page.locator(EDITOR).focus();
+      await page.keyboard.press("ControlOrMeta+Home");
+      await paste(page, "#".repeat(LIMIT - have + 1), { selectAll: false });
+      await refused(`the text after this paste is ${LIMIT + 1} bytes;`, original, "a paste beside the text");
+
+      // A dropped file is measured, not read.
+      await drop(page, [{ name: "big.yaml", text: "#".repeat(2_000_000) }]);
+      await refused('the dropped file "big.yaml" is 2000000 bytes;', original, "a dropped 2 MB file");
+
+      // A small file is taken in (CodeMirror reads it), and runs.
+      const extra = "# dropped in by the input-limit test\n";
+      await drop(page, [{ name: "note.yaml", text: extra }]);
+      await until(page, (extra) => document.getElementById("editor").shadowRoot.querySelector(".cm-content").textContent.includes(extra.trim()), extra, {
+        message: "a dropped 40-byte file did not reach the editor",
+      });
+      const dropped = await editorText(page);
+      check(dropped.includes(extra) && dropped.length === original.length + extra.length, `after the drop the editor holds ${dropped.length} characters, want ${original.length} + ${extra.length}`);
+      await settle(page);
+      check((await limitErrors()).length === 0, `after a small drop, the limit's error remains: ${await limitErrors()}`);
+
+      // Exactly the limit is taken; one more byte typed is refused by the
+      // run, with the same words.
+      await paste(page, "#".repeat(LIMIT - 1) + "\n");
+      check((await editorText(page)).length === LIMIT, "a paste of exactly 1 MiB did not reach the editor");
+      await settle(page);
+      check((await limitErrors()).length === 0, `a paste of exactly 1 MiB was refused: ${await limitErrors()}`);
+      await page.keyboard.insertText("x");
+      await until(page, () => [...document.querySelectorAll("#problems li[data-severity=error]")].some((li) => li.textContent.includes("the text is 1048577 bytes;")), null, {
+        timeout: TIMEOUT.run,
+        message: async () => `typing past the limit: no "the text is 1048577 bytes" error; #problems: ${JSON.stringify(await limitErrors())}`,
+      });
     },
   },
 

@@ -69,6 +69,14 @@
   const boot = {
     editor: null,
     onChange: null, // set by Go
+    // The most text the page runs, in bytes (ui/app's maxPageBytes, which
+    // checks that they agree). The editor refuses a paste or drop that
+    // would pass it before taking the text in, and tells onTooLarge, which
+    // Go sets once the first result is on screen; until then the refusal
+    // waits in refused.
+    maxBytes: 1 << 20,
+    onTooLarge: null,
+    refused: null,
     dark,
     error: null,
     render(parent, json) {
@@ -102,6 +110,11 @@
           label: "Scenario YAML",
           onChange() {
             if (boot.onChange) boot.onChange();
+          },
+          maxBytes: boot.maxBytes,
+          onTooLarge(what, bytes, exact) {
+            if (boot.onTooLarge) boot.onTooLarge(what, bytes, exact);
+            else boot.refused = { what, bytes, exact };
           },
         });
   matchMedia("(prefers-color-scheme: dark)").addEventListener("change", () => boot.editor.setTheme(dark()));

@@ -294,6 +294,58 @@ export async function setEditorText(page, text) {
   check(got === text, `the editor did not take the typed text (got ${got.length} characters, typed ${text.length})`);
 }
 
+// stageText hands text to the page (window.__staged) without touching
+// the editor, so that a test can measure the page's own handling of a
+// paste or drop apart from the test's transfer of a large string.
+export async function stageText(page, text) {
+  await page.evaluate((t) => {
+    window.__staged = t;
+  }, text);
+}
+
+// pasteStaged pastes the staged text into the editor as a user's paste
+// does: the editor focused, everything selected (the paste replaces it)
+// unless selectAll is false, then one paste event with the text on its
+// clipboard.
+export async function pasteStaged(page, { selectAll = true } = {}) {
+  const content = page.locator(EDITOR);
+  if ((await content.count()) === 0) fail("the editor has no .cm-content in #editor's shadow root");
+  await content.focus();
+  if (selectAll) await page.keyboard.press("ControlOrMeta+A");
+  await page.evaluate(() => {
+    const dt = new DataTransfer();
+    dt.setData("text/plain", window.__staged);
+    window.__staged = null;
+    const target = document.getElementById("editor").shadowRoot.querySelector(".cm-content");
+    target.dispatchEvent(new ClipboardEvent("paste", { clipboardData: dt, bubbles: true, cancelable: true }));
+  });
+}
+
+// paste stages text and pastes it (pasteStaged).
+export async function paste(page, text, opts) {
+  await stageText(page, text);
+  return pasteStaged(page, opts);
+}
+
+// drop drops files ([{name, text}]) or, with files null, the staged text
+// on the editor's last line, as dragging them from another program does.
+export async function drop(page, files) {
+  await need(page, "#editor");
+  await page.evaluate((files) => {
+    const dt = new DataTransfer();
+    if (files) for (const f of files) dt.items.add(new File([f.text], f.name, { type: "application/x-yaml" }));
+    else dt.setData("text/plain", window.__staged);
+    window.__staged = null;
+    const content = document.getElementById("editor").shadowRoot.querySelector(".cm-content");
+    const lines = content.querySelectorAll(".cm-line");
+    const r = (lines[lines.length - 1] ?? content).getBoundingClientRect();
+    const at = { clientX: r.left + 2, clientY: r.top + r.height / 2 };
+    for (const type of ["dragenter", "dragover", "drop"]) {
+      content.dispatchEvent(new DragEvent(type, { dataTransfer: dt, bubbles: true, cancelable: true, ...at }));
+    }
+  }, files);
+}
+
 // editAndRun types text, lets the page settle, runs it and waits.
 export async function editAndRun(page, text) {
   await setEditorText(page, text);

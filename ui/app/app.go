@@ -97,6 +97,9 @@ func Start() error {
 	if b.IsUndefined() || b.Get("editor").IsNull() {
 		return errors.New("the page did not create the editor (boot.js)")
 	}
+	if got := b.Get("maxBytes"); got.Type() != js.TypeNumber || got.Int() != maxPageBytes {
+		return fmt.Errorf("boot.js refuses pastes over %v bytes, the engine runs up to %d: make them agree", got, maxPageBytes)
+	}
 	a := &App{doc: win.Document(), win: win, editor: b.Get("editor")}
 	root := a.byID("app")
 	a.embed = root.GetAttribute("data-embed") == "true"
@@ -142,6 +145,17 @@ func (a *App) load() {
 	a.showScenarioName()
 	<-a.run(step)
 	a.ready = true
+	// From now on a paste or drop over the limit is shown at once; one
+	// refused while the engine loaded waited in kueueplayBoot.refused.
+	b := boot()
+	b.Set("onTooLarge", js.FuncOf(func(_ js.Value, args []js.Value) any {
+		a.refuse(args[0].String(), args[1].Int(), args[2].Bool())
+		return nil
+	}))
+	if r := b.Get("refused"); r.Truthy() {
+		b.Set("refused", js.Null())
+		a.refuse(r.Get("what").String(), r.Get("bytes").Int(), r.Get("exact").Bool())
+	}
 	a.byID("app").SetAttribute("data-ready", "true")
 	performance.Call("mark", "kueueplay:first-result")
 	for _, id := range []string{"run", "compare", "share", "download-json", "download-svg"} {
@@ -285,6 +299,28 @@ const (
 	maxPageSteps = 100_000
 )
 
+// tooLarge is the diagnostic for text over maxPageBytes: what names it
+// ("the text", "the pasted text", ...), n is its size in bytes, exact or
+// (exact false) a lower bound.
+func (a *App) tooLarge(what string, n int, exact bool) core.Diagnostic {
+	size := strconv.Itoa(n) + " bytes"
+	if !exact {
+		size = "at least " + size
+	}
+	return core.Diagnostic{
+		Pos: core.Pos{File: a.fileName(), Line: 1, Col: 1}, Severity: core.SeverityError,
+		Message: fmt.Sprintf("%s is %s; the playground runs at most %d bytes (1 MiB, as the API does): run larger files with the CLI, kueueplay run FILE", what, size, maxPageBytes),
+	}
+}
+
+// refuse shows that the editor refused a paste or drop over
+// maxPageBytes (web/editor's sizeGuard): the editor's text and the run on
+// screen are unchanged.
+func (a *App) refuse(what string, n int, exact bool) {
+	a.showProblems([]core.Diagnostic{a.tooLarge(what, n, exact)}, nil)
+	a.status("error", "Not put in the editor: "+what+" is over the playground's 1 MiB (see Problems); the editor's text is unchanged.")
+}
+
 // yieldEvery is how long, in milliseconds, a simulation goes on before it
 // lets the page handle input and paint (runJob).
 const yieldEvery = 30
@@ -330,11 +366,9 @@ func (a *App) run(step int) <-chan struct{} {
 	var err error
 	if len(text) > maxPageBytes {
 		// Decoding is synchronous: a file near the decoder's own 16 MiB
-		// limit would hold the page for many seconds.
-		err = &core.DiagnosticsError{Diagnostics: []core.Diagnostic{{
-			Pos: core.Pos{File: a.fileName(), Line: 1, Col: 1}, Severity: core.SeverityError,
-			Message: fmt.Sprintf("the text is %d bytes; the playground runs at most %d bytes (1 MiB, as the API does): run larger files with the CLI, kueueplay run FILE", len(text), maxPageBytes),
-		}}}
+		// limit would hold the page for many seconds. (The editor refuses
+		// a paste or drop over the limit; typing can still get here.)
+		err = &core.DiagnosticsError{Diagnostics: []core.Diagnostic{a.tooLarge("the text", len(text), true)}}
 	} else {
 		sc, err = scenario.Decode(a.fileName(), []byte(text))
 	}

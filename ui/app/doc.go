@@ -60,7 +60,16 @@
 //	#help                opens dialog#help-dialog (also the "?" key)
 //	#editor              the CodeMirror editor (an open shadow root;
 //	                     .cm-content inside it is the text,
-//	                     .cm-lint-marker-error the gutter markers)
+//	                     .cm-lint-marker-error the gutter markers). A paste
+//	                     or drop that would make the text longer than
+//	                     maxPageBytes (1 MiB) is refused before the editor
+//	                     takes it in: the text and the run on screen stay,
+//	                     #problems has one error at 1:1 ("the pasted text
+//	                     is N bytes; the playground runs at most 1048576
+//	                     bytes …", or "the text after this paste", "the
+//	                     dropped file "F"", …) and #status is error, "Not
+//	                     put in the editor: …". A run of longer text (typed)
+//	                     gives the same error as "the text is N bytes".
 //	#problem-count       "no problems", "1 error", "2 errors, 1 warning"
 //	#problems            ul; one li[data-severity] per diagnostic holding a
 //	                     button[data-goto-line][data-goto-col]

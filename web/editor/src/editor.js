@@ -3,13 +3,23 @@
 // window.kueueplayEditor. The page (and later the Go/WASM UI) talks to it
 // only through the small API below, never through CodeMirror itself.
 //
-//   const ed = kueueplayEditor.create(parent, {doc, onChange, dark, label});
+//   const ed = kueueplayEditor.create(parent, {doc, onChange, dark, label,
+//                                              maxBytes, onTooLarge});
 //   ed.getText() / ed.setText(s)
 //   ed.setDiagnostics([{line, col, endLine?, endCol?, severity, message}])
 //   ed.gotoLine(line, col) / ed.focus() / ed.setTheme(dark) / ed.destroy()
 //
 // Lines and columns are 1-based, columns counted in characters (Unicode
 // code points), as the Go validator reports them.
+//
+// With maxBytes set, a paste or drop that would make the text longer than
+// maxBytes bytes of UTF-8 is refused before CodeMirror sees it: the text
+// stays as it was and onTooLarge(what, bytes, exact) is called, what naming
+// the text ("the pasted text", "the dropped file \"big.yaml\"", ...) and
+// bytes its size, exact or (exact false) a lower bound: a text far over
+// the limit is not counted byte by byte, and a file's size is read from
+// the file, never its content. Inserting tens of megabytes would hold the
+// page for seconds.
 //
 // The editor lives in a shadow root attached to parent: CodeMirror injects
 // its styles with style-mod, which uses constructable stylesheets (allowed
@@ -202,11 +212,93 @@ function toDiagnostics(doc, list) {
   return out.sort((a, b) => a.from - b.from || a.to - b.to);
 }
 
+// utf8Length returns the UTF-8 size of s in bytes (a lone surrogate counts
+// 3, as TextEncoder writes U+FFFD for it).
+function utf8Length(s) {
+  let n = s.length;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) continue;
+    if (c < 0x800) n += 1;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      n += 2; // a pair: 2 units, 4 bytes
+      i++;
+    } else n += 2;
+  }
+  return n;
+}
+
+// docBytes returns the UTF-8 size of the document between from and to.
+function docBytes(doc, from = 0, to = doc.length) {
+  let n = 0;
+  for (const it = doc.iterRange(from, to); !it.next().done; ) n += utf8Length(it.value);
+  return n;
+}
+
+// shortName cuts a file name for a message.
+function shortName(name) {
+  const s = String(name ?? "");
+  return s.length > 60 ? s.slice(0, 57) + "..." : s;
+}
+
+// sizeGuard returns the DOM event handlers that refuse a paste or drop
+// over maxBytes (see the top of this file); null without a limit.
+function sizeGuard(maxBytes, onTooLarge) {
+  if (!(maxBytes > 0)) return null;
+  // check decides for an insertion of added bytes (a lower bound unless
+  // exact) that replaces the selection (a paste) or not (a drop): true
+  // when it is refused.
+  const check = (view, what, [added, exact], replaces) => {
+    let total = added;
+    if (added <= maxBytes) {
+      // UTF-8 takes at most 3 bytes a UTF-16 unit: a short document needs
+      // no counting.
+      const doc = view.state.doc;
+      if (3 * doc.length + added <= maxBytes) return false;
+      let kept = docBytes(doc);
+      if (replaces) for (const r of view.state.selection.ranges) kept -= docBytes(doc, r.from, r.to);
+      total = kept + added;
+      what = replaces ? "the text after this paste" : "the text after this drop";
+    }
+    if (total <= maxBytes) return false;
+    if (onTooLarge) onTooLarge(what, total, exact);
+    return true;
+  };
+  const refuse = (e) => {
+    e.preventDefault();
+    e.stopPropagation();
+    return true;
+  };
+  // textSize is the size of a text/plain payload and whether it is exact:
+  // UTF-8 takes at least a byte a UTF-16 unit, so a string longer than
+  // the limit is over it without counting (50 MB would take 100 ms).
+  const textSize = (t) => (t.length > maxBytes ? [t.length, false] : [utf8Length(t), true]);
+  return EditorView.domEventHandlers({
+    paste(e, view) {
+      const t = e.clipboardData?.getData("text/plain") ?? "";
+      return check(view, "the pasted text", textSize(t), true) ? refuse(e) : false;
+    },
+    drop(e, view) {
+      const dt = e.dataTransfer;
+      if (!dt) return false;
+      const files = [...(dt.files ?? [])];
+      if (files.length) {
+        const size = files.reduce((a, f) => a + f.size, 0);
+        const what = files.length === 1 ? `the dropped file "${shortName(files[0].name)}"` : `the ${files.length} dropped files`;
+        return check(view, what, [size, true], false) ? refuse(e) : false;
+      }
+      const t = dt.getData("text/plain") || dt.getData("Text") || "";
+      return check(view, "the dropped text", textSize(t), false) ? refuse(e) : false;
+    },
+  });
+}
+
 function create(parent, opts = {}) {
   if (!(parent instanceof Element)) throw new TypeError("kueueplayEditor.create: parent must be an element");
   const root = parent.shadowRoot ?? parent.attachShadow({ mode: "open" });
   root.replaceChildren();
   const onChange = typeof opts.onChange === "function" ? opts.onChange : null;
+  const guard = sizeGuard(Number(opts.maxBytes), typeof opts.onTooLarge === "function" ? opts.onTooLarge : null);
   const theme = new Compartment();
   const view = new EditorView({
     parent: root,
@@ -214,6 +306,7 @@ function create(parent, opts = {}) {
     state: EditorState.create({
       doc: String(opts.doc ?? ""),
       extensions: [
+        guard ?? [],
         lineNumbers(),
         highlightActiveLineGutter(),
         foldGutter(),
