@@ -38,6 +38,7 @@ import {
   VIEWPORT,
   findChromium,
   isExecutable,
+  launchChromium,
   prepareOut,
   printBudgets,
   startServer,
@@ -194,11 +195,9 @@ async function main() {
 
   const tl = Date.now();
   try {
-    browser = await withTimeout(
-      pw.chromium.launch({ executablePath: chromium.path, headless: true, args: CHROMIUM_ARGS, timeout: 30000 }),
-      40000,
-      "launching Chromium",
-    );
+    const launched = await withTimeout(launchChromium(pw, chromium.path, CHROMIUM_ARGS), 80000, "launching Chromium");
+    browser = launched.browser;
+    if (launched.note) console.log(`e2e: note: ${launched.note}`);
   } catch (e) {
     killServer();
     skipOrFail(`Chromium at ${chromium.path} did not start: ${e.message.split("\n")[0]}`);

@@ -293,24 +293,26 @@ export const tests = [
       const page = await t.start();
       await open(page, "/");
       await need(page, "#scenario-name", "#description", "#view-left", "#problem-count");
-      const editorHasText = (sel) => {
+      // The text shows at once, in pre.editor-text until CodeMirror loads
+      // after the first result.
+      const editorHasText = () => {
         const host = document.getElementById("editor");
-        const c = host?.shadowRoot?.querySelector(".cm-content") ?? document.querySelector(sel);
+        const c = host?.shadowRoot?.querySelector(".cm-content") ?? host?.querySelector("pre.editor-text");
         return !!c && c.textContent.trim().length > 0;
       };
       await untilLoaded(
         page,
-        (sel) => {
+        () => {
           const host = document.getElementById("editor");
-          const c = host?.shadowRoot?.querySelector(".cm-content") ?? document.querySelector(sel);
-          return (c && c.textContent.trim().length > 0) || document.getElementById("status")?.dataset.state === "error";
+          const c = host?.shadowRoot?.querySelector(".cm-content") ?? host?.querySelector("pre.editor-text");
+          return (!!c && c.textContent.trim().length > 0) || document.getElementById("status")?.dataset.state === "error";
         },
-        EDITOR,
-        async () => `the editor (#editor .cm-content) shows no text; #status says "${await text(page, "#status")}"`,
+        null,
+        async () => `the editor (#editor pre.editor-text or .cm-content) shows no text; #status says "${await text(page, "#status")}"`,
       );
       check(
-        await page.evaluate(editorHasText, EDITOR),
-        `the editor (#editor .cm-content) shows no text; #status says "${await text(page, "#status")}"`,
+        await page.evaluate(editorHasText),
+        `the editor (#editor pre.editor-text or .cm-content) shows no text; #status says "${await text(page, "#status")}"`,
       );
       const editorAt = await page.evaluate(() => performance.now());
       await waitReady(page);
@@ -660,7 +662,12 @@ export const tests = [
       });
       await open(page, "/");
       await until(page, () => performance.getEntriesByName("kueueplay:editor-text").length > 0, null, {
-        message: "boot.js did not show the default scenario in the editor while the engine loaded",
+        message: "boot.js did not show the default scenario while the engine loaded",
+      });
+      // A click on the text loads the editor at once, engine or not.
+      await page.locator("#editor pre.editor-text").click();
+      await until(page, () => document.getElementById("editor").dataset.ready === "true", null, {
+        message: "a click on the text did not load the editor while the engine loaded",
       });
       const original = await editorText(page);
       const limitErrors = () =>

@@ -1,5 +1,6 @@
 // The page's bootstrap, the only script besides the editor bundle and Go's
-// wasm_exec.js: it shows the editor at once, applies the saved theme,
+// wasm_exec.js: it shows the scenario's text at once (the editor itself
+// comes after the first result), applies the saved theme,
 // offers Go a way to register the service worker (offline use), and starts the WebAssembly
 // module (kueueplay.wasm), whose Go code (ui/app) runs the rest of the
 // page. It hands the editor to Go as kueueplayBoot.editor and forwards its
@@ -94,29 +95,85 @@
     s.className = "status error";
   };
 
-  // A read-only embed shows no editor: the text lives in a plain object
-  // with the editor's methods.
+  // The editor. CodeMirror (editor.js, 400 KB of script) takes a few
+  // hundred milliseconds of the page's only thread to load and set up, on
+  // the path to the first result, so it is loaded after it: Go calls
+  // loadEditor once the first result is on screen, and a click on, or the
+  // focus of, the text loads it at once. Until then the text is shown in
+  // a plain <pre> in #editor's light DOM, which CodeMirror's shadow root
+  // hides when it attaches. boot.editor is the same facade either way: it
+  // keeps the text and the diagnostics until CodeMirror takes them over.
+  // #editor[data-ready=true] says CodeMirror is there. A read-only embed
+  // never loads it.
+  const host = document.getElementById("editor");
+  const lazyEditor = () => {
+    let cm = null;
+    let text = "";
+    let diags = [];
+    let loading = null;
+    const pre = document.createElement("pre");
+    pre.className = "editor-text";
+    pre.tabIndex = 0;
+    pre.setAttribute("aria-label", "Scenario YAML (the editor is loading)");
+    host.append(pre);
+    const load = () =>
+      (loading ??= new Promise((resolve, reject) => {
+        const s = document.createElement("script");
+        s.src = "editor.js";
+        s.onload = () => {
+          cm = kueueplayEditor.create(host, {
+            doc: text,
+            dark: dark(),
+            label: "Scenario YAML",
+            onChange() {
+              if (boot.onChange) boot.onChange();
+            },
+            maxBytes: boot.maxBytes,
+            onTooLarge(what, bytes, exact) {
+              if (boot.onTooLarge) boot.onTooLarge(what, bytes, exact);
+              else boot.refused = { what, bytes, exact };
+            },
+          });
+          if (diags.length) cm.setDiagnostics(diags);
+          host.dataset.ready = "true";
+          resolve(cm);
+        };
+        s.onerror = () => reject(new Error("editor.js did not load"));
+        document.head.append(s);
+      }).catch((err) => fail("Could not load the editor: " + err.message)));
+    const loadAndFocus = () => load().then(() => cm && cm.focus());
+    pre.addEventListener("pointerdown", loadAndFocus);
+    pre.addEventListener("focus", loadAndFocus);
+    boot.loadEditor = load;
+    return {
+      getText: () => (cm ? cm.getText() : text),
+      setText(s) {
+        s = String(s ?? "");
+        if (cm) cm.setText(s);
+        else pre.textContent = text = s;
+      },
+      setDiagnostics(list) {
+        if (cm) cm.setDiagnostics(list);
+        else diags = list;
+      },
+      gotoLine(line, col) {
+        load().then(() => cm && cm.gotoLine(line, col));
+      },
+      focus: loadAndFocus,
+      setTheme(d) {
+        if (cm) cm.setTheme(d);
+      },
+    };
+  };
+  // A read-only embed keeps the text in a plain object with the same
+  // methods.
   const textOnly = () => {
     let text = "";
     const nothing = () => {};
+    boot.loadEditor = () => Promise.resolve();
     return { getText: () => text, setText: (s) => (text = String(s)), setDiagnostics: nothing, gotoLine: nothing, focus: nothing, setTheme: nothing };
   };
-  boot.editor =
-    embed && !editable
-      ? textOnly()
-      : kueueplayEditor.create(document.getElementById("editor"), {
-          doc: "",
-          dark: dark(),
-          label: "Scenario YAML",
-          onChange() {
-            if (boot.onChange) boot.onChange();
-          },
-          maxBytes: boot.maxBytes,
-          onTooLarge(what, bytes, exact) {
-            if (boot.onTooLarge) boot.onTooLarge(what, bytes, exact);
-            else boot.refused = { what, bytes, exact };
-          },
-        });
+  boot.editor = embed && !editable ? textOnly() : lazyEditor();
   matchMedia("(prefers-color-scheme: dark)").addEventListener("change", () => boot.editor.setTheme(dark()));
 
   if (embed && window.parent !== window && "ResizeObserver" in window) {

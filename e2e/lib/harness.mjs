@@ -3,7 +3,7 @@
 // Nothing here knows the page; the tests and lib/page.mjs do.
 
 import { spawn } from "node:child_process";
-import { accessSync, constants, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { accessSync, constants, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
 // The flags measured in /work/shared/reference/runtimes-and-browser.md §3.
@@ -17,6 +17,85 @@ export const CHROMIUM_ARGS = [
   "--disable-component-update",
   "--disable-sync",
 ];
+
+// The Chromium features the tests turn off on top of Playwright's own
+// list. Chromium 151 and later build the omnibox's popup as a WebUI page
+// and preload it, in a renderer of its own, for every new window: every
+// test's fresh context. Headless it is never shown, yet it takes most of
+// a core for about a second at the very moment the page under test loads,
+// which on a 2-core machine made the first result 0.5 to 0.8 s slower.
+// Puppeteer turns the same two features off by default.
+export const DISABLED_FEATURES = ["WebUIOmniboxPopup", "WebUIOmniboxAimPopup"];
+
+// PLAYWRIGHT_DISABLED_FEATURES is Playwright 1.65.1's own
+// --disable-features list (chromiumSwitches.ts). Chromium reads only the
+// last --disable-features switch, so ours repeats it; launchChromium
+// checks the browser's command line and, should a newer Playwright pass
+// more, relaunches with the union.
+const PLAYWRIGHT_DISABLED_FEATURES = [
+  "AvoidUnnecessaryBeforeUnloadCheckSync",
+  "DestroyProfileOnBrowserClose",
+  "HttpsUpgrades",
+  "HttpsFirstBalancedModeAutoEnable",
+  "LensOverlay",
+  "MediaRouter",
+  "PaintHolding",
+  "ThirdPartyStoragePartitioning",
+  "AvoidCorsURLLoaderRestartOnRedirect",
+  "TcpPortRandomizationWin",
+  "OptimizationHints",
+  "NetworkTimeServiceQuerying",
+  "AimEnabled",
+  "PreconnectToSearch",
+  "msForceBrowserSignIn",
+  "msEdgeUpdateLaunchServicesPreferredVersion",
+];
+
+// browserCommandLines returns the command lines of this process's child
+// browsers (Playwright starts Chromium with --remote-debugging-pipe), read
+// from /proc; null where /proc cannot tell.
+function browserCommandLines() {
+  let out = [];
+  try {
+    for (const pid of readdirSync("/proc")) {
+      if (!/^\d+$/.test(pid)) continue;
+      let stat;
+      try {
+        stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      } catch {
+        continue;
+      }
+      // pid (comm) state ppid ...: comm may hold spaces and parentheses.
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      if (ppid !== process.pid) continue;
+      const args = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
+      if (args.includes("--remote-debugging-pipe")) out.push(args);
+    }
+  } catch {
+    return null;
+  }
+  return out;
+}
+
+// launchChromium launches the browser with args and the disabled
+// features (ours and Playwright's in one switch). It returns {browser,
+// note}, note saying when it had to relaunch to keep a feature Playwright
+// disables that our copy of its list lacks.
+export async function launchChromium(pw, executablePath, args, { timeout = 30000 } = {}) {
+  const launch = (features) =>
+    pw.chromium.launch({ executablePath, headless: true, args: [...args, `--disable-features=${features.join(",")}`], timeout });
+  let features = [...new Set([...PLAYWRIGHT_DISABLED_FEATURES, ...DISABLED_FEATURES])];
+  let browser = await launch(features);
+  const lines = browserCommandLines();
+  if (!lines || lines.length !== 1) return { browser, note: "could not read the browser's command line to check its disabled features" };
+  const switches = lines[0].filter((a) => a.startsWith("--disable-features=")).map((a) => a.slice("--disable-features=".length).split(","));
+  const missing = switches.slice(0, -1).flat().filter((f) => f && !features.includes(f));
+  if (missing.length === 0) return { browser, note: null };
+  await browser.close();
+  features = [...features, ...new Set(missing)];
+  browser = await launch(features);
+  return { browser, note: `Playwright also disables ${missing.join(", ")}: add them to PLAYWRIGHT_DISABLED_FEATURES in e2e/lib/harness.mjs (relaunched with them)` };
+}
 
 // A laptop.
 export const VIEWPORT = { width: 1366, height: 800 };

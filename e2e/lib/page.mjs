@@ -176,6 +176,22 @@ export async function waitReady(page) {
   );
   const s = await appState(page);
   if (s.status === "error") fail(`the page shows an error instead of becoming ready: ${stateWords(s)}`);
+  await waitEditor(page);
+}
+
+// waitEditor waits for CodeMirror, which the page loads after the first
+// result (#editor[data-ready=true]); a read-only embed has none.
+export async function waitEditor(page) {
+  await untilLoaded(
+    page,
+    () => {
+      const a = document.getElementById("app");
+      const readOnly = a?.dataset.embed === "true" && a?.dataset.editable !== "true";
+      return readOnly || (document.getElementById("editor")?.dataset.ready === "true" && !!document.getElementById("editor").shadowRoot?.querySelector(".cm-content"));
+    },
+    null,
+    async () => `the editor did not load after the first result (#editor[data-ready] is ${await page.evaluate(() => document.getElementById("editor")?.dataset.ready ?? "absent")})`,
+  );
 }
 
 // --- runs -----------------------------------------------------------------

@@ -145,9 +145,14 @@ func (a *App) load() {
 	a.showScenarioName()
 	<-a.run(step)
 	a.ready = true
+	a.byID("app").SetAttribute("data-ready", "true")
+	performance.Call("mark", "kueueplay:first-result")
+	// The editor (CodeMirror) is loaded only now, so that it does not
+	// compete with the engine for the first result (boot.js).
+	b := boot()
+	b.Call("loadEditor")
 	// From now on a paste or drop over the limit is shown at once; one
 	// refused while the engine loaded waited in kueueplayBoot.refused.
-	b := boot()
 	b.Set("onTooLarge", js.FuncOf(func(_ js.Value, args []js.Value) any {
 		a.refuse(args[0].String(), args[1].Int(), args[2].Bool())
 		return nil
@@ -156,8 +161,6 @@ func (a *App) load() {
 		b.Set("refused", js.Null())
 		a.refuse(r.Get("what").String(), r.Get("bytes").Int(), r.Get("exact").Bool())
 	}
-	a.byID("app").SetAttribute("data-ready", "true")
-	performance.Call("mark", "kueueplay:first-result")
 	for _, id := range []string{"run", "compare", "share", "download-json", "download-svg"} {
 		a.byID(id).RemoveAttribute("disabled")
 	}

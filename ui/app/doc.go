@@ -60,7 +60,11 @@
 //	#help                opens dialog#help-dialog (also the "?" key)
 //	#editor              the CodeMirror editor (an open shadow root;
 //	                     .cm-content inside it is the text,
-//	                     .cm-lint-marker-error the gutter markers). A paste
+//	                     .cm-lint-marker-error the gutter markers). It is
+//	                     loaded after the first result (or at once on a
+//	                     click on the text); until then pre.editor-text in
+//	                     #editor shows the text, and once it is there
+//	                     #editor has data-ready="true". A paste
 //	                     or drop that would make the text longer than
 //	                     maxPageBytes (1 MiB) is refused before the editor
 //	                     takes it in: the text and the run on screen stay,
