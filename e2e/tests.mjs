@@ -81,10 +81,62 @@ const PANELS = ["quota", "queues", "decision", "events"];
 // The real budgets are reported; only the generous bounds are asserted.
 const BUDGET = {
   transfer: { budget: 2_000_000, bound: 2_000_000 },
-  firstResult: { budget: 1500, bound: 5000 },
+  firstResult: { budget: 1500, bound: 3000 },
   run: { budget: 50, bound: 500 },
   step: { budget: 16, bound: 100 },
 };
+
+// FIRST_LOADS is how many first visits the budgets test measures.
+const FIRST_LOADS = 5;
+
+// firstLoad opens the playground in page (a fresh context) and measures
+// the first visit: the bytes on the wire, the page's and the service
+// worker's (its precache is part of a first visit; the page's responses
+// the worker answered would count twice, and HTTP cache hits count their
+// headers only), and the page's own marks.
+async function firstLoad(page) {
+  const responses = [];
+  page.context().on("response", (r) => {
+    if (!r.fromServiceWorker()) responses.push(r);
+  });
+  await open(page, "/");
+  await waitReady(page);
+  const perf = await page.evaluate(() => {
+    const nav = performance.getEntriesByType("navigation")[0];
+    const res = performance.getEntriesByType("resource");
+    const mark = (n) => performance.getEntriesByName(n, "mark")[0]?.startTime ?? null;
+    const editor = res.find((r) => new URL(r.name).pathname.endsWith("/editor.js"));
+    return {
+      decoded: (nav?.decodedBodySize ?? 0) + res.reduce((a, r) => a + (r.decodedBodySize || 0), 0),
+      firstResult: mark("kueueplay:first-result"),
+      editorText: mark("kueueplay:editor-text"),
+      editorReady: mark("kueueplay:editor-ready"),
+      editorRequested: editor ? editor.startTime : null,
+      domContentLoaded: nav?.domContentLoadedEventEnd ?? null,
+    };
+  });
+  const sw = await page.evaluate(() =>
+    Promise.race([
+      navigator.serviceWorker?.ready.then(() => true) ?? Promise.resolve(false),
+      new Promise((r) => setTimeout(() => r(false), 10000)),
+    ]),
+  );
+  let pageBytes = 0;
+  let worker = 0;
+  const files = [];
+  for (const r of [...responses]) {
+    try {
+      const s = await r.request().sizes();
+      const n = s.responseBodySize + s.responseHeadersSize;
+      if (r.request().serviceWorker()) worker += n;
+      else pageBytes += n;
+      files.push({ url: new URL(r.url()).pathname, by: r.request().serviceWorker() ? "sw" : "page", status: r.status(), bytes: n });
+    } catch {
+      // no sizes (a redirect, an aborted request)
+    }
+  }
+  return { perf, serviceWorker: sw, page: pageBytes, worker, files };
+}
 
 // backgroundLuminance returns the page's background luminance (0 dark ..
 // 1 light), from the first opaque background of #app, body, html; with
@@ -1330,67 +1382,36 @@ status:
           problems.push(`${what}: ${e.message}`);
         }
       };
-      const page = await t.start();
-      // Every response of the context: the page's and the service
-      // worker's (its precache), but not the page's responses that the
-      // worker answered (they would count twice). HTTP cache hits count
-      // their headers only.
-      const responses = [];
-      page.context().on("response", (r) => {
-        if (!r.fromServiceWorker()) responses.push(r);
-      });
-      await open(page, "/");
-      await waitReady(page);
-
-      // First load: bytes on the wire and the first result.
-      const perf = await page.evaluate(() => {
-        const nav = performance.getEntriesByType("navigation")[0];
-        const res = performance.getEntriesByType("resource");
-        const mark = performance.getEntriesByName("kueueplay:first-result", "mark")[0];
-        return {
-          transfer: (nav?.transferSize ?? 0) + res.reduce((a, r) => a + (r.transferSize || 0), 0),
-          decoded: (nav?.decodedBodySize ?? 0) + res.reduce((a, r) => a + (r.decodedBodySize || 0), 0),
-          requests: res.length + 1,
-          firstResult: mark ? mark.startTime : null,
-          domContentLoaded: nav?.domContentLoadedEventEnd ?? null,
-        };
-      });
-      // The service worker's precache is part of the first visit.
-      const sw = await page.evaluate(() =>
-        Promise.race([
-          navigator.serviceWorker?.ready.then(() => true) ?? Promise.resolve(false),
-          new Promise((r) => setTimeout(() => r(false), 10000)),
-        ]),
-      );
-      const sizes = async (list) => {
-        let page = 0;
-        let worker = 0;
-        const files = [];
-        for (const r of list) {
-          try {
-            const s = await r.request().sizes();
-            const n = s.responseBodySize + s.responseHeadersSize;
-            if (r.request().serviceWorker()) worker += n;
-            else page += n;
-            files.push({ url: new URL(r.url()).pathname, by: r.request().serviceWorker() ? "sw" : "page", status: r.status(), bytes: n });
-          } catch {
-            // no sizes (a redirect, an aborted request)
-          }
-        }
-        return { page, worker, files };
-      };
-      const wire = await sizes([...responses]);
-      const transfer = wire.page + wire.worker;
+      // The first visit, FIRST_LOADS times, each in a fresh context (an
+      // empty cache, no service worker); the median is the figure.
+      const loads = [];
+      let page;
+      for (let i = 0; i < FIRST_LOADS; i++) {
+        if (page) await page.context().close();
+        page = t.page = await t.newPage();
+        loads.push(await firstLoad(page));
+      }
+      const first = loads[0];
+      const times = loads.map((l) => l.perf.firstResult);
+      t.info.budgetDetail.firstLoad = first;
+      t.info.budgetDetail.firstResults = times;
+      const transfer = first.page + first.worker;
       t.budget("firstLoadTransferBytes", transfer, { unit: "bytes", label: "first load transfer (page + service worker)", ...BUDGET.transfer });
-      t.budget("firstLoadPageTransferBytes", wire.page, { unit: "bytes", label: "  of which the page" });
-      t.budget("firstLoadRequests", wire.files.length, { label: "first load requests" });
-      t.budget("firstLoadDecodedBytes", perf.decoded, { unit: "bytes", label: "page's files decoded" });
-      t.budget("firstResultMs", perf.firstResult, { unit: "ms", label: "first result (kueueplay:first-result)", ...BUDGET.firstResult });
-      t.budget("domContentLoadedMs", perf.domContentLoaded, { unit: "ms", label: "DOMContentLoaded" });
-      t.info.budgetDetail.firstLoad = { ...perf, serviceWorker: sw, ...wire };
+      t.budget("firstLoadPageTransferBytes", first.page, { unit: "bytes", label: "  of which the page" });
+      t.budget("firstLoadRequests", first.files.length, { label: "first load requests" });
+      t.budget("firstLoadDecodedBytes", first.perf.decoded, { unit: "bytes", label: "page's files decoded" });
+      if (times.some((v) => v == null)) {
+        problems.push('no performance mark "kueueplay:first-result" after the first result');
+      } else {
+        const med = median(times);
+        t.budget("firstResultMs", med, { unit: "ms", label: `first result, median of ${FIRST_LOADS} first visits`, ...BUDGET.firstResult });
+        t.budget("firstResultMaxMs", Math.max(...times), { unit: "ms", label: "  slowest of them" });
+        if (med >= BUDGET.firstResult.bound) problems.push(`first result after ${med.toFixed(0)} ms, the median of ${times.map((v) => v.toFixed(0)).join(", ")} (bound ${BUDGET.firstResult.bound})`);
+      }
+      t.budget("editorTextMs", median(loads.map((l) => l.perf.editorText ?? NaN)), { unit: "ms", label: "the scenario's text shown (median)" });
+      t.budget("editorReadyMs", median(loads.map((l) => l.perf.editorReady ?? NaN)), { unit: "ms", label: "the editor loaded (median)" });
+      t.budget("domContentLoadedMs", median(loads.map((l) => l.perf.domContentLoaded ?? NaN)), { unit: "ms", label: "DOMContentLoaded (median)" });
       if (transfer >= BUDGET.transfer.bound) problems.push(`first load transfers ${transfer} bytes (bound ${BUDGET.transfer.bound})`);
-      if (perf.firstResult == null) problems.push('no performance mark "kueueplay:first-result" after the first result');
-      else if (perf.firstResult >= BUDGET.firstResult.bound) problems.push(`first result after ${perf.firstResult.toFixed(0)} ms (bound ${BUDGET.firstResult.bound})`);
 
       // Runs: the default scenario, edited, run 10 times.
       await attempt("runs", async () => {

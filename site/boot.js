@@ -45,7 +45,8 @@
     root.dataset.theme ? root.dataset.theme === "dark" : matchMedia("(prefers-color-scheme: dark)").matches;
 
   // render(parent, json) replaces parent's children with the element tree
-  // json describes: [tag, [name, value, ...], text, [child, ...]], as
+  // json describes (or with its children, when its tag is ""):
+  // [tag, [name, value, ...], text, [child, ...]], as
   // ui/app encodes a view.Node. Go builds the trees; this only creates
   // them, in one call instead of thousands of Go-to-JS calls. Elements are
   // made with createElement (createElementNS inside svg), attributes with
@@ -81,8 +82,11 @@
     dark,
     error: null,
     render(parent, json) {
-      if (json) parent.replaceChildren(make(JSON.parse(json), false));
-      else parent.replaceChildren();
+      if (!json) return parent.replaceChildren();
+      const spec = JSON.parse(json);
+      // A root without a tag is a fragment: its children fill parent.
+      if (spec[0] === "") parent.replaceChildren(...(spec[3] || []).map((k) => make(k, false)));
+      else parent.replaceChildren(make(spec, false));
     },
   };
   window.kueueplayBoot = boot;
@@ -136,6 +140,7 @@
           });
           if (diags.length) cm.setDiagnostics(diags);
           host.dataset.ready = "true";
+          performance.mark("kueueplay:editor-ready");
           resolve(cm);
         };
         s.onerror = () => reject(new Error("editor.js did not load"));

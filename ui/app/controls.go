@@ -374,63 +374,32 @@ func (a *App) syncControls() {
 
 // buildControls creates a box's gate checkboxes and setting selects, once.
 func (a *App) buildControls(box dom.Element) {
-	gl := box.QuerySelector(`[data-role="gate-list"]`)
-	for _, name := range core.KnownGates() {
-		label := a.doc.CreateElement("label")
-		label.Class().Add("gate")
-		cb := a.doc.CreateElement("input").(*dom.HTMLInputElement)
-		cb.SetType("checkbox")
-		cb.SetAttribute("data-gate", name)
-		label.AppendChild(cb)
-		label.AppendChild(a.doc.CreateTextNode(" " + name))
-		gl.AppendChild(label)
-	}
-	sl := box.QuerySelector(`[data-role="setting-list"]`)
-	for _, spec := range view.SettingSpecs() {
-		label := a.doc.CreateElement("label")
-		label.Class().Add("setting")
-		label.SetAttribute("title", spec.Field+" of every ClusterQueue")
-		label.AppendChild(a.doc.CreateTextNode(spec.Key + " "))
-		sel := a.doc.CreateElement("select").(*dom.HTMLSelectElement)
-		sel.SetAttribute("data-setting", spec.Key)
-		opt := a.doc.CreateElement("option").(*dom.HTMLOptionElement)
-		opt.SetValue("")
-		opt.SetTextContent("as each queue says")
-		sel.AppendChild(opt)
-		for _, val := range spec.Values {
-			o := a.doc.CreateElement("option").(*dom.HTMLOptionElement)
-			o.SetValue(val)
-			o.SetTextContent(val)
-			sel.AppendChild(o)
-		}
-		label.AppendChild(sel)
-		sl.AppendChild(label)
-	}
+	gates, settings := layout.Controls(core.KnownGates(), view.SettingSpecs())
+	fill(box.QuerySelector(`[data-role="gate-list"]`), gates)
+	fill(box.QuerySelector(`[data-role="setting-list"]`), settings)
 }
 
 // setControls shows v in a box's form: each gate's value (overrides in
 // bold, with the scenario's own value in the tooltip) and each setting.
+// It runs before the first result, so it uses the elements as js.Values
+// (queryAll) rather than wrapping each one.
 func (a *App) setControls(box dom.Element, v view.Variant) {
-	for _, el := range box.QuerySelectorAll("input[data-gate]") {
-		name := el.GetAttribute("data-gate")
-		el.(*dom.HTMLInputElement).SetChecked(a.gateValue(v, name))
-		label := el.ParentElement()
-		if _, overridden := v.Gates[name]; overridden {
-			label.Class().Add("overridden")
-			label.SetAttribute("title", name+": set here (the scenario's value is "+strconv.FormatBool(a.gateValue(view.Variant{}, name))+")")
+	for _, el := range queryAll(box.Underlying(), "input[data-gate]") {
+		name := el.Call("getAttribute", "data-gate").String()
+		el.Set("checked", a.gateValue(v, name))
+		label := el.Get("parentElement")
+		_, overridden := v.Gates[name]
+		label.Get("classList").Call("toggle", "overridden", overridden)
+		if overridden {
+			label.Call("setAttribute", "title", name+": set here (the scenario's value is "+strconv.FormatBool(a.gateValue(view.Variant{}, name))+")")
 		} else {
-			label.Class().Remove("overridden")
-			label.SetAttribute("title", name+": the scenario's value")
+			label.Call("setAttribute", "title", name+": the scenario's value")
 		}
 	}
-	for _, el := range box.QuerySelectorAll("select[data-setting]") {
-		val := v.Settings.Get(el.GetAttribute("data-setting"))
-		el.(*dom.HTMLSelectElement).SetValue(val)
-		if val != "" {
-			el.ParentElement().Class().Add("overridden")
-		} else {
-			el.ParentElement().Class().Remove("overridden")
-		}
+	for _, el := range queryAll(box.Underlying(), "select[data-setting]") {
+		val := v.Settings.Get(el.Call("getAttribute", "data-setting").String())
+		el.Set("value", val)
+		el.Get("parentElement").Get("classList").Call("toggle", "overridden", val != "")
 	}
 }
 

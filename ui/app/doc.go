@@ -126,7 +126,9 @@
 // performance measure "kueueplay:run" (decode, simulate, build the view
 // and render; for a long run, its pauses for the page too), every step
 // move "kueueplay:step", and the first result shown the mark
-// "kueueplay:first-result".
+// "kueueplay:first-result"; boot.js marks "kueueplay:editor-text" when
+// the scenario's text is shown and "kueueplay:editor-ready" when the
+// editor has loaded.
 //
 // Embed mode, for an iframe (site/embed.js makes them): ?embed=1 with any
 // of the ways below to name the state, optionally &editable=1 (keep the

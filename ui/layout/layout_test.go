@@ -213,11 +213,12 @@ var (
 		"div": true, "span": true, "p": true, "section": true, "h3": true, "h4": true, "h5": true,
 		"ul": true, "ol": true, "li": true, "dl": true, "dt": true, "dd": true,
 		"details": true, "summary": true, "button": true,
+		"label": true, "input": true, "select": true, "option": true,
 		"table": true, "thead": true, "tbody": true, "tr": true, "th": true, "td": true,
 		"svg": true, "rect": true, "line": true, "title": true,
 	}
 	svgTags       = map[string]bool{"svg": true, "rect": true, "line": true, "title": true}
-	allowedAttrs  = map[string]bool{"class": true, "role": true, "title": true, "tabindex": true, "colspan": true, "open": true, "scope": true, "type": true}
+	allowedAttrs  = map[string]bool{"class": true, "role": true, "title": true, "tabindex": true, "colspan": true, "open": true, "scope": true, "type": true, "value": true}
 	svgGeometry   = map[string]bool{"viewBox": true, "preserveAspectRatio": true, "x": true, "y": true, "width": true, "height": true, "x1": true, "y1": true, "x2": true, "y2": true, "cx": true, "cy": true, "r": true, "points": true}
 	actionAttrs   = []string{"data-goto-step", "data-goto-line", "data-goto-col", "data-example"}
 	forbiddenBits = []string{"style", "href", "src", "srcdoc", "formaction", "xlink", "xmlns"}
@@ -729,6 +730,45 @@ func TestProblems(t *testing.T) {
 				t.Errorf("Problems (-want +got):\n%s", d)
 			}
 		})
+	}
+}
+
+func TestControls(t *testing.T) {
+	gates, settings := Controls([]string{"GateA", "GateB"}, view.SettingSpecs()[:2])
+	type control struct {
+		Name, Label string
+		Options     []string
+	}
+	var got []control
+	for _, frag := range []*view.Node{gates, settings} {
+		if frag.Tag != "" || len(frag.Attrs) != 0 || frag.Text != "" {
+			t.Errorf("a control list's root is %q with %v and text %q; want a bare fragment", frag.Tag, frag.Attrs, frag.Text)
+		}
+		for _, label := range frag.Children {
+			checkTree(t, "Controls", label)
+			c := control{Label: allText(label)}
+			for _, in := range find(label, func(x *view.Node) bool { return x.Tag == "input" || x.Tag == "select" }) {
+				c.Name = in.Tag + ":" + in.Attr("data-gate") + in.Attr("data-setting")
+				for _, o := range in.Children {
+					c.Options = append(c.Options, o.Attr("value")+"="+o.Text)
+				}
+			}
+			got = append(got, c)
+		}
+	}
+	want := []control{
+		{Name: "input:GateA", Label: " GateA"},
+		{Name: "input:GateB", Label: " GateB"},
+		{Name: "select:whenCanBorrow", Label: "whenCanBorrow  as each queue says MayStopSearch TryNextFlavor",
+			Options: []string{"=as each queue says", "MayStopSearch=MayStopSearch", "TryNextFlavor=TryNextFlavor"}},
+		{Name: "select:whenCanPreempt", Label: "whenCanPreempt  as each queue says MayStopSearch TryNextFlavor",
+			Options: []string{"=as each queue says", "MayStopSearch=MayStopSearch", "TryNextFlavor=TryNextFlavor"}},
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("Controls (-want +got):\n%s", d)
+	}
+	if typ := find(gates, func(x *view.Node) bool { return x.Tag == "input" })[0].Attr("type"); typ != "checkbox" {
+		t.Errorf("a gate's input has type %q, want checkbox", typ)
 	}
 }
 

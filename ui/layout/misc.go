@@ -160,3 +160,30 @@ func Gallery(examples []Example) *view.Node {
 	}
 	return div
 }
+
+// Controls is what fills a variant's form (the #controls and
+// #compare-controls boxes of the page): the feature-gate list, one
+// label.gate with input[type=checkbox][data-gate=NAME] per gate, and the
+// policy list, one label.setting holding select[data-setting=KEY] per
+// setting, whose first option (value "") keeps each queue's own value.
+// Each is a fragment (an element without a tag) whose children fill the
+// box's div.gate-list and div.setting-list; ui/app sets the values.
+func Controls(gates []string, settings []view.SettingSpec) (gateList, settingList *view.Node) {
+	gateList = el("")
+	for _, name := range gates {
+		gateList.Add(el("label", "class", "gate").Add(
+			el("input", "type", "checkbox", "data-gate", name),
+			txt("span", " "+name),
+		))
+	}
+	settingList = el("")
+	for _, spec := range settings {
+		sel := el("select", "data-setting", spec.Key).Add(txt("option", "as each queue says", "value", ""))
+		for _, v := range spec.Values {
+			sel.Add(txt("option", v, "value", v))
+		}
+		label := txt("label", spec.Key+" ", "class", "setting", "title", spec.Field+" of every ClusterQueue")
+		settingList.Add(label.Add(sel))
+	}
+	return gateList, settingList
+}
