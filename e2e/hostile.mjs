@@ -70,6 +70,8 @@ async function runToEnd(page, what) {
 
 export const hostile = {
   name: "hostile",
+  // 18 cases, about 45 s on a 2-core machine.
+  timeoutMs: 120000,
   async run(t) {
     const manifest = join(DIR, "manifest.json");
     if (!existsSync(manifest)) fail(`${manifest} is missing: run \`go run ./internal/hostile/dump -out ${DIR}\` (make test-e2e does)`);

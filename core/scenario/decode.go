@@ -110,6 +110,10 @@ func (d *decoder) run(data []byte) *core.Scenario {
 		d.diags = append(d.diags, tooLarge(d.file, int64(len(data))))
 		return nil
 	}
+	if line, col, deep := deepFlow(data, maxFlowScanDepth); deep {
+		d.errorf(&yaml.Node{Line: line, Column: col}, "", "YAML nesting is deeper than %d levels (MaxDepth)", MaxDepth)
+		return nil
+	}
 	docs, ok := d.parse(data)
 	if !ok {
 		return nil

@@ -615,6 +615,10 @@ metadata:
 `,
 			want: []diag{{At: "t.yaml:5:117", Msg: "YAML nesting is deeper than 100 levels (MaxDepth)"}},
 		},
+		"flow nesting past the raw scan, refused before the YAML parser": {
+			in:   "apiVersion: v1\nkind: Namespace\nmetadata: {name: ns}\n---\nx: " + strings.Repeat("[", 100_000) + strings.Repeat("]", 100_000) + "\n",
+			want: []diag{{At: "t.yaml:5:1004", Msg: "YAML nesting is deeper than 100 levels (MaxDepth)"}},
+		},
 		"alias bomb": {
 			// managedFields is skipped unread, so the anchors cost nothing
 			// until spec merges a6, which expands to 2×10^6 copies of a0.

@@ -68,7 +68,7 @@ func Cases() []Case {
 		{Name: "alias-fan-out", About: "2,100 aliases to one 500-entry object, over MaxAliasNodes", Gen: aliasFanOut,
 			Error: "aliases may expand to at most 1000000 nodes in total (MaxAliasNodes)", At: "1504:3", APIStatus: 422, APICode: "invalid_scenario"},
 		{Name: "deep-flow", About: "100,000 nested flow lists", Gen: deepFlow,
-			Error: "invalid YAML: exceeded max depth of 10000", At: "6:1", APIStatus: 422, APICode: "invalid_scenario"},
+			Error: "YAML nesting is deeper than 100 levels (MaxDepth)", At: "6:1004", APIStatus: 422, APICode: "invalid_scenario"},
 		{Name: "deep-block", About: "5,000 nested block mappings", Gen: deepBlock,
 			Error: "YAML nesting is deeper than 100 levels (MaxDepth)", At: "106:101", APIStatus: 413, APICode: "body_too_large"},
 		{Name: "fifty-megabytes", About: "a 50 MB document", Gen: fiftyMegabytes,
