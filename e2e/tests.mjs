@@ -346,26 +346,15 @@ export const tests = [
       await open(page, "/");
       await need(page, "#scenario-name", "#description", "#view-left", "#problem-count");
       // The text shows at once, in pre.editor-text until CodeMirror loads
-      // after the first result.
-      const editorHasText = () => {
+      // after the first result. orError: an error on #status ends the wait.
+      const editorHasText = (orError) => {
         const host = document.getElementById("editor");
         const c = host?.shadowRoot?.querySelector(".cm-content") ?? host?.querySelector("pre.editor-text");
-        return !!c && c.textContent.trim().length > 0;
+        return (!!c && c.textContent.trim().length > 0) || (orError && document.getElementById("status")?.dataset.state === "error");
       };
-      await untilLoaded(
-        page,
-        () => {
-          const host = document.getElementById("editor");
-          const c = host?.shadowRoot?.querySelector(".cm-content") ?? host?.querySelector("pre.editor-text");
-          return (!!c && c.textContent.trim().length > 0) || document.getElementById("status")?.dataset.state === "error";
-        },
-        null,
-        async () => `the editor (#editor pre.editor-text or .cm-content) shows no text; #status says "${await text(page, "#status")}"`,
-      );
-      check(
-        await page.evaluate(editorHasText),
-        `the editor (#editor pre.editor-text or .cm-content) shows no text; #status says "${await text(page, "#status")}"`,
-      );
+      const noText = async () => `the editor (#editor pre.editor-text or .cm-content) shows no text; #status says "${await text(page, "#status")}"`;
+      await untilLoaded(page, editorHasText, true, noText);
+      check(await page.evaluate(editorHasText, false), await noText());
       const editorAt = await page.evaluate(() => performance.now());
       await waitReady(page);
       const readyAt = await page.evaluate(() => performance.now());
