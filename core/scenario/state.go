@@ -104,10 +104,14 @@ type wlInfo struct {
 	// admissionCQ is status.admission.clusterQueue.
 	admissionCQ ref
 
-	// Jobs only.
-	job          bool
-	jobName      string
-	noQueueLabel bool
+	// Jobs only (any job kind Kueue queues: batch/v1 Job, JobSet, ...).
+	job     bool
+	jobName string
+	// jobGroup and jobKind are the API group ("batch", "jobset.x-k8s.io")
+	// and kind of the job object, for matching the controller
+	// ownerReference of a pasted Workload or Pod to it.
+	jobGroup, jobKind string
+	noQueueLabel      bool
 	// wpc is the kueue.x-k8s.io/priority-class label; pc the pod template's
 	// priorityClassName.
 	wpc, pc ref

@@ -476,7 +476,7 @@ func (d *decoder) admission(n *yaml.Node, path string, podSets []core.PodSet, w 
 func (d *decoder) job(st *state, o *rawObject) {
 	m, rest := d.begin(o, true, nameJob)
 	sa := d.annotations(m, annWorkload, o.kind)
-	w := &wlInfo{label: m.label, node: o.node, nameNode: m.nameNode, job: true, jobName: m.name}
+	w := &wlInfo{label: m.label, node: o.node, nameNode: m.nameNode, job: true, jobName: m.name, jobGroup: "batch", jobKind: "Job"}
 	wl := core.Workload{
 		Namespace:        m.namespace,
 		Name:             "job-" + m.name,
