@@ -102,7 +102,8 @@ type rawObject struct {
 	pairs      []pair
 	apiVersion string
 	kind       string
-	kindNode   *yaml.Node
+	// kindNode and apiVersionNode are the values, for positions.
+	kindNode, apiVersionNode *yaml.Node
 }
 
 func (d *decoder) run(data []byte) *core.Scenario {
@@ -299,6 +300,7 @@ func (d *decoder) rawObject(n *yaml.Node, path string) *rawObject {
 		switch p.name {
 		case "apiVersion":
 			o.apiVersion, haveAPI = d.str(p.val, "apiVersion")
+			o.apiVersionNode = d.deref(p.val)
 		case "kind":
 			o.kind, haveKind = d.str(p.val, "kind")
 			o.kindNode = d.deref(p.val)
@@ -425,5 +427,5 @@ func (d *decoder) dispatch(st *state, o *rawObject) {
 			return
 		}
 	}
-	d.errorf(o.kindNode, "kind", "unsupported object apiVersion %q, kind %q; accepted: %s", clip(o.apiVersion), clip(o.kind), acceptedKinds)
+	d.unsupported(o)
 }

@@ -799,3 +799,55 @@ spec:
 		t.Errorf("NodeLabels (-want +got):\n%s", diff)
 	}
 }
+
+// TestUnsupportedKinds checks that objects the playground does not simulate
+// are one warning each, at their kind, and that the rest of the input runs
+// (issue 19: a single AdmissionCheck in a kubectl List used to fail the
+// whole file).
+func TestUnsupportedKinds(t *testing.T) {
+	in := `apiVersion: v1
+kind: List
+items:
+- apiVersion: kueue.x-k8s.io/v1beta2
+  kind: AdmissionCheck
+  metadata: {name: prov}
+  spec: {controllerName: kueue.x-k8s.io/provisioning-request}
+- apiVersion: apiextensions.k8s.io/v1
+  kind: CustomResourceDefinition
+  metadata: {name: clusterqueues.kueue.x-k8s.io}
+- apiVersion: rbac.authorization.k8s.io/v1
+  kind: ClusterRole
+  metadata: {name: batch-admin}
+- apiVersion: v1
+  kind: Service
+  metadata: {name: web, namespace: apps}
+- apiVersion: v1
+  kind: LimitRange
+  metadata: {name: defaults, namespace: team-a}
+- apiVersion: kueue.x-k8s.io/v1beta2
+  kind: ResourceFlavor
+  metadata: {name: default-flavor}
+`
+	sc, diags := decode(t, in)
+	if sc == nil {
+		t.Fatalf("Decode failed: %v", diags)
+	}
+	want := []diag{
+		{At: "t.yaml:5:9", Object: "AdmissionCheck/prov", Field: "kind", Msg: "kueue.x-k8s.io/v1beta2 AdmissionCheck is not simulated: the playground ignores it; admission checks are not simulated: the playground admits a workload once quota is reserved, where Kueue waits for its ClusterQueue's checks to be Ready"},
+		{At: "t.yaml:9:9", Object: "CustomResourceDefinition/clusterqueues.kueue.x-k8s.io", Field: "kind", Msg: "apiextensions.k8s.io/v1 CustomResourceDefinition is not simulated: the playground ignores it"},
+		{At: "t.yaml:12:9", Object: "ClusterRole/batch-admin", Field: "kind", Msg: "rbac.authorization.k8s.io/v1 ClusterRole is not simulated: the playground ignores it"},
+		{At: "t.yaml:15:9", Object: "Service/apps/web", Field: "kind", Msg: "v1 Service is not simulated: the playground ignores it"},
+		{At: "t.yaml:18:9", Object: "LimitRange/team-a/defaults", Field: "kind", Msg: "v1 LimitRange is not simulated: the playground ignores it; Kueue applies a LimitRange's default requests"},
+	}
+	if diff := diffDiags(want, compact(diags, core.SeverityWarning)); diff != "" {
+		t.Errorf("warnings (-want +got):\n%s", diff)
+	}
+	if got := len(sc.Flavors); got != 1 {
+		t.Errorf("got %d flavors, want the 1 ResourceFlavor of the list", got)
+	}
+	for _, d := range diags {
+		if len(d.Message) > 300 {
+			t.Errorf("message of %d bytes, want a short one: %s", len(d.Message), d.Message)
+		}
+	}
+}
