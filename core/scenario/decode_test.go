@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"regexp"
 	"testing"
 	"time"
 
@@ -849,5 +850,52 @@ items:
 		if len(d.Message) > 300 {
 			t.Errorf("message of %d bytes, want a short one: %s", len(d.Message), d.Message)
 		}
+	}
+}
+
+// TestGenerateName checks that metadata.generateName (Kueue's
+// jobs/sample-job.yaml uses it) gives a deterministic name: the prefix and
+// five characters of the API server's alphabet, different for each object
+// with the same prefix, the same on every decode.
+func TestGenerateName(t *testing.T) {
+	job := `apiVersion: batch/v1
+kind: Job
+metadata:
+  generateName: sample-job-
+  namespace: default
+  labels: {kueue.x-k8s.io/queue-name: user-queue}
+spec:
+  template: {spec: {restartPolicy: Never, containers: [{name: c, resources: {requests: {cpu: "1"}}}]}}
+`
+	in := job + "---\n" + job
+	names := func() []string {
+		sc, diags := decode(t, in)
+		if sc == nil {
+			t.Fatalf("Decode failed: %v", diags)
+		}
+		var out []string
+		for _, w := range sc.Workloads {
+			out = append(out, w.Name)
+		}
+		return out
+	}
+	got := names()
+	if len(got) != 2 || got[0] == got[1] {
+		t.Fatalf("workload names %q, want two different names", got)
+	}
+	name := regexp.MustCompile(`^job-sample-job-[bcdfghjklmnpqrstvwxz2456789]{5}$`)
+	for _, n := range got {
+		if !name.MatchString(n) {
+			t.Errorf("workload name %q does not match %s", n, name)
+		}
+	}
+	if diff := cmp.Diff(got, names()); diff != "" {
+		t.Errorf("names differ between two decodes (-first +second):\n%s", diff)
+	}
+	// Neither name nor generateName is still an error that says what to do.
+	_, diags := decode(t, "apiVersion: v1\nkind: Namespace\nmetadata: {labels: {a: b}}\n")
+	want := []diag{{At: "t.yaml:3:11", Object: "Namespace/(unnamed)", Field: "metadata.name", Msg: `missing required field "name": set metadata.name (or metadata.generateName`}}
+	if diff := diffDiags(want, compact(diags, core.SeverityError)); diff != "" {
+		t.Errorf("errors (-want +got):\n%s", diff)
 	}
 }

@@ -1,6 +1,8 @@
 package scenario
 
 import (
+	"fmt"
+	"hash/fnv"
 	"strings"
 	"time"
 
@@ -68,6 +70,9 @@ type objMeta struct {
 	annNodes   map[string]*yaml.Node
 	// label is "Kind/name" or "Kind/namespace/name".
 	label string
+	// generateName is metadata.generateName, used when name is absent.
+	generateName     string
+	generateNameNode *yaml.Node
 }
 
 // begin decodes an object's metadata, makes it the current object for
@@ -96,12 +101,18 @@ func (d *decoder) begin(o *rawObject, namespaced bool, rule nameRule) (objMeta, 
 	if namespaced && m.namespace == "" {
 		m.namespace = defaultNamespace
 	}
+	if m.name == "" && m.generateName != "" {
+		m.name, m.nameNode = d.generatedName(o.kind, m.namespace, m.generateName), m.generateNameNode
+		if msg := checkName(m.name, rule); msg != "" {
+			d.errorf(m.nameNode, "metadata.generateName", "invalid generateName: the generated name %q is invalid: %s", m.name, msg)
+		}
+	}
 	m.label = objectLabel(o.kind, m.name, m.namespace, namespaced)
 	d.obj = m.label
 	if !found {
 		d.required(o.node, "", "metadata")
 	} else if m.name == "" {
-		d.required(m.node, "metadata", "name")
+		d.errorf(m.node, "metadata.name", "missing required field \"name\": set metadata.name (or metadata.generateName, as kubectl create accepts)")
 	}
 	return m, rest
 }
@@ -173,7 +184,11 @@ func (d *decoder) objectMeta(n, obj *yaml.Node, path string, namespaced bool, ru
 					d.errorf(keys[k], key(fp, k), "invalid annotation key: %s", msg)
 				}
 			}
-		case "generateName", "selfLink", "uid", "resourceVersion", "generation",
+		case "generateName":
+			if s, ok := d.str(p.val, fp); ok {
+				m.generateName, m.generateNameNode = s, d.deref(p.val)
+			}
+		case "selfLink", "uid", "resourceVersion", "generation",
 			"creationTimestamp", "deletionTimestamp", "deletionGracePeriodSeconds",
 			"ownerReferences", "finalizers", "managedFields":
 			// Real ObjectMeta fields the playground does not interpret.
@@ -351,4 +366,34 @@ func (d *decoder) specAndStatus(rest []pair) (spec, status *yaml.Node) {
 		}
 	}
 	return spec, status
+}
+
+// generatedName is the name the API server would make from generateName
+// (names.SimpleNameGenerator: the prefix cut to 58 characters, then 5
+// random characters from "bcdfghjklmnpqrstvwxz2456789"). The playground
+// must be deterministic, so the 5 characters come from a hash of the
+// kind, namespace, prefix and how many objects of that kind and namespace
+// used the same prefix before this one: the same input always gives the
+// same names, and editing one object does not rename the others.
+func (d *decoder) generatedName(kind, namespace, prefix string) string {
+	const alphabet = "bcdfghjklmnpqrstvwxz2456789"
+	const maxPrefix = 58
+	if len(prefix) > maxPrefix {
+		prefix = prefix[:maxPrefix]
+	}
+	k := kind + "/" + namespace + "/" + prefix
+	if d.generated == nil {
+		d.generated = map[string]int{}
+	}
+	n := d.generated[k]
+	d.generated[k] = n + 1
+	h := fnv.New64a()
+	fmt.Fprintf(h, "%s#%d", k, n)
+	sum := h.Sum64()
+	b := []byte(prefix)
+	for range 5 {
+		b = append(b, alphabet[sum%uint64(len(alphabet))])
+		sum /= uint64(len(alphabet))
+	}
+	return string(b)
 }

@@ -37,6 +37,10 @@ type decoder struct {
 
 	// obj is the "Kind/name" of the object being decoded.
 	obj string
+
+	// generated counts the objects named from each metadata.generateName
+	// (see generatedName).
+	generated map[string]int
 }
 
 func (d *decoder) pos(n *yaml.Node) core.Pos {
