@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"regexp"
+	"slices"
 	"testing"
 	"time"
 
@@ -897,5 +898,114 @@ spec:
 	want := []diag{{At: "t.yaml:3:11", Object: "Namespace/(unnamed)", Field: "metadata.name", Msg: `missing required field "name": set metadata.name (or metadata.generateName`}}
 	if diff := diffDiags(want, compact(diags, core.SeverityError)); diff != "" {
 		t.Errorf("errors (-want +got):\n%s", diff)
+	}
+}
+
+// TestOwnerReferences checks that a Workload whose controller
+// ownerReference names a job of the input is that job's workload (issue 19:
+// `kubectl get jobs,workloads -o yaml` of one running 2-CPU Job replayed as
+// 4 CPUs used).
+func TestOwnerReferences(t *testing.T) {
+	setup := `apiVersion: kueue.x-k8s.io/v1beta2
+kind: LocalQueue
+metadata: {name: q, namespace: ns}
+spec: {clusterQueue: cq}
+---
+`
+	job := func(uid, runtime string) string {
+		ann := ""
+		if runtime != "" {
+			ann = ", annotations: {kueueplay/runtime: " + runtime + "}"
+		}
+		return `apiVersion: batch/v1
+kind: Job
+metadata: {name: train, namespace: ns, uid: "` + uid + `", labels: {kueue.x-k8s.io/queue-name: q}` + ann + `}
+spec:
+  template: {spec: {restartPolicy: Never, containers: [{name: c, resources: {requests: {cpu: "1"}}}]}}
+---
+`
+	}
+	workload := func(ownerKind, ownerUID string) string {
+		return `apiVersion: kueue.x-k8s.io/v1beta2
+kind: Workload
+metadata:
+  name: job-train-5d2c1
+  namespace: ns
+  ownerReferences:
+  - {apiVersion: batch/v1, kind: ` + ownerKind + `, name: train, uid: "` + ownerUID + `", controller: true, blockOwnerDeletion: true}
+spec:
+  queueName: q
+  podSets: [{name: main, count: 1, template: {spec: {containers: [{name: c, resources: {requests: {cpu: "1"}}}]}}}]
+`
+	}
+	ten := 10 * time.Minute
+	cases := map[string]struct {
+		in          string
+		want        []string
+		wantRuntime *time.Duration
+		warnings    []diag
+	}{
+		"a Workload owned by a Job of the input is its workload": {
+			in:   setup + job("u1", "") + workload("Job", "u1"),
+			want: []string{"ns/job-train-5d2c1"},
+		},
+		"without uids the owner's kind and name decide": {
+			in:   setup + job("", "") + workload("Job", ""),
+			want: []string{"ns/job-train-5d2c1"},
+		},
+		"the job's kueueplay annotations carry over": {
+			in:          setup + job("u1", "10m") + workload("Job", "u1"),
+			want:        []string{"ns/job-train-5d2c1"},
+			wantRuntime: &ten,
+		},
+		"an owner of another kind is not this Job": {
+			in:   setup + job("u1", "") + workload("JobSet", "u1"),
+			want: []string{"ns/job-train", "ns/job-train-5d2c1"},
+		},
+		"different uids are different objects": {
+			in:   setup + job("u1", "") + workload("Job", "u2"),
+			want: []string{"ns/job-train", "ns/job-train-5d2c1"},
+			warnings: []diag{{At: "t.yaml:18:5", Object: "Workload/ns/job-train-5d2c1", Field: "metadata.ownerReferences",
+				Msg: `the controller ownerReference names Job "train" with uid "u2", but the Job in this input has uid "u1"`}},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			sc, diags := decode(t, tc.in)
+			if sc == nil {
+				t.Fatalf("Decode failed: %v", diags)
+			}
+			var got []string
+			for _, w := range sc.Workloads {
+				got = append(got, w.Namespace+"/"+w.Name)
+			}
+			slices.Sort(got)
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("workloads (-want +got):\n%s", diff)
+			}
+			if tc.wantRuntime != nil {
+				if rt := sc.Workloads[0].Runtime; rt == nil || *rt != *tc.wantRuntime {
+					t.Errorf("runtime %v, want %v", rt, *tc.wantRuntime)
+				}
+			}
+			var warns []diag
+			for _, w := range compact(diags, core.SeverityWarning) {
+				if w.Field == "metadata.ownerReferences" {
+					warns = append(warns, w)
+				}
+			}
+			if diff := diffDiags(tc.warnings, warns); diff != "" {
+				t.Errorf("ownerReference warnings (-want +got):\n%s", diff)
+			}
+		})
+	}
+	// The kubectl dump of one running 2-CPU Job: one workload, admitted,
+	// holding 2 CPUs.
+	sc := decodeFile(t, "../../../testdata/real/kubectl/job-and-its-workload.yaml")
+	if len(sc.Workloads) != 1 || sc.Workloads[0].Admission == nil {
+		t.Fatalf("got %d workloads, want 1 admitted: %+v", len(sc.Workloads), sc.Workloads)
+	}
+	if got := sc.Workloads[0].Admission.PodSets[0].ResourceUsage[core.ResourceCPU]; got != 2000 {
+		t.Errorf("admitted cpu %d milli, want 2000", got)
 	}
 }

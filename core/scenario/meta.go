@@ -70,6 +70,10 @@ type objMeta struct {
 	annNodes   map[string]*yaml.Node
 	// label is "Kind/name" or "Kind/namespace/name".
 	label string
+	// uid is metadata.uid ("" when absent).
+	uid string
+	// owner is the controller ownerReference (nil when there is none).
+	owner *ownerRef
 	// generateName is metadata.generateName, used when name is absent.
 	generateName     string
 	generateNameNode *yaml.Node
@@ -188,9 +192,13 @@ func (d *decoder) objectMeta(n, obj *yaml.Node, path string, namespaced bool, ru
 			if s, ok := d.str(p.val, fp); ok {
 				m.generateName, m.generateNameNode = s, d.deref(p.val)
 			}
-		case "selfLink", "uid", "resourceVersion", "generation",
+		case "uid":
+			m.uid, _ = d.str(p.val, fp)
+		case "ownerReferences":
+			m.owner = d.ownerReferences(p.val, fp)
+		case "selfLink", "resourceVersion", "generation",
 			"creationTimestamp", "deletionTimestamp", "deletionGracePeriodSeconds",
-			"ownerReferences", "finalizers", "managedFields":
+			"finalizers", "managedFields":
 			// Real ObjectMeta fields the playground does not interpret.
 		default:
 			d.unknown(p, path)
@@ -396,4 +404,65 @@ func (d *decoder) generatedName(kind, namespace, prefix string) string {
 		sum /= uint64(len(alphabet))
 	}
 	return string(b)
+}
+
+// ownerRef is a controller ownerReference: the object that manages this one
+// (the Job that owns its Workload, the ReplicaSet that owns its Pods).
+type ownerRef struct {
+	group, kind, name, uid string
+	// node is the ownerReference, for positions.
+	node *yaml.Node
+}
+
+// ownerReferences decodes metadata.ownerReferences (metav1.OwnerReference)
+// and returns the one with controller: true. The API server requires
+// apiVersion, kind and name (and uid, which hand-written files often leave
+// out, so the playground does not) and allows at most one controller
+// (ValidateOwnerReferences).
+func (d *decoder) ownerReferences(n *yaml.Node, path string) *ownerRef {
+	var controller *ownerRef
+	for i, item := range d.items(n, path) {
+		ip := index(path, i)
+		var r ownerRef
+		var apiVersion string
+		isController := false
+		ps := d.pairs(item, ip)
+		for _, p := range ps {
+			fp := join(ip, p.name)
+			switch p.name {
+			case "apiVersion":
+				apiVersion, _ = d.str(p.val, fp)
+			case "kind":
+				r.kind, _ = d.str(p.val, fp)
+			case "name":
+				r.name, _ = d.str(p.val, fp)
+			case "uid":
+				r.uid, _ = d.str(p.val, fp)
+			case "controller":
+				isController, _ = d.boolean(p.val, fp)
+			case "blockOwnerDeletion":
+				d.boolean(p.val, fp)
+			default:
+				d.unknown(p, ip)
+			}
+		}
+		if isNull(item) {
+			continue
+		}
+		for _, f := range []string{"apiVersion", "kind", "name"} {
+			if !hasKey(ps, f) {
+				d.required(item, ip, f)
+			}
+		}
+		if !isController {
+			continue
+		}
+		if controller != nil {
+			d.errorf(item, join(ip, "controller"), "only one reference can have controller set to true (the first is at line %d)", controller.node.Line)
+			continue
+		}
+		r.group, r.node = groupOf(apiVersion), item
+		controller = &r
+	}
+	return controller
 }

@@ -116,6 +116,14 @@ type wlInfo struct {
 	// priorityClassName.
 	wpc, pc ref
 
+	// uid is the object's metadata.uid; owner its controller
+	// ownerReference (Workload objects: the job that owns it).
+	uid   string
+	owner *ownerRef
+	// mergedInto is the Workload object that is this job's workload (its
+	// controller ownerReference names the job); the job is then dropped.
+	mergedInto *wlInfo
+
 	// dropped workloads are left out of the Scenario (finished, or a Job
 	// Kueue does not manage).
 	dropped bool

@@ -22,7 +22,7 @@ const defaultPodSetName = "main"
 func (d *decoder) workload(st *state, o *rawObject, v1beta1 bool) {
 	m, rest := d.begin(o, true, nameSubdomain)
 	sa := d.annotations(m, annWorkload, o.kind)
-	w := &wlInfo{label: m.label, node: o.node, nameNode: m.nameNode}
+	w := &wlInfo{label: m.label, node: o.node, nameNode: m.nameNode, uid: m.uid, owner: m.owner}
 	wl := core.Workload{
 		Namespace:        m.namespace,
 		Name:             m.name,
@@ -476,7 +476,7 @@ func (d *decoder) admission(n *yaml.Node, path string, podSets []core.PodSet, w 
 func (d *decoder) job(st *state, o *rawObject) {
 	m, rest := d.begin(o, true, nameJob)
 	sa := d.annotations(m, annWorkload, o.kind)
-	w := &wlInfo{label: m.label, node: o.node, nameNode: m.nameNode, job: true, jobName: m.name, jobGroup: "batch", jobKind: "Job"}
+	w := &wlInfo{label: m.label, node: o.node, nameNode: m.nameNode, job: true, jobName: m.name, jobGroup: "batch", jobKind: "Job", uid: m.uid}
 	wl := core.Workload{
 		Namespace:        m.namespace,
 		Name:             "job-" + m.name,
