@@ -108,7 +108,18 @@ type ResourceFlavor struct {
 	NodeLabels  map[string]string
 	NodeTaints  []Taint
 	Tolerations []Toleration
-	Pos         Pos
+	// TopologyName is spec.topologyName: a flavor for topology-aware
+	// scheduling. TAS itself is not simulated; a ClusterQueue using such a
+	// flavor is inactive when the Topology does not exist, as in Kueue.
+	TopologyName string
+	Pos          Pos
+}
+
+// Topology is a Kueue Topology object. Only its name is used: it makes the
+// ClusterQueues that use a flavor naming it active.
+type Topology struct {
+	Name string
+	Pos  Pos
 }
 
 // ResourceQuota is the quota of one resource in one flavor of a ClusterQueue
@@ -376,6 +387,7 @@ type Scenario struct {
 	Expect           []Expectation
 
 	Flavors       []ResourceFlavor
+	Topologies    []Topology
 	ClusterQueues []ClusterQueue
 	Cohorts       []Cohort
 	LocalQueues   []LocalQueue

@@ -395,6 +395,9 @@ func (d *decoder) dispatch(st *state, o *rawObject) {
 		case "WorkloadPriorityClass":
 			d.workloadPriorityClass(st, o)
 			return
+		case "Topology":
+			d.topology(st, o)
+			return
 		}
 	case apiBatchV1:
 		if o.kind == "Job" {

@@ -3,6 +3,7 @@ package scenario
 import (
 	"regexp"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -1007,5 +1008,78 @@ spec:
 	}
 	if got := sc.Workloads[0].Admission.PodSets[0].ResourceUsage[core.ResourceCPU]; got != 2000 {
 		t.Errorf("admitted cpu %d milli, want 2000", got)
+	}
+}
+
+// TestTopologyAwareScheduling checks that everything asking for TAS gets
+// the same "not simulated" warning where it is written, and that Topology
+// objects are validated like the CRD does (issue 19, point 12).
+func TestTopologyAwareScheduling(t *testing.T) {
+	const notSimulated = "topology-aware scheduling is not simulated: "
+	cases := map[string]struct {
+		in       string
+		warnings []diag
+		errors   []diag
+	}{
+		"TAS annotation on a Job's pod template": {
+			in: `apiVersion: batch/v1
+kind: Job
+metadata: {name: j, labels: {kueue.x-k8s.io/queue-name: q}}
+spec:
+  template:
+    metadata:
+      annotations: {kueue.x-k8s.io/podset-required-topology: cloud.provider.com/topology-rack}
+    spec: {restartPolicy: Never, containers: [{name: c}]}
+`,
+			warnings: []diag{{At: "t.yaml:7:62", Object: "Job/default/j", Field: "spec.template.metadata.annotations[kueue.x-k8s.io/podset-required-topology]",
+				Msg: notSimulated + "the annotation kueue.x-k8s.io/podset-required-topology is ignored"}},
+		},
+		"topologyRequest on a Workload's pod set": {
+			in: `apiVersion: kueue.x-k8s.io/v1beta2
+kind: Workload
+metadata: {name: w}
+spec:
+  queueName: q
+  podSets:
+  - name: main
+    count: 1
+    topologyRequest: {required: cloud.provider.com/topology-rack}
+    template: {spec: {containers: [{name: c}]}}
+`,
+			warnings: []diag{{At: "t.yaml:9:5", Object: "Workload/default/w", Field: "spec.podSets[0].topologyRequest", Msg: notSimulated + "the topologyRequest is ignored"}},
+		},
+		"invalid Topology levels": {
+			in: `apiVersion: kueue.x-k8s.io/v1beta2
+kind: Topology
+metadata: {name: t}
+spec:
+  levels:
+  - nodeLabel: kubernetes.io/hostname
+  - nodeLabel: rack
+  - nodeLabel: rack
+`,
+			warnings: []diag{{At: "t.yaml:2:7", Object: "Topology/t", Field: "kind", Msg: notSimulated + `Topology "t" only makes the ClusterQueues whose flavors name it active`}},
+			errors: []diag{
+				{At: "t.yaml:6:16", Object: "Topology/t", Field: "spec.levels[0].nodeLabel", Msg: "the kubernetes.io/hostname label can only be used at the lowest level of topology"},
+				{At: "t.yaml:8:5", Object: "Topology/t", Field: "spec.levels[2]", Msg: `must be unique: node label "rack" is used by an earlier level`},
+			},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			_, diags := decode(t, tc.in)
+			var warns []diag
+			for _, w := range compact(diags, core.SeverityWarning) {
+				if strings.Contains(w.Msg, "topolog") {
+					warns = append(warns, w)
+				}
+			}
+			if diff := diffDiags(tc.warnings, warns); diff != "" {
+				t.Errorf("TAS warnings (-want +got):\n%s", diff)
+			}
+			if diff := diffDiags(tc.errors, compact(diags, core.SeverityError)); diff != "" {
+				t.Errorf("errors (-want +got):\n%s", diff)
+			}
+		})
 	}
 }

@@ -10,6 +10,7 @@ import (
 func (d *decoder) link(st *state) {
 	d.linkOwners(st)
 	d.linkClusterQueues(st)
+	d.linkTopologies(st)
 	d.linkCohorts(st)
 	d.linkLocalQueues(st)
 	d.linkJobs(st)

@@ -17,14 +17,18 @@ type state struct {
 	scenarioSeen bool
 	scenario     scenarioInfo
 
-	flavors       []core.ResourceFlavor
-	flavorNames   map[string]bool
-	clusterQueues []*cqInfo
-	cohorts       []*cohortInfo
-	localQueues   []*lqInfo
-	namespaces    []core.Namespace
-	nodes         []core.Node
-	policies      []core.ResourcePolicy
+	flavors     []core.ResourceFlavor
+	flavorNames map[string]bool
+	// flavorTopologies are the topologyName references of flavors, in
+	// document order; topologies the Topology objects.
+	flavorTopologies []flavorTopology
+	topologies       []core.Topology
+	clusterQueues    []*cqInfo
+	cohorts          []*cohortInfo
+	localQueues      []*lqInfo
+	namespaces       []core.Namespace
+	nodes            []core.Node
+	policies         []core.ResourcePolicy
 	// deployments holds Deployments and ReplicaSets, in document order;
 	// podOwners maps their "namespace/name" to the first one registered.
 	deployments []*depInfo
@@ -185,6 +189,7 @@ type scaleRef struct {
 func (st *state) build() *core.Scenario {
 	sc := st.scenario.sc
 	sc.Flavors = st.flavors
+	sc.Topologies = st.topologies
 	for _, c := range st.clusterQueues {
 		sc.ClusterQueues = append(sc.ClusterQueues, c.cq)
 	}

@@ -205,7 +205,9 @@ func (d *decoder) podSets(n *yaml.Node, path string) []core.PodSet {
 					minCount, minNode = v, p.val
 				}
 			case "topologyRequest":
-				// Topology-aware scheduling is not simulated.
+				if !isNull(p.val) {
+					d.warnf(p.key, fp, "%s", tasNotSimulated("the topologyRequest is ignored, and the pod set is admitted on quota alone"))
+				}
 			default:
 				d.unknown(p, ip)
 			}
