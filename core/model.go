@@ -275,6 +275,40 @@ type Admission struct {
 	PodSets      []PodSetAdmission
 }
 
+// AdmissionUsage is the quota a pasted admission holds, per flavor and
+// resource: each pod set assignment's resourceUsage, or, for a resource it
+// does not list, the pod set's request times the assigned count (the
+// "pods" resource counts pods).
+func (w *Workload) AdmissionUsage() map[FlavorResource]Amount {
+	usage := map[FlavorResource]Amount{}
+	if w.Admission == nil {
+		return usage
+	}
+	for _, ps := range w.Admission.PodSets {
+		for r, f := range ps.Flavors {
+			q, ok := ps.ResourceUsage[r]
+			if !ok {
+				q = w.podSetRequest(ps.Name, r, ps.Count)
+			}
+			usage[FlavorResource{Flavor: f, Resource: r}] += q
+		}
+	}
+	return usage
+}
+
+// podSetRequest is a pod set's total request of r for count pods.
+func (w *Workload) podSetRequest(name string, r ResourceName, count int32) Amount {
+	for _, ps := range w.PodSets {
+		if ps.Name == name {
+			if r == ResourcePods {
+				return Amount(count)
+			}
+			return ps.Requests[r] * Amount(count)
+		}
+	}
+	return 0
+}
+
 // Workload is a kueue Workload (or a batch/v1 Job converted to one). Name is
 // "namespace/name" everywhere.
 type Workload struct {

@@ -139,7 +139,16 @@ func (d *decoder) run(data []byte) *core.Scenario {
 	}
 	d.obj = ""
 	d.link(st)
-	return st.build()
+	sc := st.build()
+	if !d.hasError() {
+		d.overcommit(sc)
+	}
+	return sc
+}
+
+// hasError reports whether an error-severity diagnostic was found.
+func (d *decoder) hasError() bool {
+	return slices.ContainsFunc(d.diags, func(x core.Diagnostic) bool { return x.Severity == core.SeverityError })
 }
 
 // parse splits the stream into documents. yaml.v3 reports syntax errors

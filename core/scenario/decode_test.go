@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"fmt"
 	"regexp"
 	"slices"
 	"strings"
@@ -1079,6 +1080,86 @@ spec:
 			}
 			if diff := diffDiags(tc.errors, compact(diags, core.SeverityError)); diff != "" {
 				t.Errorf("errors (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestOverCommitted checks the warning for pasted admissions that use more
+// than a ClusterQueue or Cohort can hold (issue 19, point 9).
+func TestOverCommitted(t *testing.T) {
+	cq := func(name, cohort, nominal, borrowingLimit string) string {
+		extra := ""
+		if borrowingLimit != "" {
+			extra = ", borrowingLimit: \"" + borrowingLimit + "\""
+		}
+		return `apiVersion: kueue.x-k8s.io/v1beta2
+kind: ClusterQueue
+metadata: {name: ` + name + `}
+spec:
+  cohortName: "` + cohort + `"
+  namespaceSelector: {}
+  resourceGroups:
+  - coveredResources: [cpu]
+    flavors: [{name: rf, resources: [{name: cpu, nominalQuota: "` + nominal + `"` + extra + `}]}]
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: LocalQueue
+metadata: {name: q, namespace: ` + name + `}
+spec: {clusterQueue: ` + name + `}
+---
+`
+	}
+	admitted := func(ns string, cpus int) string {
+		return fmt.Sprintf(`apiVersion: kueue.x-k8s.io/v1beta2
+kind: Workload
+metadata: {name: w, namespace: %s}
+spec:
+  queueName: q
+  podSets: [{name: main, count: %d, template: {spec: {containers: [{name: c, resources: {requests: {cpu: "1"}}}]}}}]
+status:
+  admission: {clusterQueue: %s, podSetAssignments: [{name: main, count: %d, flavors: {cpu: rf}}]}
+---
+`, ns, cpus, ns, cpus)
+	}
+	const rf = "apiVersion: kueue.x-k8s.io/v1beta2\nkind: ResourceFlavor\nmetadata: {name: rf}\n---\n"
+	cases := map[string]struct {
+		in   string
+		want []diag
+	}{
+		"within the quota": {
+			in: rf + cq("a", "", "4", "") + admitted("a", 4),
+		},
+		"a ClusterQueue without a cohort beyond its nominal quota": {
+			in:   rf + cq("a", "", "2", "") + admitted("a", 3),
+			want: []diag{{At: "t.yaml:5:1", Object: "ClusterQueue/a", Msg: "over-committed: the admitted workloads of the input use 3 of cpu in flavor rf here, more than the 2 it can hold (its nominal quota, with no cohort to borrow from)"}},
+		},
+		"borrowing within the cohort is not over-committed": {
+			in: rf + cq("a", "pool", "2", "") + cq("b", "pool", "2", "") + admitted("a", 4),
+		},
+		"a cohort beyond the quota of its tree": {
+			in:   rf + cq("a", "pool", "2", "") + cq("b", "pool", "2", "") + admitted("a", 3) + admitted("b", 2),
+			want: []diag{{At: "t.yaml:5:1", Object: "Cohort/pool", Msg: "use 5 of cpu in flavor rf here, more than the 4 it can hold (the quota of its whole tree)"}},
+		},
+		"beyond the borrowing limit": {
+			in:   rf + cq("a", "pool", "2", "1") + cq("b", "pool", "8", "") + admitted("a", 4),
+			want: []diag{{At: "t.yaml:5:1", Object: "ClusterQueue/a", Msg: "use 4 of cpu in flavor rf here, more than the 3 it can hold (quota 2 plus borrowingLimit 1)"}},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			sc, diags := decode(t, tc.in)
+			if sc == nil {
+				t.Fatalf("Decode failed: %v", diags)
+			}
+			var got []diag
+			for _, w := range compact(diags, core.SeverityWarning) {
+				if strings.Contains(w.Msg, "over-committed") {
+					got = append(got, w)
+				}
+			}
+			if diff := diffDiags(tc.want, got); diff != "" {
+				t.Errorf("over-commitment warnings (-want +got):\n%s", diff)
 			}
 		})
 	}

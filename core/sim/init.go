@@ -126,16 +126,11 @@ func (s *State) startAdmitted(i int) {
 		s.admitSeq++
 		w.AdmitSeq = s.admitSeq
 	}
-	a := &Admission{ClusterQueue: adm.ClusterQueue, Usage: map[core.FlavorResource]core.Amount{}}
+	a := &Admission{ClusterQueue: adm.ClusterQueue, Usage: w.Spec.AdmissionUsage()}
 	for _, ps := range adm.PodSets {
 		aps := AdmittedPodSet{Name: ps.Name, Count: ps.Count, Flavors: map[core.ResourceName]core.FlavorName{}}
 		for r, f := range ps.Flavors {
 			aps.Flavors[r] = f
-			q, ok := ps.ResourceUsage[r]
-			if !ok {
-				q = podSetRequest(w.Spec, ps.Name, r, ps.Count)
-			}
-			a.Usage[core.FlavorResource{Flavor: f, Resource: r}] += q
 		}
 		a.PodSets = append(a.PodSets, aps)
 	}
@@ -149,20 +144,6 @@ func (s *State) startAdmitted(i int) {
 		s.Tree.AddUsageMap(s.Queues[qi].Node, a.Usage)
 		s.hold(qi, i, true)
 	}
-}
-
-// podSetRequest is a pod set's total request of r for count pods (the
-// resource usage when status.admission does not list it).
-func podSetRequest(w *core.Workload, name string, r core.ResourceName, count int32) core.Amount {
-	for _, ps := range w.PodSets {
-		if ps.Name == name {
-			if r == core.ResourcePods {
-				return core.Amount(count)
-			}
-			return ps.Requests[r] * core.Amount(count)
-		}
-	}
-	return 0
 }
 
 // inactiveReason mirrors clusterQueue.inactiveReason
