@@ -210,11 +210,37 @@ func (d *decoder) syntaxError(data []byte, err error) {
 			col = i - bytes.LastIndexByte(data[:i], '\n')
 		}
 	}
+	if tab := tabColumn(data, line); tab > 0 {
+		col = tab
+		msg += "; line " + strconv.Itoa(line) + " has a tab character: YAML indentation must use spaces, not tabs"
+	}
 	d.diags = append(d.diags, core.Diagnostic{
 		Pos:      core.Pos{File: d.file, Line: line, Col: col},
 		Severity: core.SeverityError,
 		Message:  printable("invalid YAML: "+msg, maxEchoedMessage),
 	})
+}
+
+// tabColumn returns the 1-based column of the first tab in the leading
+// whitespace of line (1-based) of data, or 0.
+func tabColumn(data []byte, line int) int {
+	for l := 1; l < line; l++ {
+		i := bytes.IndexByte(data, '\n')
+		if i < 0 {
+			return 0
+		}
+		data = data[i+1:]
+	}
+	for i, c := range data {
+		switch c {
+		case '\t':
+			return i + 1
+		case ' ':
+			continue
+		}
+		return 0
+	}
+	return 0
 }
 
 // isParserProblem reports whether msg is one of the problems yaml.v3's

@@ -1164,3 +1164,81 @@ status:
 		})
 	}
 }
+
+// TestActionableMessages checks that the messages issue 19 (point 10)
+// found unhelpful say what is wrong and what to do.
+func TestActionableMessages(t *testing.T) {
+	const admittedWorkload = `apiVersion: kueue.x-k8s.io/v1beta2
+kind: Workload
+metadata: {name: w, namespace: team}
+spec:
+  queueName: q
+  podSets: [{name: main, count: 1, template: {spec: {containers: [{name: c, resources: {requests: {cpu: "1"}}}]}}}]
+status:
+  admission: {clusterQueue: cq, podSetAssignments: [{name: main, count: 1, flavors: {cpu: rf}}]}
+`
+	cases := map[string]struct {
+		in       string
+		errors   []diag
+		warnings []diag
+	}{
+		"a workloads-only dump: the admitted workload keeps its admission": {
+			in: admittedWorkload,
+			warnings: []diag{
+				{At: "t.yaml:5:14", Object: "Workload/team/w", Field: "spec.queueName", Msg: `LocalQueue "q" does not exist in namespace "team": the workload keeps its admission, but it could not be queued again after an eviction; paste the LocalQueues too`},
+				{At: "t.yaml:8:29", Object: "Workload/team/w", Field: "status.admission.clusterQueue", Msg: `ClusterQueue "cq" of the admission is not in the input: the workload is shown admitted, but its usage counts against no quota; paste the ClusterQueues too`},
+			},
+		},
+		"a missing WorkloadPriorityClass is a warning, like a missing LocalQueue": {
+			in: `apiVersion: batch/v1
+kind: Job
+metadata:
+  name: j
+  labels:
+    kueue.x-k8s.io/queue-name: q
+    kueue.x-k8s.io/priority-class: high
+spec:
+  template: {spec: {restartPolicy: Never, priorityClassName: gold, containers: [{name: c}]}}
+`,
+			warnings: []diag{
+				{At: "t.yaml:7:36", Object: "Job/default/j", Field: "metadata.labels[kueue.x-k8s.io/priority-class]", Msg: `WorkloadPriorityClass "high" does not exist: Kueue cannot create the Workload for this Job, which stays suspended, so the playground leaves it out; paste the WorkloadPriorityClass`},
+			},
+		},
+		"v1beta1's cohort in a v1beta2 ClusterQueue": {
+			in:     "apiVersion: kueue.x-k8s.io/v1beta2\nkind: ClusterQueue\nmetadata: {name: a}\nspec:\n  namespaceSelector: {}\n  cohort: pool\n",
+			errors: []diag{{At: "t.yaml:6:3", Object: "ClusterQueue/a", Field: "spec.cohort", Msg: `unknown field "cohort" in kueue.x-k8s.io/v1beta2: use "cohortName"`}},
+		},
+		"v1beta2's cohortName in a v1beta1 ClusterQueue": {
+			in:     "apiVersion: kueue.x-k8s.io/v1beta1\nkind: ClusterQueue\nmetadata: {name: a}\nspec:\n  namespaceSelector: {}\n  cohortName: pool\n",
+			errors: []diag{{At: "t.yaml:6:3", Object: "ClusterQueue/a", Field: "spec.cohortName", Msg: `unknown field "cohortName" in kueue.x-k8s.io/v1beta1: use "cohort"`}},
+		},
+		"a misspelled field gets the nearest known one": {
+			in:     "apiVersion: kueue.x-k8s.io/v1beta2\nkind: ClusterQueue\nmetadata: {name: a}\nspec:\n  namespaceSelector: {}\n  queueingStrategey: StrictFIFO\n",
+			errors: []diag{{At: "t.yaml:6:3", Object: "ClusterQueue/a", Field: "spec.queueingStrategey", Msg: `unknown field "queueingStrategey"; did you mean "queueingStrategy"?`}},
+		},
+		"two objects without --- between them": {
+			in: "apiVersion: v1\nkind: Namespace\nmetadata: {name: a}\napiVersion: v1\nkind: Namespace\n",
+			errors: []diag{
+				{At: "t.yaml:4:1", Field: "apiVersion", Msg: `duplicate field "apiVersion" (first set at line 1); if a new object starts here, separate it from the one before with a line "---" above line 4`},
+				{At: "t.yaml:5:1", Field: "kind", Msg: `duplicate field "kind" (first set at line 2); if a new object starts here, separate it from the one before with a line "---" above line 4`},
+			},
+		},
+		"a tab in the indentation": {
+			in:     "apiVersion: v1\nkind: Namespace\nmetadata:\n  \tname: a\n",
+			errors: []diag{{At: "t.yaml:4:3", Msg: "line 4 has a tab character: YAML indentation must use spaces, not tabs"}},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			_, diags := decode(t, tc.in)
+			if diff := diffDiags(tc.errors, compact(diags, core.SeverityError)); diff != "" {
+				t.Errorf("errors (-want +got):\n%s", diff)
+			}
+			if tc.warnings != nil {
+				if diff := diffDiags(tc.warnings, compact(diags, core.SeverityWarning)); diff != "" {
+					t.Errorf("warnings (-want +got):\n%s", diff)
+				}
+			}
+		})
+	}
+}

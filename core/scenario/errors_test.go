@@ -536,30 +536,6 @@ status:
 				{At: "t.yaml:14:13", Object: "Workload/default/w", Field: "status.admission.podSetAssignments[1].name", Msg: `pod set "extra" not found in spec.podSets`},
 			},
 		},
-		"priority class of a job does not exist": {
-			in: `apiVersion: batch/v1
-kind: Job
-metadata:
-  name: j
-  labels:
-    kueue.x-k8s.io/queue-name: q
-    kueue.x-k8s.io/priority-class: high
-spec:
-  template: {spec: {restartPolicy: Never, containers: [{name: c}]}}
----
-apiVersion: batch/v1
-kind: Job
-metadata:
-  name: k
-  labels: {kueue.x-k8s.io/queue-name: q}
-spec:
-  template: {spec: {restartPolicy: Never, priorityClassName: gold, containers: [{name: c}]}}
-`,
-			want: []diag{
-				{At: "t.yaml:7:36", Object: "Job/default/j", Field: "metadata.labels[kueue.x-k8s.io/priority-class]", Msg: `WorkloadPriorityClass "high" does not exist`},
-				{At: "t.yaml:17:62", Object: "Job/default/k", Field: "spec.template.spec.priorityClassName", Msg: `PriorityClass "gold" does not exist`},
-			},
-		},
 		"resource policy without strategy": {
 			in: `apiVersion: scheduling.x-k8s.io/v1alpha1
 kind: ResourcePolicy

@@ -427,6 +427,13 @@ func (d *decoder) clusterQueue(st *state, o *rawObject, v1beta1 bool) {
 					d.unknown(q, fp)
 				}
 			}
+		case "cohort", "cohortName":
+			// The other version's name (cohortField took this version's).
+			if v1beta1 {
+				d.renamed(p, "spec", "v1beta1", "cohort")
+			} else {
+				d.renamed(p, "spec", "v1beta2", "cohortName")
+			}
 		default:
 			d.unknown(p, "spec")
 		}

@@ -193,13 +193,16 @@ func (d *decoder) registerJobWorkload(st *state, w *wlInfo) bool {
 // otherwise the globalDefault PriorityClass applies
 // (pkg/util/priority.getDefaultPriorityClass: the lowest value if several);
 // otherwise 0. A class that does not exist makes Kueue fail to create the
-// Workload, which the playground reports as an error.
+// Workload, so the job stays suspended: a warning, and the playground
+// leaves the job out (as it does a LocalQueue that does not exist, which
+// Kueue also accepts).
 func (d *decoder) jobPriority(st *state, w *wlInfo) {
 	switch {
 	case w.wpc.name != "":
 		pc, ok := st.workloadPClass[w.wpc.name]
 		if !ok {
-			d.errorObj(w.label, w.wpc.node, w.wpc.path, "WorkloadPriorityClass %q does not exist: Kueue cannot create the Workload for this Job", w.wpc.name)
+			d.warnObj(w.label, w.wpc.node, w.wpc.path, "WorkloadPriorityClass %q does not exist: Kueue cannot create the Workload for this %s, which stays suspended, so the playground leaves it out; paste the WorkloadPriorityClass (kubectl get workloadpriorityclasses -o yaml) or fix the label", w.wpc.name, w.jobKind)
+			w.dropped = true
 			return
 		}
 		w.wl.Priority, w.wl.PriorityClass = pc.value, w.wpc.name
@@ -210,7 +213,8 @@ func (d *decoder) jobPriority(st *state, w *wlInfo) {
 		}
 		pc, ok := st.priorityClass[w.pc.name]
 		if !ok {
-			d.errorObj(w.label, w.pc.node, w.pc.path, "PriorityClass %q does not exist: Kueue cannot create the Workload for this Job", w.pc.name)
+			d.warnObj(w.label, w.pc.node, w.pc.path, "PriorityClass %q does not exist: Kueue cannot create the Workload for this %s, which stays suspended, so the playground leaves it out; paste the PriorityClass (kubectl get priorityclasses -o yaml) or fix priorityClassName", w.pc.name, w.jobKind)
+			w.dropped = true
 			return
 		}
 		w.wl.Priority, w.wl.PriorityClass = pc.value, w.pc.name
@@ -236,10 +240,14 @@ func (d *decoder) linkWorkloads(st *state) {
 			continue
 		}
 		if !lqs[w.wl.Namespace+"/"+w.queue.name] {
-			d.warnObj(w.label, w.queue.node, w.queue.path, "LocalQueue %q does not exist in namespace %q: the workload stays pending", w.queue.name, w.wl.Namespace)
+			if w.wl.Admission != nil {
+				d.warnObj(w.label, w.queue.node, w.queue.path, "LocalQueue %q does not exist in namespace %q: the workload keeps its admission, but it could not be queued again after an eviction; paste the LocalQueues too (kubectl get localqueues -A -o yaml)", w.queue.name, w.wl.Namespace)
+			} else {
+				d.warnObj(w.label, w.queue.node, w.queue.path, "LocalQueue %q does not exist in namespace %q: the workload stays pending; paste the LocalQueue (kubectl get localqueues -A -o yaml) or fix the queue name", w.queue.name, w.wl.Namespace)
+			}
 		}
 		if w.wl.Admission != nil && w.admissionCQ.name != "" && !cqs[w.admissionCQ.name] {
-			d.warnObj(w.label, w.admissionCQ.node, w.admissionCQ.path, "ClusterQueue %q of the admission does not exist", w.admissionCQ.name)
+			d.warnObj(w.label, w.admissionCQ.node, w.admissionCQ.path, "ClusterQueue %q of the admission is not in the input: the workload is shown admitted, but its usage counts against no quota; paste the ClusterQueues too (kubectl get clusterqueues -o yaml)", w.admissionCQ.name)
 		}
 	}
 }

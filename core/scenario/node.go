@@ -38,6 +38,9 @@ type decoder struct {
 	// obj is the "Kind/name" of the object being decoded.
 	obj string
 
+	// suggestions counts the unknown fields given a suggestion.
+	suggestions int
+
 	// generated counts the objects named from each metadata.generateName
 	// (see generatedName).
 	generated map[string]int
@@ -277,7 +280,12 @@ func (d *decoder) collectPairs(n *yaml.Node, path string, seen map[string]*yaml.
 		}
 		if first, dup := seen[k.Value]; dup {
 			if explicit {
-				d.errorf(k, join(path, k.Value), "duplicate field %q (first set at line %d)", k.Value, first.Line)
+				hint := ""
+				if path == "" && (k.Value == "apiVersion" || k.Value == "kind") {
+					// Two objects run together.
+					hint = fmt.Sprintf("; if a new object starts here, separate it from the one before with a line \"---\" above line %d", d.objectStart(n, k))
+				}
+				d.errorf(k, join(path, k.Value), "duplicate field %q (first set at line %d)%s", k.Value, first.Line, hint)
 			}
 			continue
 		}
@@ -329,9 +337,46 @@ func (d *decoder) items(n *yaml.Node, path string) []*yaml.Node {
 	return out
 }
 
-// unknown reports a field that the Kubernetes type does not have.
+// objectStart returns the line where a second object run into mapping n
+// seems to start: the first repeated apiVersion or kind key, which is where
+// a forgotten "---" belongs.
+func (d *decoder) objectStart(n, k *yaml.Node) int {
+	seen := map[string]bool{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		key := n.Content[i]
+		if key.Value != "apiVersion" && key.Value != "kind" {
+			continue
+		}
+		if seen[key.Value] {
+			return key.Line
+		}
+		seen[key.Value] = true
+	}
+	return k.Line
+}
+
+// maxSuggestions bounds how many unknown fields get a "did you mean"
+// (each costs an edit distance against every known field name).
+const maxSuggestions = 200
+
+// unknown reports a field that the Kubernetes type does not have, with the
+// nearest field name the decoder knows when one is close enough to be a
+// misspelling.
 func (d *decoder) unknown(p pair, path string) {
-	d.errorf(p.key, join(path, p.name), "unknown field %q", p.name)
+	msg := fmt.Sprintf("unknown field %q", p.name)
+	if d.suggestions < maxSuggestions {
+		d.suggestions++
+		if near := nearest(p.name, knownFields()); near != "" && near != p.name {
+			msg += fmt.Sprintf("; did you mean %q?", near)
+		}
+	}
+	d.errorf(p.key, join(path, p.name), "%s", msg)
+}
+
+// renamed reports a field that exists under another name in the other
+// Kueue API version (v1beta1's spec.cohort is v1beta2's spec.cohortName).
+func (d *decoder) renamed(p pair, path, version, name string) {
+	d.errorf(p.key, join(path, p.name), "unknown field %q in kueue.x-k8s.io/%s: use %q (%q is its name in the other API version)", p.name, version, name, p.name)
 }
 
 // required reports a missing required field; n is the mapping that lacks it.

@@ -66,7 +66,7 @@ func (d *decoder) workload(st *state, o *rawObject, v1beta1 bool) {
 			}
 		case "priorityClassRef":
 			if v1beta1 {
-				d.unknown(p, "spec")
+				d.errorf(p.key, fp, "unknown field %q in kueue.x-k8s.io/v1beta1: use priorityClassName and priorityClassSource (priorityClassRef is kueue.x-k8s.io/v1beta2's field)", p.name)
 				continue
 			}
 			if !isNull(p.val) {
@@ -75,7 +75,7 @@ func (d *decoder) workload(st *state, o *rawObject, v1beta1 bool) {
 			}
 		case "priorityClassName":
 			if !v1beta1 {
-				d.unknown(p, "spec")
+				d.errorf(p.key, fp, "unknown field %q in kueue.x-k8s.io/v1beta2: use priorityClassRef {group, kind, name} (priorityClassName is kueue.x-k8s.io/v1beta1's field)", p.name)
 				continue
 			}
 			if s, ok := d.str(p.val, fp); ok && s != "" {
@@ -86,7 +86,7 @@ func (d *decoder) workload(st *state, o *rawObject, v1beta1 bool) {
 			}
 		case "priorityClassSource":
 			if !v1beta1 {
-				d.unknown(p, "spec")
+				d.errorf(p.key, fp, "unknown field %q in kueue.x-k8s.io/v1beta2: use priorityClassRef {group, kind, name} (priorityClassSource is kueue.x-k8s.io/v1beta1's field)", p.name)
 				continue
 			}
 			classSource, _ = d.strEnum(p.val, fp, "kueue.x-k8s.io/workloadpriorityclass", "scheduling.k8s.io/priorityclass", "")

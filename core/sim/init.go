@@ -96,8 +96,11 @@ func New(sc *core.Scenario, gates core.FeatureGates) *State {
 	var ts trace.Step
 	for _, w := range s.All() {
 		if w.Status == Admitted {
-			ts.Events = append(ts.Events, trace.Event{Kind: trace.EventArrival, Workload: w.Key, ClusterQueue: w.ClusterQueue,
-				Message: fmt.Sprintf("starts admitted in ClusterQueue %s (status.admission), holding %s", w.ClusterQueue, formatUsage(w.Admission.Usage))})
+			msg := fmt.Sprintf("starts admitted in ClusterQueue %s (status.admission), holding %s", w.ClusterQueue, formatUsage(w.Admission.Usage))
+			if s.QueueIndex(w.ClusterQueue) < 0 {
+				msg = fmt.Sprintf("starts admitted in ClusterQueue %s (status.admission), which is not in the input: its usage (%s) counts against no quota", w.ClusterQueue, formatUsage(w.Admission.Usage))
+			}
+			ts.Events = append(ts.Events, trace.Event{Kind: trace.EventArrival, Workload: w.Key, ClusterQueue: w.ClusterQueue, Message: msg})
 		}
 	}
 	s.placePods(&ts)
