@@ -275,6 +275,16 @@ type Admission struct {
 	PodSets      []PodSetAdmission
 }
 
+// Eviction is the Evicted=True condition a workload starts with.
+type Eviction struct {
+	// Reason and Message are the condition's (Preempted, Deactivated,
+	// PodsReadyTimeout, ...).
+	Reason, Message string
+	// At is the condition's lastTransitionTime as virtual time (0 when it
+	// has none): the termination delay counts from it.
+	At time.Duration
+}
+
 // AdmissionUsage is the quota a pasted admission holds, per flavor and
 // resource: each pod set assignment's resourceUsage, or, for a resource it
 // does not list, the pod set's request times the assigned count (the
@@ -334,6 +344,16 @@ type Workload struct {
 
 	// Admission is set for a workload that starts admitted.
 	Admission *Admission
+	// Eviction is set for an admitted workload that starts evicted: pasted
+	// with Evicted=True while it still holds status.admission, or inactive
+	// (spec.active: false), which Kueue's workload controller evicts at once
+	// (reason Deactivated). It releases its quota after its termination
+	// delay, counted from the eviction, and is then queued again if active.
+	Eviction *Eviction
+	// RequeueAt is status.requeueState.requeueAt as virtual time (nil when
+	// unset): a pending workload is not queued before it
+	// (WorkloadReconciler waits for the backoff to finish).
+	RequeueAt *time.Duration
 	// AdmittedAt is the QuotaReserved condition's lastTransitionTime as
 	// virtual time (negative or zero for before the simulation), or nil.
 	AdmittedAt *time.Duration

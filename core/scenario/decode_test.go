@@ -1242,3 +1242,54 @@ spec:
 		})
 	}
 }
+
+// TestPastedStates checks what the decoder reads of the states Kueue
+// continues (issue 19, point 7): Evicted=True with the quota still held,
+// an admitted inactive workload, status.requeueState.requeueAt, all in
+// virtual time from the latest condition timestamp of the file.
+func TestPastedStates(t *testing.T) {
+	wl := func(name, spec, status string) string {
+		return `---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: Workload
+metadata: {name: ` + name + `}
+spec:
+  queueName: q
+` + spec + `  podSets: [{count: 1, template: {spec: {containers: [{name: c}]}}}]
+status:
+` + status
+	}
+	const admitted = "  admission: {clusterQueue: cq, podSetAssignments: [{flavors: {cpu: f}}]}\n"
+	in := wl("evicted", "", admitted+`  conditions:
+  - {type: QuotaReserved, status: "True", lastTransitionTime: "2026-01-01T09:00:00Z"}
+  - {type: Evicted, status: "True", reason: Preempted, message: preempted, lastTransitionTime: "2026-01-01T09:59:50Z"}
+`) + wl("inactive", "  active: false\n", admitted) +
+		wl("backoff", "", `  requeueState: {count: 2, requeueAt: "2026-01-01T10:01:00Z"}
+  conditions:
+  - {type: Requeued, status: "False", reason: PodsReadyTimeout, lastTransitionTime: "2026-01-01T10:00:00Z"}
+`) + wl("released", "", `  conditions:
+  - {type: Evicted, status: "True", reason: Preempted, lastTransitionTime: "2026-01-01T09:30:00Z"}
+`)
+	sc, diags := decode(t, in)
+	if sc == nil {
+		t.Fatalf("Decode failed: %v", diags)
+	}
+	type state struct {
+		Eviction   *core.Eviction
+		RequeueAt  *time.Duration
+		AdmittedAt *time.Duration
+	}
+	got := map[string]state{}
+	for _, w := range sc.Workloads {
+		got[w.Name] = state{w.Eviction, w.RequeueAt, w.AdmittedAt}
+	}
+	want := map[string]state{
+		"evicted":  {Eviction: &core.Eviction{Reason: "Preempted", Message: "preempted", At: -10 * time.Second}, AdmittedAt: ptr(-time.Hour)},
+		"inactive": {Eviction: &core.Eviction{Reason: "Deactivated", Message: "The workload is deactivated"}},
+		"backoff":  {RequeueAt: ptr(time.Minute)},
+		"released": {},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("pasted states (-want +got):\n%s", diff)
+	}
+}

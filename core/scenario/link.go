@@ -15,7 +15,7 @@ func (d *decoder) link(st *state) {
 	d.linkLocalQueues(st)
 	d.linkJobs(st)
 	d.linkWorkloads(st)
-	d.linkAdmissionTimes(st)
+	d.linkTimes(st)
 	d.linkDeployments(st)
 	d.linkScenarioRefs(st)
 }
@@ -252,32 +252,45 @@ func (d *decoder) linkWorkloads(st *state) {
 	}
 }
 
-// linkAdmissionTimes turns the QuotaReserved lastTransitionTime of
-// workloads that start admitted into virtual time. The epoch is chosen so
-// that the file needs no wall clock: the latest such timestamp in the file
-// is virtual time 0 (the simulation starts right after it), and every other
-// admitted workload gets the negative offset of its timestamp from that
-// one. Without any timestamp, AdmittedAt stays nil.
-func (d *decoder) linkAdmissionTimes(st *state) {
-	var latest time.Time
+// linkTimes turns the timestamps of pasted workloads into virtual time:
+// the QuotaReserved and Evicted conditions' lastTransitionTime and
+// status.requeueState.requeueAt. The epoch is chosen so that the file needs
+// no wall clock: the latest condition timestamp of any workload in the file
+// is virtual time 0 (the dump was taken at or after it, and the simulation
+// starts right then), and every other time is its offset from that one
+// (negative for the past; requeueAt may be in the future). Without any
+// condition timestamp, the times stay unset (requeueAt too).
+func (d *decoder) linkTimes(st *state) {
+	var epoch time.Time
 	found := false
 	for _, w := range st.workloads {
-		if w.dropped || w.wl.Admission == nil || w.admittedAt == nil {
+		if w.dropped || w.latest == nil {
 			continue
 		}
-		if !found || w.admittedAt.After(latest) {
-			latest, found = *w.admittedAt, true
+		if !found || w.latest.After(epoch) {
+			epoch, found = *w.latest, true
 		}
 	}
 	if !found {
 		return
 	}
+	rel := func(t *time.Time) *time.Duration {
+		off := t.Sub(epoch) // saturates for far-apart times
+		return &off
+	}
 	for _, w := range st.workloads {
-		if w.dropped || w.wl.Admission == nil || w.admittedAt == nil {
+		if w.dropped {
 			continue
 		}
-		off := w.admittedAt.Sub(latest) // <= 0; saturates for far-apart times
-		w.wl.AdmittedAt = &off
+		if w.wl.Admission != nil && w.admittedAt != nil {
+			w.wl.AdmittedAt = rel(w.admittedAt)
+		}
+		if w.wl.Eviction != nil && w.evictedAt != nil {
+			w.wl.Eviction.At = *rel(w.evictedAt)
+		}
+		if w.requeueAt != nil && w.wl.Admission == nil {
+			w.wl.RequeueAt = rel(w.requeueAt)
+		}
 	}
 }
 

@@ -105,6 +105,15 @@ type wlInfo struct {
 
 	// admittedAt is the QuotaReserved condition's lastTransitionTime.
 	admittedAt *time.Time
+	// latest is the latest lastTransitionTime of any condition: the file's
+	// virtual time 0 is the latest over all workloads (linkTimes).
+	latest *time.Time
+	// evicted is the Evicted=True condition; evictedAt its time.
+	evicted   *core.Eviction
+	evictedAt *time.Time
+	// requeueAt is status.requeueState.requeueAt.
+	requeueAt     *time.Time
+	requeueAtNode *yaml.Node
 	// admissionCQ is status.admission.clusterQueue.
 	admissionCQ ref
 

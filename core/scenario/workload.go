@@ -117,6 +117,19 @@ func (d *decoder) workload(st *state, o *rawObject, v1beta1 bool) {
 		wl.PodSets = d.podSets(podSetsNode, "spec.podSets")
 	}
 	cond := d.workloadStatus(statusNode, "status", w, &wl)
+	switch {
+	case wl.Admission == nil:
+		// Evicted and already released (or never admitted): pending.
+	case w.evicted != nil:
+		wl.Eviction = w.evicted
+	case !wl.Active:
+		// WorkloadReconciler.Reconcile, !workload.IsActive: an admitted
+		// inactive workload is evicted at once.
+		wl.Eviction = &core.Eviction{Reason: "Deactivated", Message: "The workload is deactivated"}
+	}
+	if w.requeueAt != nil && wl.Admission != nil {
+		d.warnf(w.requeueAtNode, "status.requeueState.requeueAt", "the backoff of a workload that still holds its quota is not simulated: it is queued again as soon as it releases its quota")
+	}
 	if cond.finished {
 		d.warnf(cond.finishedNode, "status.conditions", "the Workload has finished (condition Finished is True): Kueue no longer counts it, so the playground leaves it out")
 		w.dropped = true
@@ -286,6 +299,20 @@ func (d *decoder) workloadStatus(n *yaml.Node, path string, w *wlInfo, wl *core.
 			admissionNode = p.val
 		case "conditions":
 			c = d.conditions(p.val, fp, w)
+		case "requeueState":
+			for _, q := range d.pairs(p.val, fp) {
+				qp := join(fp, q.name)
+				switch q.name {
+				case "count":
+					d.int32v(q.val, qp, 0)
+				case "requeueAt":
+					if !isNull(q.val) {
+						w.requeueAt, w.requeueAtNode = d.timestamp(q.val, qp), q.val
+					}
+				default:
+					d.unknown(q, fp)
+				}
+			}
 		default:
 			// Other observed state: not interpreted.
 		}
@@ -304,7 +331,7 @@ func (d *decoder) conditions(n *yaml.Node, path string, w *wlInfo) wlConditions 
 	seen := map[string]bool{}
 	for i, item := range d.items(n, path) {
 		ip := index(path, i)
-		var typ, status string
+		var typ, status, reason, message string
 		var typeNode, statusNode, ltt *yaml.Node
 		for _, p := range d.pairs(item, ip) {
 			fp := join(ip, p.name)
@@ -320,7 +347,11 @@ func (d *decoder) conditions(n *yaml.Node, path string, w *wlInfo) wlConditions 
 				if !isNull(p.val) {
 					ltt = p.val
 				}
-			case "observedGeneration", "reason", "message":
+			case "reason":
+				reason, _ = d.str(p.val, fp)
+			case "message":
+				message, _ = d.str(p.val, fp)
+			case "observedGeneration":
 			default:
 				d.unknown(p, ip)
 			}
@@ -342,23 +373,35 @@ func (d *decoder) conditions(n *yaml.Node, path string, w *wlInfo) wlConditions 
 		seen[typ] = true
 		var at *time.Time
 		if ltt != nil {
-			if s, ok := d.str(ltt, join(ip, "lastTransitionTime")); ok {
-				t, err := time.Parse(time.RFC3339, s)
-				if err != nil {
-					d.errorf(ltt, join(ip, "lastTransitionTime"), "invalid timestamp %q: use RFC 3339, such as 2025-01-02T15:04:05Z", clip(s))
-				} else {
-					at = &t
-				}
-			}
+			at = d.timestamp(ltt, join(ip, "lastTransitionTime"))
+		}
+		if at != nil && (w.latest == nil || at.After(*w.latest)) {
+			w.latest = at
 		}
 		switch {
 		case typ == "QuotaReserved" && status == "True":
 			w.admittedAt = at
 		case typ == "Finished" && status == "True":
 			c.finished, c.finishedNode = true, typeNode
+		case typ == "Evicted" && status == "True":
+			w.evicted, w.evictedAt = &core.Eviction{Reason: reason, Message: message}, at
 		}
 	}
 	return c
+}
+
+// timestamp decodes a metav1.Time (RFC 3339); nil when invalid (reported).
+func (d *decoder) timestamp(n *yaml.Node, path string) *time.Time {
+	s, ok := d.str(n, path)
+	if !ok {
+		return nil
+	}
+	t, err := time.Parse(time.RFC3339, s)
+	if err != nil {
+		d.errorf(n, path, "invalid timestamp %q: use RFC 3339, such as 2025-01-02T15:04:05Z", clip(s))
+		return nil
+	}
+	return &t
 }
 
 // admission decodes status.admission and validates it like

@@ -118,16 +118,26 @@ func (s *State) release(i int, ts *trace.Step) {
 	if p := w.Preempted; p != nil {
 		w.Explanation = fmt.Sprintf("evicted by %s (%s) at %v; it terminated and is queued again", p.By, p.Reason, p.At)
 	}
+	requeue := w.Spec.Active
+	if !requeue {
+		// An inactive workload is not queued again (WorkloadReconciler).
+		w.Explanation = "spec.active is false: it terminated and is not queued again"
+	}
 	s.setTerminating(i)
 	ev := trace.Event{Kind: trace.EventRelease, Workload: w.Key, ClusterQueue: w.ClusterQueue,
 		Message: fmt.Sprintf("terminated: its quota is released (%s) and it is queued again", formatUsage(usage))}
+	if !requeue {
+		ev.Message = fmt.Sprintf("terminated: its quota is released (%s); it is inactive (spec.active: false), so it is not queued again", formatUsage(usage))
+	}
 	if qi >= 0 {
 		s.Tree.RemoveUsageMap(s.Queues[qi].Node, usage)
 		s.mutQueue(qi).Generation++
 		s.hold(qi, i, false)
 	}
 	ts.Events = append(ts.Events, ev)
-	if cq := s.QueueIndex(w.ClusterQueue); cq >= 0 {
+	if !requeue {
+		w.ClusterQueue = ""
+	} else if cq := s.QueueIndex(w.ClusterQueue); cq >= 0 {
 		s.pushHeap(cq, i)
 	}
 	if qi >= 0 {

@@ -87,6 +87,11 @@ func New(sc *core.Scenario, gates core.FeatureGates) *State {
 	for _, i := range admitted {
 		s.startAdmitted(i)
 	}
+	for _, i := range admitted {
+		if s.Workload(i).Spec.Eviction != nil {
+			s.startEvicted(i)
+		}
+	}
 
 	st.events = scheduledEvents(sc)
 	s.place = newPlaceState(sc, s.gen)
@@ -95,6 +100,14 @@ func New(sc *core.Scenario, gates core.FeatureGates) *State {
 	// initialStep reports it.
 	var ts trace.Step
 	for _, w := range s.All() {
+		if w.Status == Terminating {
+			ev := w.Spec.Eviction
+			msg := fmt.Sprintf("starts evicted (Evicted=True, reason %s) in ClusterQueue %s, holding %s until it releases its quota at %v", ev.Reason, w.ClusterQueue, formatUsage(w.Admission.Usage), *w.ReleaseAt)
+			if !w.Spec.Active {
+				msg = fmt.Sprintf("starts admitted in ClusterQueue %s but inactive (spec.active: false): Kueue evicts it at once (reason %s); it holds %s until it releases its quota at %v", w.ClusterQueue, ev.Reason, formatUsage(w.Admission.Usage), *w.ReleaseAt)
+			}
+			ts.Events = append(ts.Events, trace.Event{Kind: trace.EventArrival, Workload: w.Key, ClusterQueue: w.ClusterQueue, Message: msg})
+		}
 		if w.Status == Admitted {
 			msg := fmt.Sprintf("starts admitted in ClusterQueue %s (status.admission), holding %s", w.ClusterQueue, formatUsage(w.Admission.Usage))
 			if s.QueueIndex(w.ClusterQueue) < 0 {
@@ -113,6 +126,28 @@ func admittedAt(w *core.Workload) time.Duration {
 		return *w.AdmittedAt
 	}
 	return 0
+}
+
+// startEvicted makes an admitted workload pasted with an Evicted=True
+// condition (or inactive) terminating: it keeps its quota until its
+// termination delay, counted from the eviction, is over (but not before
+// the simulation starts), as Kueue keeps it until the job's pods are gone
+// (jobframework's reconciler, then UnsetQuotaReservationWithCondition).
+func (s *State) startEvicted(i int) {
+	w := s.mutWorkload(i)
+	ev := w.Spec.Eviction
+	w.Status = Terminating
+	w.FinishAt = nil
+	w.Message = ev.Message
+	delay := s.Scenario.TerminationDelay
+	if w.Spec.TerminationDelay != nil {
+		delay = *w.Spec.TerminationDelay
+	}
+	at := max(0, ev.At+delay)
+	w.ReleaseAt = &at
+	w.Explanation = fmt.Sprintf("pasted evicted (Evicted=True, reason %s); it keeps its quota while it terminates, until %v", ev.Reason, at)
+	s.setRunning(i)
+	s.setTerminating(i)
 }
 
 // startAdmitted installs a workload pasted with status.admission.
@@ -209,6 +244,10 @@ func scheduledEvents(sc *core.Scenario) []scheduled {
 			continue
 		}
 		evs = append(evs, scheduled{at: w.Arrival, kind: kindArrival, wl: i, doc: i})
+		if w.RequeueAt != nil && *w.RequeueAt > w.Arrival {
+			// WorkloadReconciler: not queued before the backoff ends.
+			evs = append(evs, scheduled{at: *w.RequeueAt, kind: kindBackoff, wl: i, doc: i})
+		}
 	}
 	for i := range sc.Deployments {
 		evs = append(evs, scheduled{at: sc.Deployments[i].Arrival, kind: kindDeployment, wl: i, doc: i})

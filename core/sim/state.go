@@ -182,6 +182,10 @@ const (
 	// same time.
 	kindRemoval scheduledKind = iota
 	kindArrival
+	// kindBackoff queues a pending workload pasted with
+	// status.requeueState.requeueAt when its backoff ends (wl is its
+	// index); it is applied with the arrivals.
+	kindBackoff
 	// Deployments and ReplicaSets are created after the workloads that
 	// arrive at the same time, and scaled after that.
 	kindDeployment

@@ -129,8 +129,13 @@ func (s *State) applyEvents(ts *trace.Step) bool {
 		s.release(i, ts)
 	}
 	for _, ev := range due {
-		if ev.kind == kindArrival {
+		switch ev.kind {
+		case kindArrival:
 			s.arrive(ev.wl, ts)
+		case kindBackoff:
+			if w := s.Workload(ev.wl); w.Status == Pending && w.ClusterQueue == "" {
+				s.enqueue(ev.wl, ts, "its backoff (status.requeueState.requeueAt) ended")
+			}
 		}
 	}
 	for _, ev := range due {
@@ -193,30 +198,46 @@ func (s *State) remove(i int, ts *trace.Step, to Status, kind trace.EventKind, w
 
 // arrive creates a workload and queues it, or records why it cannot be
 // queued (WorkloadReconciler: missing or stopped LocalQueue or
-// ClusterQueue).
+// ClusterQueue, or a requeueState backoff that has not ended).
 func (s *State) arrive(i int, ts *trace.Step) {
+	spec := s.Workload(i).Spec
+	if spec.Active && spec.RequeueAt != nil && *spec.RequeueAt > s.Now {
+		w := s.mutWorkload(i)
+		w.Status = Pending
+		w.Explanation = fmt.Sprintf("waiting for its backoff to end at %v (status.requeueState.requeueAt) before it is queued", *spec.RequeueAt)
+		ts.Events = append(ts.Events, trace.Event{Kind: trace.EventArrival, Workload: w.Key,
+			Message: fmt.Sprintf("created; not queued before its backoff ends at %v (status.requeueState.requeueAt)", *spec.RequeueAt)})
+		return
+	}
+	s.enqueue(i, ts, "created")
+}
+
+// enqueue makes workload i pending and queues it; what ("created") starts
+// the event's message.
+func (s *State) enqueue(i int, ts *trace.Step, what string) {
 	w := s.mutWorkload(i)
 	w.Status = Pending
+	w.Explanation = ""
 	ev := trace.Event{Kind: trace.EventArrival, Workload: w.Key}
 	spec := w.Spec
 	lq, ok := s.static.localQs[spec.Namespace+"/"+spec.Queue]
 	switch {
 	case !spec.Active:
 		w.Explanation = "spec.active is false: the workload is not queued"
-		ev.Message = "created inactive (spec.active: false); it is not queued"
+		ev.Message = what + " inactive (spec.active: false); it is not queued"
 	case !ok:
 		w.Message = fmt.Sprintf("LocalQueue %s doesn't exist", spec.Queue)
-		ev.Message = "created; " + w.Message
+		ev.Message = what + "; " + w.Message
 	case lq.StopPolicy != "" && lq.StopPolicy != "None":
 		// WorkloadReconciler.Reconcile, case !lqActive.
 		w.Message = fmt.Sprintf("LocalQueue %s is inactive", spec.Queue)
 		w.Explanation = fmt.Sprintf("LocalQueue %s has stopPolicy %s", spec.Queue, lq.StopPolicy)
-		ev.Message = "created; " + w.Message
+		ev.Message = what + "; " + w.Message
 	default:
 		qi := s.QueueIndex(lq.ClusterQueue)
 		if qi < 0 {
 			w.Message = fmt.Sprintf("ClusterQueue %s doesn't exist", lq.ClusterQueue)
-			ev.Message = "created; " + w.Message
+			ev.Message = what + "; " + w.Message
 			break
 		}
 		w.ClusterQueue = lq.ClusterQueue
@@ -229,7 +250,10 @@ func (s *State) arrive(i int, ts *trace.Step) {
 			w.Explanation = q.InactiveReason
 		}
 		s.pushHeap(qi, i)
-		ev.Message = fmt.Sprintf("created in LocalQueue %s/%s, queued in ClusterQueue %s", spec.Namespace, spec.Queue, q.Spec.Name)
+		ev.Message = fmt.Sprintf("%s: in LocalQueue %s/%s, queued in ClusterQueue %s", what, spec.Namespace, spec.Queue, q.Spec.Name)
+		if what == "created" {
+			ev.Message = fmt.Sprintf("created in LocalQueue %s/%s, queued in ClusterQueue %s", spec.Namespace, spec.Queue, q.Spec.Name)
+		}
 		if w.Message != "" {
 			ev.Message += "; " + w.Message
 		}
