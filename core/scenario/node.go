@@ -27,7 +27,9 @@ const (
 // decoder carries the state of one Decode call: the diagnostics found so
 // far, the alias budget, and the object being decoded (for Diagnostic.Object).
 type decoder struct {
-	file  string
+	// files are the inputs, in order, with the line offset each one's
+	// nodes were shifted by (see files.go); one entry for Decode.
+	files []fileSpan
 	diags []core.Diagnostic
 
 	// aliasBudget is how many more nodes may be reached through YAML aliases
@@ -39,11 +41,17 @@ type decoder struct {
 	obj string
 }
 
+// pos is where node n is: its file, and its line within that file (node
+// lines are shifted into one line space shared by all the inputs).
 func (d *decoder) pos(n *yaml.Node) core.Pos {
 	if n == nil {
-		return core.Pos{File: d.file}
+		if len(d.files) == 1 {
+			return core.Pos{File: d.files[0].name}
+		}
+		return core.Pos{}
 	}
-	return core.Pos{File: d.file, Line: n.Line, Col: n.Column}
+	f, line := d.locate(n.Line)
+	return core.Pos{File: f.name, Line: line, Col: n.Column}
 }
 
 func (d *decoder) add(sev core.Severity, obj string, n *yaml.Node, field, msg string) {
@@ -273,7 +281,7 @@ func (d *decoder) collectPairs(n *yaml.Node, path string, seen map[string]*yaml.
 		}
 		if first, dup := seen[k.Value]; dup {
 			if explicit {
-				d.errorf(k, join(path, k.Value), "duplicate field %q (first set at line %d)", k.Value, first.Line)
+				d.errorf(k, join(path, k.Value), "duplicate field %q (first set at %s)", k.Value, d.where(first.Line, k))
 			}
 			continue
 		}
