@@ -124,8 +124,9 @@ func (d *decoder) run(inputs []Input) *core.Scenario {
 			parsed = false
 			continue
 		}
+		data, jsonErr := d.prepareJSON(k, in.Data)
 		var ok bool
-		docs, ok = d.parse(k, in.Data, docs)
+		docs, ok = d.parse(k, data, docs, jsonErr)
 		if len(docs) > MaxObjects {
 			return nil
 		}
@@ -159,9 +160,11 @@ func (d *decoder) run(inputs []Input) *core.Scenario {
 
 // parse splits input k's stream into documents, appends them to docs and
 // shifts their lines into the shared line space. yaml.v3 reports syntax
-// errors with a line only; the column is then 1. It stops, with more than
-// MaxObjects documents in docs, when the inputs hold too many.
-func (d *decoder) parse(k int, data []byte, docs []*yaml.Node) ([]*yaml.Node, bool) {
+// errors with a line only; the column is then 1. For input meant as JSON,
+// jsonErr (if not nil) is reported instead: it has the exact position.
+// It stops, with more than MaxObjects documents in docs, when the inputs
+// hold too many.
+func (d *decoder) parse(k int, data []byte, docs []*yaml.Node, jsonErr *core.Diagnostic) ([]*yaml.Node, bool) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	for {
 		doc := new(yaml.Node)
@@ -170,7 +173,11 @@ func (d *decoder) parse(k int, data []byte, docs []*yaml.Node) ([]*yaml.Node, bo
 			return docs, true
 		}
 		if err != nil {
-			d.syntaxError(d.files[k].name, data, err)
+			if jsonErr != nil {
+				d.diags = append(d.diags, *jsonErr)
+			} else {
+				d.syntaxError(d.files[k].name, data, err)
+			}
 			return docs, false
 		}
 		shift(doc, d.files[k].base)

@@ -82,6 +82,9 @@ func (d *decoder) together() string {
 type fileSpan struct {
 	name string
 	base int
+	// slashes are the columns of the \/ escapes unescaped in a JSON input,
+	// per line (see unescapeSlashes).
+	slashes map[int][]int
 }
 
 // layout gives each input its base line. Node lines are shifted, not
@@ -141,7 +144,7 @@ func (d *decoder) locate(line int) (fileSpan, int) {
 func (d *decoder) where(line int, here *yaml.Node) string {
 	f, local := d.locate(line)
 	if here != nil {
-		if hf, _ := d.locate(here.Line); hf == f {
+		if hf, _ := d.locate(here.Line); hf.base == f.base {
 			return fmt.Sprintf("line %d", local)
 		}
 	}

@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"encoding/json"
 	"errors"
 	"os"
 	"strings"
@@ -276,9 +277,26 @@ func TestKubectlJSONErrors(t *testing.T) {
 			in:   strings.Replace(text, `"clusterQueue": "cluster-queue",`, `"clusterQueue": "cluster-queue", "clusterQeue": "x",`, 1),
 			want: []diag{{At: "k.json:136:50", Object: "LocalQueue/default/user-queue", Field: "spec.clusterQeue", Msg: `unknown field "clusterQeue"`}},
 		},
+		"unexpected end": {
+			in:   strings.TrimRight(text, "}\n"),
+			want: []diag{{At: "k.json:287:4", Msg: "invalid JSON: unexpected end of JSON input"}},
+		},
+		"two JSON values in one file": {
+			in:   text + text,
+			want: []diag{{At: "k.json:289:1", Msg: "invalid JSON: invalid character '{' after top-level value (one JSON value per file: give several files, or a kind: List)"}},
+		},
+		"\\/ escapes: the columns after them on their line": {
+			in: strings.Replace(text, `"kueue.x-k8s.io/job-uid": "7b3e2f9a-5c9d-6e3a-1f5b-2c3d4e5f6a7b"`,
+				`"kueue.x-k8s.io\/job-uid": "7b3e\/2f9a", "a\/b\/c": "\/-x\/"`, 1),
+			want: []diag{
+				{At: "k.json:176:48", Object: "Workload/default/job-sample-job-8f2c1", Field: "metadata.labels[kueue.x-k8s.io/job-uid]", Msg: `invalid label value: "7b3e/2f9a"`},
+				{At: "k.json:176:62", Object: "Workload/default/job-sample-job-8f2c1", Field: "metadata.labels[a/b/c]", Msg: "invalid label key"},
+				{At: "k.json:176:73", Object: "Workload/default/job-sample-job-8f2c1", Field: "metadata.labels[a/b/c]", Msg: `invalid label value: "/-x/"`},
+			},
+		},
 		"a missing comma": {
 			in:   strings.Replace(text, `"stopPolicy": "None"`+"\n            },", `"stopPolicy": "None"`+"\n            }", 1),
-			want: []diag{{At: "k.json:4:1", Msg: "invalid YAML: did not find expected ',' or '}'"}},
+			want: []diag{{At: "k.json:74:13", Msg: `invalid JSON: invalid character '"' after object key:value pair`}},
 		},
 	}
 	for name, tc := range cases {
@@ -293,4 +311,78 @@ func TestKubectlJSONErrors(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestLooksJSON checks which inputs get JSON's syntax errors: JSON, not
+// YAML flow collections.
+func TestLooksJSON(t *testing.T) {
+	cases := map[string]struct {
+		in   string
+		want []diag
+	}{
+		"a JSON object": {
+			in:   "{\n    \"apiVersion\": \"v1\"\n    \"kind\": \"Namespace\"}",
+			want: []diag{{At: "t.yaml:3:5", Msg: `invalid JSON: invalid character '"' after object key:value pair`}},
+		},
+		"a JSON array": {
+			in:   "[\n  {\"a\": 1}\n  {\"b\": 2}\n]",
+			want: []diag{{At: "t.yaml:3:3", Msg: "invalid JSON: invalid character '{' after array element"}},
+		},
+		"a YAML flow mapping keeps YAML's message": {
+			in:   "{apiVersion: v1, kind: Namespace\n",
+			want: []diag{{At: "t.yaml:2:1", Msg: "invalid YAML: did not find expected ',' or '}'"}},
+		},
+		"valid YAML that is not JSON": {
+			in: "{\"apiVersion\": v1, kind: Namespace, metadata: {name: a}}\n",
+		},
+		"a YAML document": {
+			in:   "apiVersion: v1\nkind: Namespace\nmetadata: {\"name\": \"a\\/b\"}\n",
+			want: []diag{{At: "t.yaml:3:1", Msg: "invalid YAML: found unknown escape character"}},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			_, diags := decode(t, tc.in)
+			if diff := diffDiags(tc.want, compact(diags, core.SeverityError)); diff != "" {
+				t.Errorf("errors (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// FuzzUnescapeSlashes checks that unescaping \/ in valid JSON keeps it the
+// same JSON value, and that the recorded columns are the slashes'.
+func FuzzUnescapeSlashes(f *testing.F) {
+	for _, s := range []string{`{"a\/b": "\/\\/\"\/"}`, `["\\\/", "é\/"]`, "{\n\"x\": \"\\/\"\n}"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if !json.Valid([]byte(s)) {
+			return
+		}
+		out, fixes := unescapeSlashes([]byte(s))
+		var want, got any
+		if err := json.Unmarshal([]byte(s), &want); err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(out, &got); err != nil {
+			t.Fatalf("unescaped %q to invalid JSON %q: %v", s, out, err)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("value changed (-want +got):\n%s", diff)
+		}
+		lines := strings.Split(string(out), "\n")
+		n := 0
+		for line, cols := range fixes {
+			for _, c := range cols {
+				n++
+				if r := []rune(lines[line-1]); c < 1 || c > len(r) || r[c-1] != '/' {
+					t.Errorf("line %d column %d of %q is not a slash", line, c, out)
+				}
+			}
+		}
+		if removed := len(s) - len(out); n != removed {
+			t.Errorf("%d columns recorded, %d bytes removed", n, removed)
+		}
+	})
 }

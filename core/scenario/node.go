@@ -51,7 +51,7 @@ func (d *decoder) pos(n *yaml.Node) core.Pos {
 		return core.Pos{}
 	}
 	f, line := d.locate(n.Line)
-	return core.Pos{File: f.name, Line: line, Col: n.Column}
+	return core.Pos{File: f.name, Line: line, Col: f.column(line, n)}
 }
 
 func (d *decoder) add(sev core.Severity, obj string, n *yaml.Node, field, msg string) {
