@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -385,4 +386,29 @@ func FuzzUnescapeSlashes(f *testing.F) {
 			t.Errorf("%d columns recorded, %d bytes removed", n, removed)
 		}
 	})
+}
+
+// TestNoRawLineInMessages guards the shared line space: node lines are
+// shifted per input, so a message that cites another line must format it
+// with d.where ("line 12", or "b.yaml:12" in another input), never print
+// a yaml.Node's Line with "line %d".
+func TestNoRawLineInMessages(t *testing.T) {
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") || f == "files.go" { // where itself
+			continue
+		}
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, line := range strings.Split(string(data), "\n") {
+			if strings.Contains(line, "line %d") {
+				t.Errorf("%s:%d: a message prints a line with \"line %%d\"; use d.where(n.Line, here): %s", f, i+1, strings.TrimSpace(line))
+			}
+		}
+	}
 }
