@@ -108,7 +108,18 @@ type ResourceFlavor struct {
 	NodeLabels  map[string]string
 	NodeTaints  []Taint
 	Tolerations []Toleration
-	Pos         Pos
+	// TopologyName is spec.topologyName: a flavor for topology-aware
+	// scheduling. TAS itself is not simulated; a ClusterQueue using such a
+	// flavor is inactive when the Topology does not exist, as in Kueue.
+	TopologyName string
+	Pos          Pos
+}
+
+// Topology is a Kueue Topology object. Only its name is used: it makes the
+// ClusterQueues that use a flavor naming it active.
+type Topology struct {
+	Name string
+	Pos  Pos
 }
 
 // ResourceQuota is the quota of one resource in one flavor of a ClusterQueue
@@ -264,6 +275,40 @@ type Admission struct {
 	PodSets      []PodSetAdmission
 }
 
+// AdmissionUsage is the quota a pasted admission holds, per flavor and
+// resource: each pod set assignment's resourceUsage, or, for a resource it
+// does not list, the pod set's request times the assigned count (the
+// "pods" resource counts pods).
+func (w *Workload) AdmissionUsage() map[FlavorResource]Amount {
+	usage := map[FlavorResource]Amount{}
+	if w.Admission == nil {
+		return usage
+	}
+	for _, ps := range w.Admission.PodSets {
+		for r, f := range ps.Flavors {
+			q, ok := ps.ResourceUsage[r]
+			if !ok {
+				q = w.podSetRequest(ps.Name, r, ps.Count)
+			}
+			usage[FlavorResource{Flavor: f, Resource: r}] += q
+		}
+	}
+	return usage
+}
+
+// podSetRequest is a pod set's total request of r for count pods.
+func (w *Workload) podSetRequest(name string, r ResourceName, count int32) Amount {
+	for _, ps := range w.PodSets {
+		if ps.Name == name {
+			if r == ResourcePods {
+				return Amount(count)
+			}
+			return ps.Requests[r] * Amount(count)
+		}
+	}
+	return 0
+}
+
 // Workload is a kueue Workload (or a batch/v1 Job converted to one). Name is
 // "namespace/name" everywhere.
 type Workload struct {
@@ -376,6 +421,7 @@ type Scenario struct {
 	Expect           []Expectation
 
 	Flavors       []ResourceFlavor
+	Topologies    []Topology
 	ClusterQueues []ClusterQueue
 	Cohorts       []Cohort
 	LocalQueues   []LocalQueue

@@ -106,7 +106,8 @@ type rawObject struct {
 	pairs      []pair
 	apiVersion string
 	kind       string
-	kindNode   *yaml.Node
+	// kindNode and apiVersionNode are the values, for positions.
+	kindNode, apiVersionNode *yaml.Node
 }
 
 func (d *decoder) run(inputs []Input) *core.Scenario {
@@ -155,7 +156,16 @@ func (d *decoder) run(inputs []Input) *core.Scenario {
 	}
 	d.obj = ""
 	d.link(st)
-	return st.build()
+	sc := st.build()
+	if !d.hasError() {
+		d.overcommit(sc)
+	}
+	return sc
+}
+
+// hasError reports whether an error-severity diagnostic was found.
+func (d *decoder) hasError() bool {
+	return slices.ContainsFunc(d.diags, func(x core.Diagnostic) bool { return x.Severity == core.SeverityError })
 }
 
 // parse splits input k's stream into documents, appends them to docs and
@@ -324,6 +334,7 @@ func (d *decoder) rawObject(n *yaml.Node, path string) *rawObject {
 		switch p.name {
 		case "apiVersion":
 			o.apiVersion, haveAPI = d.str(p.val, "apiVersion")
+			o.apiVersionNode = d.deref(p.val)
 		case "kind":
 			o.kind, haveKind = d.str(p.val, "kind")
 			o.kindNode = d.deref(p.val)
@@ -418,6 +429,9 @@ func (d *decoder) dispatch(st *state, o *rawObject) {
 		case "WorkloadPriorityClass":
 			d.workloadPriorityClass(st, o)
 			return
+		case "Topology":
+			d.topology(st, o)
+			return
 		}
 	case apiBatchV1:
 		if o.kind == "Job" {
@@ -450,5 +464,5 @@ func (d *decoder) dispatch(st *state, o *rawObject) {
 			return
 		}
 	}
-	d.errorf(o.kindNode, "kind", "unsupported object apiVersion %q, kind %q; accepted: %s", clip(o.apiVersion), clip(o.kind), acceptedKinds)
+	d.unsupported(o)
 }

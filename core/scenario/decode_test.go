@@ -1,6 +1,10 @@
 package scenario
 
 import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -797,5 +801,366 @@ spec:
 	want := map[string]string{"tier": "spot", "zone": "b"}
 	if diff := cmp.Diff(want, sc.Flavors[0].NodeLabels); diff != "" {
 		t.Errorf("NodeLabels (-want +got):\n%s", diff)
+	}
+}
+
+// TestUnsupportedKinds checks that objects the playground does not simulate
+// are one warning each, at their kind, and that the rest of the input runs
+// (issue 19: a single AdmissionCheck in a kubectl List used to fail the
+// whole file).
+func TestUnsupportedKinds(t *testing.T) {
+	in := `apiVersion: v1
+kind: List
+items:
+- apiVersion: kueue.x-k8s.io/v1beta2
+  kind: AdmissionCheck
+  metadata: {name: prov}
+  spec: {controllerName: kueue.x-k8s.io/provisioning-request}
+- apiVersion: apiextensions.k8s.io/v1
+  kind: CustomResourceDefinition
+  metadata: {name: clusterqueues.kueue.x-k8s.io}
+- apiVersion: rbac.authorization.k8s.io/v1
+  kind: ClusterRole
+  metadata: {name: batch-admin}
+- apiVersion: v1
+  kind: Service
+  metadata: {name: web, namespace: apps}
+- apiVersion: v1
+  kind: LimitRange
+  metadata: {name: defaults, namespace: team-a}
+- apiVersion: kueue.x-k8s.io/v1beta2
+  kind: ResourceFlavor
+  metadata: {name: default-flavor}
+`
+	sc, diags := decode(t, in)
+	if sc == nil {
+		t.Fatalf("Decode failed: %v", diags)
+	}
+	want := []diag{
+		{At: "t.yaml:5:9", Object: "AdmissionCheck/prov", Field: "kind", Msg: "kueue.x-k8s.io/v1beta2 AdmissionCheck is not simulated: the playground ignores it; admission checks are not simulated: the playground admits a workload once quota is reserved, where Kueue waits for its ClusterQueue's checks to be Ready"},
+		{At: "t.yaml:9:9", Object: "CustomResourceDefinition/clusterqueues.kueue.x-k8s.io", Field: "kind", Msg: "apiextensions.k8s.io/v1 CustomResourceDefinition is not simulated: the playground ignores it"},
+		{At: "t.yaml:12:9", Object: "ClusterRole/batch-admin", Field: "kind", Msg: "rbac.authorization.k8s.io/v1 ClusterRole is not simulated: the playground ignores it"},
+		{At: "t.yaml:15:9", Object: "Service/apps/web", Field: "kind", Msg: "v1 Service is not simulated: the playground ignores it"},
+		{At: "t.yaml:18:9", Object: "LimitRange/team-a/defaults", Field: "kind", Msg: "v1 LimitRange is not simulated: the playground ignores it; Kueue applies a LimitRange's default requests"},
+	}
+	if diff := diffDiags(want, compact(diags, core.SeverityWarning)); diff != "" {
+		t.Errorf("warnings (-want +got):\n%s", diff)
+	}
+	if got := len(sc.Flavors); got != 1 {
+		t.Errorf("got %d flavors, want the 1 ResourceFlavor of the list", got)
+	}
+	for _, d := range diags {
+		if len(d.Message) > 300 {
+			t.Errorf("message of %d bytes, want a short one: %s", len(d.Message), d.Message)
+		}
+	}
+}
+
+// TestGenerateName checks that metadata.generateName (Kueue's
+// jobs/sample-job.yaml uses it) gives a deterministic name: the prefix and
+// five characters of the API server's alphabet, different for each object
+// with the same prefix, the same on every decode.
+func TestGenerateName(t *testing.T) {
+	job := `apiVersion: batch/v1
+kind: Job
+metadata:
+  generateName: sample-job-
+  namespace: default
+  labels: {kueue.x-k8s.io/queue-name: user-queue}
+spec:
+  template: {spec: {restartPolicy: Never, containers: [{name: c, resources: {requests: {cpu: "1"}}}]}}
+`
+	in := job + "---\n" + job
+	names := func() []string {
+		sc, diags := decode(t, in)
+		if sc == nil {
+			t.Fatalf("Decode failed: %v", diags)
+		}
+		var out []string
+		for _, w := range sc.Workloads {
+			out = append(out, w.Name)
+		}
+		return out
+	}
+	got := names()
+	if len(got) != 2 || got[0] == got[1] {
+		t.Fatalf("workload names %q, want two different names", got)
+	}
+	name := regexp.MustCompile(`^job-sample-job-[bcdfghjklmnpqrstvwxz2456789]{5}$`)
+	for _, n := range got {
+		if !name.MatchString(n) {
+			t.Errorf("workload name %q does not match %s", n, name)
+		}
+	}
+	if diff := cmp.Diff(got, names()); diff != "" {
+		t.Errorf("names differ between two decodes (-first +second):\n%s", diff)
+	}
+	// Neither name nor generateName is still an error that says what to do.
+	_, diags := decode(t, "apiVersion: v1\nkind: Namespace\nmetadata: {labels: {a: b}}\n")
+	want := []diag{{At: "t.yaml:3:11", Object: "Namespace/(unnamed)", Field: "metadata.name", Msg: `missing required field "name": set metadata.name (or metadata.generateName`}}
+	if diff := diffDiags(want, compact(diags, core.SeverityError)); diff != "" {
+		t.Errorf("errors (-want +got):\n%s", diff)
+	}
+}
+
+// TestOwnerReferences checks that a Workload whose controller
+// ownerReference names a job of the input is that job's workload (issue 19:
+// `kubectl get jobs,workloads -o yaml` of one running 2-CPU Job replayed as
+// 4 CPUs used).
+func TestOwnerReferences(t *testing.T) {
+	setup := `apiVersion: kueue.x-k8s.io/v1beta2
+kind: LocalQueue
+metadata: {name: q, namespace: ns}
+spec: {clusterQueue: cq}
+---
+`
+	job := func(uid, runtime string) string {
+		ann := ""
+		if runtime != "" {
+			ann = ", annotations: {kueueplay/runtime: " + runtime + "}"
+		}
+		return `apiVersion: batch/v1
+kind: Job
+metadata: {name: train, namespace: ns, uid: "` + uid + `", labels: {kueue.x-k8s.io/queue-name: q}` + ann + `}
+spec:
+  template: {spec: {restartPolicy: Never, containers: [{name: c, resources: {requests: {cpu: "1"}}}]}}
+---
+`
+	}
+	workload := func(ownerKind, ownerUID string) string {
+		return `apiVersion: kueue.x-k8s.io/v1beta2
+kind: Workload
+metadata:
+  name: job-train-5d2c1
+  namespace: ns
+  ownerReferences:
+  - {apiVersion: batch/v1, kind: ` + ownerKind + `, name: train, uid: "` + ownerUID + `", controller: true, blockOwnerDeletion: true}
+spec:
+  queueName: q
+  podSets: [{name: main, count: 1, template: {spec: {containers: [{name: c, resources: {requests: {cpu: "1"}}}]}}}]
+`
+	}
+	ten := 10 * time.Minute
+	cases := map[string]struct {
+		in          string
+		want        []string
+		wantRuntime *time.Duration
+		warnings    []diag
+	}{
+		"a Workload owned by a Job of the input is its workload": {
+			in:   setup + job("u1", "") + workload("Job", "u1"),
+			want: []string{"ns/job-train-5d2c1"},
+		},
+		"without uids the owner's kind and name decide": {
+			in:   setup + job("", "") + workload("Job", ""),
+			want: []string{"ns/job-train-5d2c1"},
+		},
+		"the job's kueueplay annotations carry over": {
+			in:          setup + job("u1", "10m") + workload("Job", "u1"),
+			want:        []string{"ns/job-train-5d2c1"},
+			wantRuntime: &ten,
+		},
+		"an owner of another kind is not this Job": {
+			in:   setup + job("u1", "") + workload("JobSet", "u1"),
+			want: []string{"ns/job-train", "ns/job-train-5d2c1"},
+		},
+		"different uids are different objects": {
+			in:   setup + job("u1", "") + workload("Job", "u2"),
+			want: []string{"ns/job-train", "ns/job-train-5d2c1"},
+			warnings: []diag{{At: "t.yaml:18:5", Object: "Workload/ns/job-train-5d2c1", Field: "metadata.ownerReferences",
+				Msg: `the controller ownerReference names Job "train" with uid "u2", but the Job in this input has uid "u1"`}},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			sc, diags := decode(t, tc.in)
+			if sc == nil {
+				t.Fatalf("Decode failed: %v", diags)
+			}
+			var got []string
+			for _, w := range sc.Workloads {
+				got = append(got, w.Namespace+"/"+w.Name)
+			}
+			slices.Sort(got)
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("workloads (-want +got):\n%s", diff)
+			}
+			if tc.wantRuntime != nil {
+				if rt := sc.Workloads[0].Runtime; rt == nil || *rt != *tc.wantRuntime {
+					t.Errorf("runtime %v, want %v", rt, *tc.wantRuntime)
+				}
+			}
+			var warns []diag
+			for _, w := range compact(diags, core.SeverityWarning) {
+				if w.Field == "metadata.ownerReferences" {
+					warns = append(warns, w)
+				}
+			}
+			if diff := diffDiags(tc.warnings, warns); diff != "" {
+				t.Errorf("ownerReference warnings (-want +got):\n%s", diff)
+			}
+		})
+	}
+	// The kubectl dump of one running 2-CPU Job: one workload, admitted,
+	// holding 2 CPUs.
+	sc := decodeFile(t, "../../../testdata/real/kubectl/job-and-its-workload.yaml")
+	if len(sc.Workloads) != 1 || sc.Workloads[0].Admission == nil {
+		t.Fatalf("got %d workloads, want 1 admitted: %+v", len(sc.Workloads), sc.Workloads)
+	}
+	if got := sc.Workloads[0].Admission.PodSets[0].ResourceUsage[core.ResourceCPU]; got != 2000 {
+		t.Errorf("admitted cpu %d milli, want 2000", got)
+	}
+}
+
+// TestTopologyAwareScheduling checks that everything asking for TAS gets
+// the same "not simulated" warning where it is written, and that Topology
+// objects are validated like the CRD does (issue 19, point 12).
+func TestTopologyAwareScheduling(t *testing.T) {
+	const notSimulated = "topology-aware scheduling is not simulated: "
+	cases := map[string]struct {
+		in       string
+		warnings []diag
+		errors   []diag
+	}{
+		"TAS annotation on a Job's pod template": {
+			in: `apiVersion: batch/v1
+kind: Job
+metadata: {name: j, labels: {kueue.x-k8s.io/queue-name: q}}
+spec:
+  template:
+    metadata:
+      annotations: {kueue.x-k8s.io/podset-required-topology: cloud.provider.com/topology-rack}
+    spec: {restartPolicy: Never, containers: [{name: c}]}
+`,
+			warnings: []diag{{At: "t.yaml:7:62", Object: "Job/default/j", Field: "spec.template.metadata.annotations[kueue.x-k8s.io/podset-required-topology]",
+				Msg: notSimulated + "the annotation kueue.x-k8s.io/podset-required-topology is ignored"}},
+		},
+		"topologyRequest on a Workload's pod set": {
+			in: `apiVersion: kueue.x-k8s.io/v1beta2
+kind: Workload
+metadata: {name: w}
+spec:
+  queueName: q
+  podSets:
+  - name: main
+    count: 1
+    topologyRequest: {required: cloud.provider.com/topology-rack}
+    template: {spec: {containers: [{name: c}]}}
+`,
+			warnings: []diag{{At: "t.yaml:9:5", Object: "Workload/default/w", Field: "spec.podSets[0].topologyRequest", Msg: notSimulated + "the topologyRequest is ignored"}},
+		},
+		"invalid Topology levels": {
+			in: `apiVersion: kueue.x-k8s.io/v1beta2
+kind: Topology
+metadata: {name: t}
+spec:
+  levels:
+  - nodeLabel: kubernetes.io/hostname
+  - nodeLabel: rack
+  - nodeLabel: rack
+`,
+			warnings: []diag{{At: "t.yaml:2:7", Object: "Topology/t", Field: "kind", Msg: notSimulated + `Topology "t" only makes the ClusterQueues whose flavors name it active`}},
+			errors: []diag{
+				{At: "t.yaml:6:16", Object: "Topology/t", Field: "spec.levels[0].nodeLabel", Msg: "the kubernetes.io/hostname label can only be used at the lowest level of topology"},
+				{At: "t.yaml:8:5", Object: "Topology/t", Field: "spec.levels[2]", Msg: `must be unique: node label "rack" is used by an earlier level`},
+			},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			_, diags := decode(t, tc.in)
+			var warns []diag
+			for _, w := range compact(diags, core.SeverityWarning) {
+				if strings.Contains(w.Msg, "topolog") {
+					warns = append(warns, w)
+				}
+			}
+			if diff := diffDiags(tc.warnings, warns); diff != "" {
+				t.Errorf("TAS warnings (-want +got):\n%s", diff)
+			}
+			if diff := diffDiags(tc.errors, compact(diags, core.SeverityError)); diff != "" {
+				t.Errorf("errors (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestOverCommitted checks the warning for pasted admissions that use more
+// than a ClusterQueue or Cohort can hold (issue 19, point 9).
+func TestOverCommitted(t *testing.T) {
+	cq := func(name, cohort, nominal, borrowingLimit string) string {
+		extra := ""
+		if borrowingLimit != "" {
+			extra = ", borrowingLimit: \"" + borrowingLimit + "\""
+		}
+		return `apiVersion: kueue.x-k8s.io/v1beta2
+kind: ClusterQueue
+metadata: {name: ` + name + `}
+spec:
+  cohortName: "` + cohort + `"
+  namespaceSelector: {}
+  resourceGroups:
+  - coveredResources: [cpu]
+    flavors: [{name: rf, resources: [{name: cpu, nominalQuota: "` + nominal + `"` + extra + `}]}]
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: LocalQueue
+metadata: {name: q, namespace: ` + name + `}
+spec: {clusterQueue: ` + name + `}
+---
+`
+	}
+	admitted := func(ns string, cpus int) string {
+		return fmt.Sprintf(`apiVersion: kueue.x-k8s.io/v1beta2
+kind: Workload
+metadata: {name: w, namespace: %s}
+spec:
+  queueName: q
+  podSets: [{name: main, count: %d, template: {spec: {containers: [{name: c, resources: {requests: {cpu: "1"}}}]}}}]
+status:
+  admission: {clusterQueue: %s, podSetAssignments: [{name: main, count: %d, flavors: {cpu: rf}}]}
+---
+`, ns, cpus, ns, cpus)
+	}
+	const rf = "apiVersion: kueue.x-k8s.io/v1beta2\nkind: ResourceFlavor\nmetadata: {name: rf}\n---\n"
+	cases := map[string]struct {
+		in   string
+		want []diag
+	}{
+		"within the quota": {
+			in: rf + cq("a", "", "4", "") + admitted("a", 4),
+		},
+		"a ClusterQueue without a cohort beyond its nominal quota": {
+			in:   rf + cq("a", "", "2", "") + admitted("a", 3),
+			want: []diag{{At: "t.yaml:5:1", Object: "ClusterQueue/a", Msg: "over-committed: the admitted workloads of the input use 3 of cpu in flavor rf here, more than the 2 it can hold (its nominal quota, with no cohort to borrow from)"}},
+		},
+		"borrowing within the cohort is not over-committed": {
+			in: rf + cq("a", "pool", "2", "") + cq("b", "pool", "2", "") + admitted("a", 4),
+		},
+		"a cohort beyond the quota of its tree": {
+			in:   rf + cq("a", "pool", "2", "") + cq("b", "pool", "2", "") + admitted("a", 3) + admitted("b", 2),
+			want: []diag{{At: "t.yaml:5:1", Object: "Cohort/pool", Msg: "use 5 of cpu in flavor rf here, more than the 4 it can hold (the quota of its whole tree)"}},
+		},
+		"beyond the borrowing limit": {
+			in:   rf + cq("a", "pool", "2", "1") + cq("b", "pool", "8", "") + admitted("a", 4),
+			want: []diag{{At: "t.yaml:5:1", Object: "ClusterQueue/a", Msg: "use 4 of cpu in flavor rf here, more than the 3 it can hold (quota 2 plus borrowingLimit 1)"}},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			sc, diags := decode(t, tc.in)
+			if sc == nil {
+				t.Fatalf("Decode failed: %v", diags)
+			}
+			var got []diag
+			for _, w := range compact(diags, core.SeverityWarning) {
+				if strings.Contains(w.Msg, "over-committed") {
+					got = append(got, w)
+				}
+			}
+			if diff := diffDiags(tc.want, got); diff != "" {
+				t.Errorf("over-commitment warnings (-want +got):\n%s", diff)
+			}
+		})
 	}
 }

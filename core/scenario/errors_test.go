@@ -40,19 +40,40 @@ metadata:
 `,
 			want: []diag{{At: "t.yaml:5:3", Object: "Namespace/a", Field: "metadata.name", Msg: `duplicate field "name" (first set at line 4)`}},
 		},
-		"unknown kind": {
-			in: `apiVersion: apps/v1
-kind: StatefulSet
-metadata: {name: web}
-`,
-			want: []diag{{At: "t.yaml:2:7", Field: "kind", Msg: `unsupported object apiVersion "apps/v1", kind "StatefulSet"; accepted: kueue.x-k8s.io/v1beta2`}},
-		},
-		"kueue kind under the wrong version": {
-			in: `apiVersion: kueue.x-k8s.io/v1alpha1
-kind: ClusterQueue
+		"misspelled Kueue kind": {
+			in: `apiVersion: kueue.x-k8s.io/v1beta2
+kind: ClusterQueu
 metadata: {name: a}
 `,
-			want: []diag{{At: "t.yaml:2:7", Field: "kind", Msg: `unsupported object apiVersion "kueue.x-k8s.io/v1alpha1"`}},
+			want: []diag{{At: "t.yaml:2:7", Object: "ClusterQueu/a", Field: "kind", Msg: `API group "kueue.x-k8s.io" has no kind "ClusterQueu"; did you mean "ClusterQueue"?`}},
+		},
+		"misspelled core kind": {
+			in: `apiVersion: v1
+kind: namespace
+metadata: {name: a}
+`,
+			want: []diag{{At: "t.yaml:2:7", Object: "namespace/a", Field: "kind", Msg: `the core API group (apiVersion v1) has no kind "namespace"; did you mean "Namespace"?`}},
+		},
+		"kind far from any real one gets no suggestion": {
+			in: `apiVersion: batch/v1
+kind: Pipeline
+metadata: {name: a}
+`,
+			want: []diag{{At: "t.yaml:2:7", Object: "Pipeline/a", Field: "kind", Msg: `API group "batch" has no kind "Pipeline"`}},
+		},
+		"kueue kind under a version Kueue v0.16.1 does not serve": {
+			in: `apiVersion: kueue.x-k8s.io/v1alpha1
+kind: Cohort
+metadata: {name: a}
+`,
+			want: []diag{{At: "t.yaml:1:13", Object: "Cohort/a", Field: "apiVersion", Msg: `Cohort is served as apiVersion kueue.x-k8s.io/v1beta2, not "kueue.x-k8s.io/v1alpha1"`}},
+		},
+		"Kubernetes kind under an old version": {
+			in: `apiVersion: apps/v1beta1
+kind: Deployment
+metadata: {name: a}
+`,
+			want: []diag{{At: "t.yaml:1:13", Object: "Deployment/a", Field: "apiVersion", Msg: `Deployment is served as apiVersion apps/v1, not "apps/v1beta1"`}},
 		},
 		"missing kind": {
 			in: `apiVersion: v1

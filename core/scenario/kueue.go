@@ -59,7 +59,9 @@ func (d *decoder) resourceFlavor(st *state, o *rawObject) {
 				case "topologyName":
 					if s, ok := d.str(q.val, fp); ok {
 						topology = q.val
-						d.warnf(q.val, fp, "topology-aware scheduling is not simulated: topologyName %q is ignored", clip(s))
+						rf.TopologyName = s
+						// linkTopologies warns, once the Topologies are known.
+						st.flavorTopologies = append(st.flavorTopologies, flavorTopology{ref{name: s, node: q.val, path: fp}, m.label})
 					}
 				default:
 					d.unknown(q, "spec")

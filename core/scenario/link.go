@@ -8,7 +8,9 @@ import (
 
 // link runs the checks that span objects, once every object is decoded.
 func (d *decoder) link(st *state) {
+	d.linkOwners(st)
 	d.linkClusterQueues(st)
+	d.linkTopologies(st)
 	d.linkCohorts(st)
 	d.linkLocalQueues(st)
 	d.linkJobs(st)
@@ -108,7 +110,7 @@ func (d *decoder) linkJobs(st *state) {
 		lqs[q.lq.Namespace+"/"+q.lq.Name] = true
 	}
 	for _, w := range st.workloads {
-		if !w.job {
+		if !w.job || w.mergedInto != nil {
 			continue
 		}
 		if w.noQueueLabel {
@@ -126,6 +128,53 @@ func (d *decoder) linkJobs(st *state) {
 			}
 		}
 		d.jobPriority(st, w)
+	}
+}
+
+// linkOwners merges each Workload object with the job object of the input
+// that owns it (its controller ownerReference names the job's API group,
+// kind and name in the Workload's namespace, and the uids agree when both
+// are written): that Workload is the job's workload, as
+// jobframework's reconciler finds it (JobReconciler.ensureOneWorkload looks
+// the workload up by its controller owner), so the pair is one workload and
+// nothing is counted twice. The Workload object carries the state (spec as
+// Kueue built it, status.admission, conditions); the job is dropped. The
+// kueueplay/ annotations, which only the job may have, carry over to the
+// Workload where it does not set them.
+func (d *decoder) linkOwners(st *state) {
+	type jobKey struct{ group, kind, namespace, name string }
+	jobs := map[jobKey]*wlInfo{}
+	for _, w := range st.workloads {
+		if w.job && w.jobName != "" {
+			k := jobKey{w.jobGroup, w.jobKind, w.wl.Namespace, w.jobName}
+			if _, dup := jobs[k]; !dup {
+				jobs[k] = w
+			}
+		}
+	}
+	for _, w := range st.workloads {
+		if w.job || w.owner == nil {
+			continue
+		}
+		o := w.owner
+		j, ok := jobs[jobKey{o.group, o.kind, w.wl.Namespace, o.name}]
+		if !ok || j.mergedInto != nil {
+			continue
+		}
+		if o.uid != "" && j.uid != "" && o.uid != j.uid {
+			d.warnObj(w.label, o.node, "metadata.ownerReferences", "the controller ownerReference names %s %q with uid %q, but the %s in this input has uid %q: they are different objects, so both are simulated", o.kind, o.name, o.uid, o.kind, j.uid)
+			continue
+		}
+		j.mergedInto, j.dropped = w, true
+		if w.wl.Runtime == nil {
+			w.wl.Runtime = j.wl.Runtime
+		}
+		if w.wl.TerminationDelay == nil {
+			w.wl.TerminationDelay = j.wl.TerminationDelay
+		}
+		if w.wl.Arrival == 0 {
+			w.wl.Arrival = j.wl.Arrival
+		}
 	}
 }
 
@@ -233,16 +282,23 @@ func (d *decoder) linkScenarioRefs(st *state) {
 	jobs := map[string]bool{}
 	for _, w := range st.workloads {
 		k := w.wl.Namespace + "/" + w.wl.Name
-		if !w.dropped {
+		switch {
+		case !w.dropped:
 			known[k] = true
-		} else {
+		case w.mergedInto != nil:
+			hint[k] = fmt.Sprintf(" (the workload of %s %q is the Workload %q of the input, which it owns)", w.jobKind, w.wl.Namespace+"/"+w.jobName, w.mergedInto.wl.Namespace+"/"+w.mergedInto.wl.Name)
+		default:
 			hint[k] = " (it is left out of the simulation, see the warning on it)"
 		}
 		if w.job {
 			jk := w.wl.Namespace + "/" + w.jobName
 			jobs[jk] = true
 			if _, taken := hint[jk]; !taken {
-				hint[jk] = fmt.Sprintf(" (Job %q becomes Workload %q)", jk, k)
+				if w.mergedInto != nil {
+					hint[jk] = hint[k]
+				} else {
+					hint[jk] = fmt.Sprintf(" (%s %q becomes Workload %q)", w.jobKind, jk, k)
+				}
 			}
 		}
 	}

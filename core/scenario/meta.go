@@ -1,6 +1,8 @@
 package scenario
 
 import (
+	"fmt"
+	"hash/fnv"
 	"strings"
 	"time"
 
@@ -68,6 +70,13 @@ type objMeta struct {
 	annNodes   map[string]*yaml.Node
 	// label is "Kind/name" or "Kind/namespace/name".
 	label string
+	// uid is metadata.uid ("" when absent).
+	uid string
+	// owner is the controller ownerReference (nil when there is none).
+	owner *ownerRef
+	// generateName is metadata.generateName, used when name is absent.
+	generateName     string
+	generateNameNode *yaml.Node
 }
 
 // begin decodes an object's metadata, makes it the current object for
@@ -96,12 +105,18 @@ func (d *decoder) begin(o *rawObject, namespaced bool, rule nameRule) (objMeta, 
 	if namespaced && m.namespace == "" {
 		m.namespace = defaultNamespace
 	}
+	if m.name == "" && m.generateName != "" {
+		m.name, m.nameNode = d.generatedName(o.kind, m.namespace, m.generateName), m.generateNameNode
+		if msg := checkName(m.name, rule); msg != "" {
+			d.errorf(m.nameNode, "metadata.generateName", "invalid generateName: the generated name %q is invalid: %s", m.name, msg)
+		}
+	}
 	m.label = objectLabel(o.kind, m.name, m.namespace, namespaced)
 	d.obj = m.label
 	if !found {
 		d.required(o.node, "", "metadata")
 	} else if m.name == "" {
-		d.required(m.node, "metadata", "name")
+		d.errorf(m.node, "metadata.name", "missing required field \"name\": set metadata.name (or metadata.generateName, as kubectl create accepts)")
 	}
 	return m, rest
 }
@@ -173,9 +188,17 @@ func (d *decoder) objectMeta(n, obj *yaml.Node, path string, namespaced bool, ru
 					d.errorf(keys[k], key(fp, k), "invalid annotation key: %s", msg)
 				}
 			}
-		case "generateName", "selfLink", "uid", "resourceVersion", "generation",
+		case "generateName":
+			if s, ok := d.str(p.val, fp); ok {
+				m.generateName, m.generateNameNode = s, d.deref(p.val)
+			}
+		case "uid":
+			m.uid, _ = d.str(p.val, fp)
+		case "ownerReferences":
+			m.owner = d.ownerReferences(p.val, fp)
+		case "selfLink", "resourceVersion", "generation",
 			"creationTimestamp", "deletionTimestamp", "deletionGracePeriodSeconds",
-			"ownerReferences", "finalizers", "managedFields":
+			"finalizers", "managedFields":
 			// Real ObjectMeta fields the playground does not interpret.
 		default:
 			d.unknown(p, path)
@@ -351,4 +374,95 @@ func (d *decoder) specAndStatus(rest []pair) (spec, status *yaml.Node) {
 		}
 	}
 	return spec, status
+}
+
+// generatedName is the name the API server would make from generateName
+// (names.SimpleNameGenerator: the prefix cut to 58 characters, then 5
+// random characters from "bcdfghjklmnpqrstvwxz2456789"). The playground
+// must be deterministic, so the 5 characters come from a hash of the
+// kind, namespace, prefix and how many objects of that kind and namespace
+// used the same prefix before this one: the same input always gives the
+// same names, and editing one object does not rename the others.
+func (d *decoder) generatedName(kind, namespace, prefix string) string {
+	const alphabet = "bcdfghjklmnpqrstvwxz2456789"
+	const maxPrefix = 58
+	if len(prefix) > maxPrefix {
+		prefix = prefix[:maxPrefix]
+	}
+	k := kind + "/" + namespace + "/" + prefix
+	if d.generated == nil {
+		d.generated = map[string]int{}
+	}
+	n := d.generated[k]
+	d.generated[k] = n + 1
+	h := fnv.New64a()
+	fmt.Fprintf(h, "%s#%d", k, n)
+	sum := h.Sum64()
+	b := []byte(prefix)
+	for range 5 {
+		b = append(b, alphabet[sum%uint64(len(alphabet))])
+		sum /= uint64(len(alphabet))
+	}
+	return string(b)
+}
+
+// ownerRef is a controller ownerReference: the object that manages this one
+// (the Job that owns its Workload, the ReplicaSet that owns its Pods).
+type ownerRef struct {
+	group, kind, name, uid string
+	// node is the ownerReference, for positions.
+	node *yaml.Node
+}
+
+// ownerReferences decodes metadata.ownerReferences (metav1.OwnerReference)
+// and returns the one with controller: true. The API server requires
+// apiVersion, kind and name (and uid, which hand-written files often leave
+// out, so the playground does not) and allows at most one controller
+// (ValidateOwnerReferences).
+func (d *decoder) ownerReferences(n *yaml.Node, path string) *ownerRef {
+	var controller *ownerRef
+	for i, item := range d.items(n, path) {
+		ip := index(path, i)
+		var r ownerRef
+		var apiVersion string
+		isController := false
+		ps := d.pairs(item, ip)
+		for _, p := range ps {
+			fp := join(ip, p.name)
+			switch p.name {
+			case "apiVersion":
+				apiVersion, _ = d.str(p.val, fp)
+			case "kind":
+				r.kind, _ = d.str(p.val, fp)
+			case "name":
+				r.name, _ = d.str(p.val, fp)
+			case "uid":
+				r.uid, _ = d.str(p.val, fp)
+			case "controller":
+				isController, _ = d.boolean(p.val, fp)
+			case "blockOwnerDeletion":
+				d.boolean(p.val, fp)
+			default:
+				d.unknown(p, ip)
+			}
+		}
+		if isNull(item) {
+			continue
+		}
+		for _, f := range []string{"apiVersion", "kind", "name"} {
+			if !hasKey(ps, f) {
+				d.required(item, ip, f)
+			}
+		}
+		if !isController {
+			continue
+		}
+		if controller != nil {
+			d.errorf(item, join(ip, "controller"), "only one reference can have controller set to true (the first is at %s)", d.where(controller.node.Line, item))
+			continue
+		}
+		r.group, r.node = groupOf(apiVersion), item
+		controller = &r
+	}
+	return controller
 }

@@ -39,6 +39,10 @@ type decoder struct {
 
 	// obj is the "Kind/name" of the object being decoded.
 	obj string
+
+	// generated counts the objects named from each metadata.generateName
+	// (see generatedName).
+	generated map[string]int
 }
 
 // pos is where node n is: its file, and its line within that file (node

@@ -58,6 +58,7 @@ func (d *decoder) podTemplate(n *yaml.Node, path string) podTemplate {
 		switch p.name {
 		case "metadata":
 			m := d.objectMeta(p.val, n, fp, false, nameSubdomain)
+			d.tasAnnotations(m.ann, m.annNodes, join(fp, "annotations"))
 			pt.labels, pt.labelNodes = m.labels, m.labelNodes
 			pt.labelsNode = orNode(m.labelsNode, m.node)
 		case "spec":

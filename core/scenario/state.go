@@ -19,14 +19,18 @@ type state struct {
 	scenarioLine int
 	scenario     scenarioInfo
 
-	flavors       []core.ResourceFlavor
-	flavorNames   map[string]bool
-	clusterQueues []*cqInfo
-	cohorts       []*cohortInfo
-	localQueues   []*lqInfo
-	namespaces    []core.Namespace
-	nodes         []core.Node
-	policies      []core.ResourcePolicy
+	flavors     []core.ResourceFlavor
+	flavorNames map[string]bool
+	// flavorTopologies are the topologyName references of flavors, in
+	// document order; topologies the Topology objects.
+	flavorTopologies []flavorTopology
+	topologies       []core.Topology
+	clusterQueues    []*cqInfo
+	cohorts          []*cohortInfo
+	localQueues      []*lqInfo
+	namespaces       []core.Namespace
+	nodes            []core.Node
+	policies         []core.ResourcePolicy
 	// deployments holds Deployments and ReplicaSets, in document order;
 	// podOwners maps their "namespace/name" to the first one registered.
 	deployments []*depInfo
@@ -118,6 +122,14 @@ type wlInfo struct {
 	// priorityClassName.
 	wpc, pc ref
 
+	// uid is the object's metadata.uid; owner its controller
+	// ownerReference (Workload objects: the job that owns it).
+	uid   string
+	owner *ownerRef
+	// mergedInto is the Workload object that is this job's workload (its
+	// controller ownerReference names the job); the job is then dropped.
+	mergedInto *wlInfo
+
 	// dropped workloads are left out of the Scenario (finished, or a Job
 	// Kueue does not manage).
 	dropped bool
@@ -179,6 +191,7 @@ type scaleRef struct {
 func (st *state) build() *core.Scenario {
 	sc := st.scenario.sc
 	sc.Flavors = st.flavors
+	sc.Topologies = st.topologies
 	for _, c := range st.clusterQueues {
 		sc.ClusterQueues = append(sc.ClusterQueues, c.cq)
 	}

@@ -22,7 +22,7 @@ const defaultPodSetName = "main"
 func (d *decoder) workload(st *state, o *rawObject, v1beta1 bool) {
 	m, rest := d.begin(o, true, nameSubdomain)
 	sa := d.annotations(m, annWorkload, o.kind)
-	w := &wlInfo{label: m.label, node: o.node, nameNode: m.nameNode}
+	w := &wlInfo{label: m.label, node: o.node, nameNode: m.nameNode, uid: m.uid, owner: m.owner}
 	wl := core.Workload{
 		Namespace:        m.namespace,
 		Name:             m.name,
@@ -205,7 +205,9 @@ func (d *decoder) podSets(n *yaml.Node, path string) []core.PodSet {
 					minCount, minNode = v, p.val
 				}
 			case "topologyRequest":
-				// Topology-aware scheduling is not simulated.
+				if !isNull(p.val) {
+					d.warnf(p.key, fp, "%s", tasNotSimulated("the topologyRequest is ignored, and the pod set is admitted on quota alone"))
+				}
 			default:
 				d.unknown(p, ip)
 			}
@@ -476,7 +478,7 @@ func (d *decoder) admission(n *yaml.Node, path string, podSets []core.PodSet, w 
 func (d *decoder) job(st *state, o *rawObject) {
 	m, rest := d.begin(o, true, nameJob)
 	sa := d.annotations(m, annWorkload, o.kind)
-	w := &wlInfo{label: m.label, node: o.node, nameNode: m.nameNode, job: true, jobName: m.name, jobGroup: "batch", jobKind: "Job"}
+	w := &wlInfo{label: m.label, node: o.node, nameNode: m.nameNode, job: true, jobName: m.name, jobGroup: "batch", jobKind: "Job", uid: m.uid}
 	wl := core.Workload{
 		Namespace:        m.namespace,
 		Name:             "job-" + m.name,

@@ -46,7 +46,7 @@ func New(sc *core.Scenario, gates core.FeatureGates) *State {
 	slices.SortFunc(cqs, func(a, b *core.ClusterQueue) int { return cmp.Compare(a.Name, b.Name) })
 	for i, cq := range cqs {
 		q := &ClusterQueue{Spec: cq, Node: s.Tree.ClusterQueue(cq.Name), Active: true, Sticky: -1, gen: s.gen}
-		if reason := inactiveReason(cq, st.flavors); reason != "" {
+		if reason := inactiveReason(cq, st.flavors, sc.Topologies); reason != "" {
 			q.Active, q.InactiveReason = false, reason
 			s.Tree.Nodes[q.Node].Inactive = true
 		}
@@ -126,16 +126,11 @@ func (s *State) startAdmitted(i int) {
 		s.admitSeq++
 		w.AdmitSeq = s.admitSeq
 	}
-	a := &Admission{ClusterQueue: adm.ClusterQueue, Usage: map[core.FlavorResource]core.Amount{}}
+	a := &Admission{ClusterQueue: adm.ClusterQueue, Usage: w.Spec.AdmissionUsage()}
 	for _, ps := range adm.PodSets {
 		aps := AdmittedPodSet{Name: ps.Name, Count: ps.Count, Flavors: map[core.ResourceName]core.FlavorName{}}
 		for r, f := range ps.Flavors {
 			aps.Flavors[r] = f
-			q, ok := ps.ResourceUsage[r]
-			if !ok {
-				q = podSetRequest(w.Spec, ps.Name, r, ps.Count)
-			}
-			a.Usage[core.FlavorResource{Flavor: f, Resource: r}] += q
 		}
 		a.PodSets = append(a.PodSets, aps)
 	}
@@ -151,23 +146,12 @@ func (s *State) startAdmitted(i int) {
 	}
 }
 
-// podSetRequest is a pod set's total request of r for count pods (the
-// resource usage when status.admission does not list it).
-func podSetRequest(w *core.Workload, name string, r core.ResourceName, count int32) core.Amount {
-	for _, ps := range w.PodSets {
-		if ps.Name == name {
-			if r == core.ResourcePods {
-				return core.Amount(count)
-			}
-			return ps.Requests[r] * core.Amount(count)
-		}
-	}
-	return 0
-}
-
-// inactiveReason mirrors clusterQueue.inactiveReason for the conditions the
-// playground models: a stop policy and missing ResourceFlavors.
-func inactiveReason(cq *core.ClusterQueue, flavors map[core.FlavorName]*core.ResourceFlavor) string {
+// inactiveReason mirrors clusterQueue.inactiveReason
+// (pkg/cache/scheduler/clusterqueue.go) for the conditions the playground
+// models, in Kueue's order: a stop policy, missing ResourceFlavors, and
+// flavors whose Topology does not exist (TopologyNotFound; Kueue visits its
+// TAS flavors in map order, the playground in name order).
+func inactiveReason(cq *core.ClusterQueue, flavors map[core.FlavorName]*core.ResourceFlavor, topologies []core.Topology) string {
 	var msgs []string
 	if cq.StopPolicy != "" && cq.StopPolicy != "None" {
 		msgs = append(msgs, "is stopped")
@@ -182,6 +166,21 @@ func inactiveReason(cq *core.ClusterQueue, flavors map[core.FlavorName]*core.Res
 	}
 	if len(missing) > 0 {
 		msgs = append(msgs, fmt.Sprintf("references missing ResourceFlavor(s): %s", strings.Join(missing, ",")))
+	}
+	var tas []core.FlavorName
+	for _, g := range cq.ResourceGroups {
+		for _, f := range g.Flavors {
+			if rf, ok := flavors[f.Name]; ok && rf.TopologyName != "" && !slices.Contains(tas, f.Name) {
+				tas = append(tas, f.Name)
+			}
+		}
+	}
+	slices.Sort(tas)
+	for _, f := range tas {
+		topology := flavors[f].TopologyName
+		if !slices.ContainsFunc(topologies, func(t core.Topology) bool { return t.Name == topology }) {
+			msgs = append(msgs, fmt.Sprintf("there is no Topology %q for TAS flavor %q", topology, f))
+		}
 	}
 	if len(msgs) == 0 {
 		return ""

@@ -22,13 +22,14 @@ type legendEntry struct {
 // segmentLegend lists the bar's parts in the order they are drawn, with
 // the words of the legend. (A function rather than a variable: the
 // package has no package-level variables.)
-func segmentLegend() [5]legendEntry {
-	return [5]legendEntry{
+func segmentLegend() [6]legendEntry {
+	return [6]legendEntry{
 		{view.SegUsed, "used"},
 		{view.SegHeldBack, "held back (lending limit)"},
 		{view.SegLent, "lent to the cohort"},
 		{view.SegFree, "free"},
 		{view.SegBorrowed, "borrowed beyond the quota"},
+		{view.SegOverCommitted, "over-committed (more than it can hold)"},
 	}
 }
 
@@ -53,7 +54,7 @@ func Quota(st view.Step) *view.Node {
 	if len(st.Quota) == 0 {
 		return root.Add(txt("p", "No quota: the scenario has no ClusterQueue.", "class", "empty"))
 	}
-	root.Add(quotaLegend())
+	root.Add(quotaLegend(view.OverCommitted(st.Quota)))
 	tree := el("ul", "class", "tree", "role", "tree", "aria-label", "Cohorts and ClusterQueues")
 	for _, n := range st.Quota {
 		tree.Add(quotaNode(n))
@@ -62,9 +63,14 @@ func Quota(st view.Step) *view.Node {
 }
 
 // quotaLegend explains the colours of the segments and the two markers.
-func quotaLegend() *view.Node {
+// The over-committed entry is there only when a bar of the step has that
+// segment (only pasted admissions over-commit a queue).
+func quotaLegend(overCommitted bool) *view.Node {
 	ul := el("ul", "class", "legend", "aria-label", "Legend")
 	for _, s := range segmentLegend() {
+		if s.kind == view.SegOverCommitted && !overCommitted {
+			continue
+		}
 		k := string(s.kind)
 		ul.Add(el("li", "data-kind", k).Add(
 			el("span", "class", "swatch swatch-"+k, "aria-hidden", "true"),

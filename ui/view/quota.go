@@ -39,12 +39,17 @@ const (
 	SegFree SegmentKind = "free"
 	// SegBorrowed is usage beyond the node's quota.
 	SegBorrowed SegmentKind = "borrowed"
+	// SegOverCommitted is usage beyond what the node can hold at all (a
+	// root's quota, or quota plus borrowing limit): only pasted admissions
+	// get there, and the decoder warns about it.
+	SegOverCommitted SegmentKind = "overCommitted"
 )
 
 // Bar is one flavor-resource of one node, laid out on [0, Scale] in the
 // resource's internal unit (milli-cpu, bytes, counts). Segments follow each
 // other from 0 in this order: used, heldBack, lent, free (together exactly
-// the node's quota, QuotaAt), then borrowed; empty segments are left out.
+// the node's quota, QuotaAt), then borrowed, then over-committed; empty
+// segments are left out.
 type Bar struct {
 	Flavor   string `json:"flavor"`
 	Resource string `json:"resource"`
@@ -292,7 +297,7 @@ func (f *forest) view(st, prev *trace.Step) []*QuotaNode {
 			if r == nil {
 				continue
 			}
-			bar := makeBar(r, f.scale[k])
+			bar := makeBar(r, f.scale[k], n.parent < 0)
 			if p := old[k]; p != nil {
 				bar.Changed = p.Used != r.Used || p.Borrowed != r.Borrowed || p.Lent != r.Lent ||
 					p.HeldBack != r.HeldBack || p.Available != r.Available
@@ -316,9 +321,11 @@ func (f *forest) view(st, prev *trace.Step) []*QuotaNode {
 
 // makeBar lays out one usage row. The quota [0, Q) is split into what is
 // used, what a lending limit holds back (unused but not lendable), what is
-// lent and what is free; usage beyond Q is borrowed. Usage fills the
-// held-back part first, as Kueue's addUsage does.
-func makeBar(r *trace.UsageRow, scale int64) Bar {
+// lent and what is free; usage beyond Q is borrowed, up to what the node
+// can hold (Q for a root, Q plus the borrowing limit where there is one),
+// and over-committed beyond that. Usage fills the held-back part first, as
+// Kueue's addUsage does.
+func makeBar(r *trace.UsageRow, scale int64, root bool) Bar {
 	q := max(0, r.SubtreeQuota)
 	u := max(0, r.Used)
 	used := min(u, q)
@@ -326,6 +333,14 @@ func makeBar(r *trace.UsageRow, scale int64) Bar {
 	lent := max(0, min(r.Lent, q-used-held))
 	free := q - used - held - lent
 	borrowed := u - used
+	over := int64(0)
+	switch {
+	case root:
+		over, borrowed = borrowed, 0
+	case r.BorrowingLimit != nil:
+		over = max(0, borrowed-*r.BorrowingLimit)
+		borrowed -= over
+	}
 	b := Bar{
 		Flavor: r.Flavor, Resource: r.Resource, Label: r.Flavor + "/" + r.Resource,
 		Scale: max(1, scale, u, q), QuotaAt: q, BorrowingLimitAt: -1,
@@ -349,11 +364,12 @@ func makeBar(r *trace.UsageRow, scale int64) Bar {
 	add(SegLent, lent, "lent to the cohort")
 	add(SegFree, free, "free")
 	add(SegBorrowed, borrowed, "borrowed beyond the quota")
-	b.Text = barText(r)
+	add(SegOverCommitted, over, "over-committed, more than it can hold")
+	b.Text = barText(r, over)
 	return b
 }
 
-func barText(r *trace.UsageRow) string {
+func barText(r *trace.UsageRow, over int64) string {
 	a := func(v int64) string { return amount(r.Resource, v) }
 	var s strings.Builder
 	s.WriteString("used " + a(r.Used) + " of " + a(r.SubtreeQuota))
@@ -375,8 +391,25 @@ func barText(r *trace.UsageRow) string {
 	if r.LendingLimit != nil {
 		s.WriteString(", lending limit " + a(*r.LendingLimit))
 	}
+	if over > 0 {
+		s.WriteString(", over-committed by " + a(over))
+	}
 	s.WriteString("; " + a(r.Available) + " available")
 	return s.String()
+}
+
+// OverCommitted reports whether any bar of the forest has an
+// over-committed segment (legends show that entry only then).
+func OverCommitted(roots []*QuotaNode) bool {
+	over := false
+	Walk(roots, func(n *QuotaNode) {
+		for _, b := range n.Bars {
+			for _, sg := range b.Segments {
+				over = over || sg.Kind == SegOverCommitted
+			}
+		}
+	})
+	return over
 }
 
 // Walk calls fn for every node of the forest, depth first, parents before

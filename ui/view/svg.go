@@ -35,6 +35,7 @@ func themeFor(name string) theme {
 			accent: "#f87171", limit: "#fb7185",
 			seg: map[SegmentKind]string{
 				SegUsed: "#3b82f6", SegHeldBack: "#64748b", SegLent: "#a78bfa", SegFree: "#1e3a5f", SegBorrowed: "#f59e0b",
+				SegOverCommitted: "#f87171",
 			},
 			outcome: map[trace.Outcome]string{
 				trace.OutcomeAdmitted: "#15803d", trace.OutcomePreempting: "#c2410c", trace.OutcomeNeedsPreemption: "#b45309",
@@ -47,6 +48,7 @@ func themeFor(name string) theme {
 		accent: "#dc2626", limit: "#e11d48",
 		seg: map[SegmentKind]string{
 			SegUsed: "#2563eb", SegHeldBack: "#9ca3af", SegLent: "#8b5cf6", SegFree: "#dbeafe", SegBorrowed: "#f59e0b",
+			SegOverCommitted: "#b91c1c",
 		},
 		outcome: map[trace.Outcome]string{
 			trace.OutcomeAdmitted: "#16a34a", trace.OutcomePreempting: "#ea580c", trace.OutcomeNeedsPreemption: "#d97706",
@@ -103,7 +105,7 @@ func SVG(st Step, opts SVGOptions) *Node {
 
 	if len(st.Quota) > 0 {
 		d.heading("Quota")
-		d.legend()
+		d.legend(OverCommitted(st.Quota))
 		Walk(st.Quota, d.quotaNode)
 		d.y += 6
 	}
@@ -180,12 +182,18 @@ func (d *svgDraw) wrapped(x int, s string, lines int, attrs ...string) {
 	}
 }
 
-func (d *svgDraw) legend() {
+func (d *svgDraw) legend(overCommitted bool) {
 	x := svgPad
-	items := []struct {
+	type item struct {
 		k     SegmentKind
 		label string
-	}{{SegUsed, "used"}, {SegBorrowed, "borrowed"}, {SegLent, "lent"}, {SegHeldBack, "held back (lending limit)"}, {SegFree, "free"}}
+	}
+	items := []item{{SegUsed, "used"}, {SegBorrowed, "borrowed"}, {SegLent, "lent"}, {SegHeldBack, "held back (lending limit)"}, {SegFree, "free"}}
+	if overCommitted {
+		// Only pasted admissions over-commit a queue; the entry is shown
+		// when a bar of the step has the segment.
+		items = append(items, item{SegOverCommitted, "over-committed"})
+	}
 	for _, it := range items {
 		d.g.Add(El("rect", "x", itoa(x), "y", itoa(d.y+4), "width", "10", "height", "10", "fill", d.th.seg[it.k], "stroke", d.th.border, "stroke-width", "0.5"))
 		d.text(x+14, it.label, 40, "fill", d.th.muted)

@@ -214,6 +214,7 @@ func TestMakeBar(t *testing.T) {
 		name  string
 		row   trace.UsageRow
 		scale int64
+		root  bool
 		want  []Segment
 		limit int64
 		text  string
@@ -276,6 +277,29 @@ func TestMakeBar(t *testing.T) {
 			text:  "used 15 of 5 (own 3), borrowed 10; 0 available",
 		},
 		{
+			name: "a root ClusterQueue over-committed by pasted admissions",
+			row:  trace.UsageRow{Kind: "ClusterQueue", Resource: "cpu", Used: 3000, Nominal: 2000, SubtreeQuota: 2000, Borrowed: 1000},
+			root: true, scale: 3000,
+			want: []Segment{
+				{Kind: SegUsed, Start: 0, Size: 2000, Amount: "2", Title: "used within the quota: 2"},
+				{Kind: SegOverCommitted, Start: 2000, Size: 1000, Amount: "1", Title: "over-committed, more than it can hold: 1"},
+			},
+			limit: -1,
+			text:  "used 3 of 2, borrowed 1, over-committed by 1; 0 available",
+		},
+		{
+			name:  "beyond the borrowing limit",
+			row:   trace.UsageRow{Kind: "ClusterQueue", Resource: "cpu", Used: 7000, Nominal: 2000, SubtreeQuota: 2000, Borrowed: 5000, BorrowingLimit: i64(4000)},
+			scale: 7000,
+			want: []Segment{
+				{Kind: SegUsed, Start: 0, Size: 2000, Amount: "2", Title: "used within the quota: 2"},
+				{Kind: SegBorrowed, Start: 2000, Size: 4000, Amount: "4", Title: "borrowed beyond the quota: 4"},
+				{Kind: SegOverCommitted, Start: 6000, Size: 1000, Amount: "1", Title: "over-committed, more than it can hold: 1"},
+			},
+			limit: 6000,
+			text:  "used 7 of 2, borrowed 5, borrowing limit 4, over-committed by 1; 0 available",
+		},
+		{
 			name:  "no quota at all",
 			row:   trace.UsageRow{Kind: "ClusterQueue", Resource: "example.com/gpu", Available: 2},
 			scale: 0,
@@ -285,7 +309,7 @@ func TestMakeBar(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			b := makeBar(&tt.row, tt.scale)
+			b := makeBar(&tt.row, tt.scale, tt.root)
 			if d := cmp.Diff(tt.want, b.Segments); d != "" {
 				t.Errorf("segments (-want +got):\n%s", d)
 			}

@@ -1,0 +1,198 @@
+package scenario
+
+import (
+	"fmt"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// What the decoder does with an object whose apiVersion and kind it does not
+// decode (see unsupported):
+//
+//   - a kind that does not exist in an API group the playground reads
+//     (kueue.x-k8s.io, the core group, apps, batch, scheduling.k8s.io) is an
+//     error with the nearest real kind, as the API server would refuse it
+//     ("no matches for kind");
+//   - a real kind of such a group under a version the group does not serve
+//     (kueue.x-k8s.io/v1alpha1, apps/v1beta1) is an error saying which
+//     version to use;
+//   - any other object (a kind of Kueue or Kubernetes the playground does
+//     not simulate, RBAC, a CRD, another operator's resource) is one warning
+//     at its kind that names it, says it is not simulated and, where it
+//     changes Kueue's decisions, what that means for the result. The rest
+//     of the input runs.
+
+// groupOf returns the API group of an apiVersion ("batch/v1" -> "batch",
+// "v1" -> "").
+func groupOf(apiVersion string) string {
+	group, _, found := strings.Cut(apiVersion, "/")
+	if !found {
+		return ""
+	}
+	return group
+}
+
+// servedVersions returns the versions of an API group the playground reads:
+// Kueue v0.16.1 serves v1beta2 and v1beta1 (apis/kueue/v1alpha1 holds no
+// types any more); the Kubernetes groups, v1.
+func servedVersions(group string) []string {
+	if group == "kueue.x-k8s.io" {
+		return []string{"v1beta2", "v1beta1"}
+	}
+	return []string{"v1"}
+}
+
+// realKinds returns every kind an API group the playground reads serves,
+// for the "no such kind" check, or nil for a group it does not know.
+// Kueue's are those of apis/kueue/v1beta2 in Kueue v0.16.1; the others are
+// the kinds of the Kubernetes API groups.
+func realKinds(group string) []string {
+	switch group {
+	case "kueue.x-k8s.io":
+		return []string{"AdmissionCheck", "ClusterQueue", "Cohort", "LocalQueue", "MultiKueueCluster",
+			"MultiKueueConfig", "ProvisioningRequestConfig", "ResourceFlavor", "Topology", "Workload",
+			"WorkloadPriorityClass"}
+	case "":
+		return []string{"Binding", "ComponentStatus", "ConfigMap", "Endpoints", "Event", "LimitRange",
+			"Namespace", "Node", "PersistentVolume", "PersistentVolumeClaim", "Pod", "PodTemplate",
+			"ReplicationController", "ResourceQuota", "Secret", "Service", "ServiceAccount"}
+	case "apps":
+		return []string{"ControllerRevision", "DaemonSet", "Deployment", "ReplicaSet", "StatefulSet"}
+	case "batch":
+		return []string{"CronJob", "Job"}
+	case "scheduling.k8s.io":
+		return []string{"PriorityClass"}
+	}
+	return nil
+}
+
+// notSimulatedEffect says what ignoring an object of a real kind means for
+// the result, or "" when it does not change what Kueue decides.
+func notSimulatedEffect(group, kind string) string {
+	switch group + "/" + kind {
+	case "kueue.x-k8s.io/AdmissionCheck", "kueue.x-k8s.io/ProvisioningRequestConfig":
+		return "admission checks are not simulated: the playground admits a workload once quota is reserved, where Kueue waits for its ClusterQueue's checks to be Ready"
+	case "kueue.x-k8s.io/MultiKueueCluster", "kueue.x-k8s.io/MultiKueueConfig":
+		return "MultiKueue is not simulated: workloads are admitted and run in this cluster"
+	case "kueue.x-k8s.io/Topology":
+		return "topology-aware scheduling is not simulated: pods are placed without topology constraints"
+	case "/LimitRange":
+		return "Kueue applies a LimitRange's default requests and limits to the workloads of its namespace; the playground does not, so requests count as written"
+	case "node.k8s.io/RuntimeClass":
+		return "Kueue adds a RuntimeClass's pod overhead to the requests of pods that use it; the playground does not, so only spec.overhead written in a pod template counts"
+	case "batch/CronJob":
+		return "the Jobs it creates are not in the run; paste them as Jobs"
+	case "apps/DaemonSet":
+		return "its pods are not placed, so the Node capacity they take is not subtracted"
+	case "/Pod":
+		return "its Node capacity is not subtracted, and a Pod Kueue manages is not queued"
+	}
+	return ""
+}
+
+// unsupported reports an object the decoder does not decode; see the
+// comment at the top of this file.
+func (d *decoder) unsupported(o *rawObject) {
+	name, namespace := peekName(metaNode(o))
+	d.obj = objectLabel(o.kind, name, namespace, namespace != "")
+	group := groupOf(o.apiVersion)
+	kinds := realKinds(group)
+	if kinds != nil && !containsString(kinds, o.kind) {
+		msg := fmt.Sprintf("API group %q has no kind %q", group, clip(o.kind))
+		if group == "" {
+			msg = fmt.Sprintf("the core API group (apiVersion v1) has no kind %q", clip(o.kind))
+		}
+		if near := nearest(o.kind, kinds); near != "" {
+			msg += fmt.Sprintf("; did you mean %q?", near)
+		}
+		d.errorf(o.kindNode, "kind", "%s", msg)
+		return
+	}
+	if kinds != nil {
+		versions := servedVersions(group)
+		_, version, _ := strings.Cut(o.apiVersion, "/")
+		if group == "" {
+			version = o.apiVersion
+		}
+		if !containsString(versions, version) {
+			want := versions[0]
+			if group != "" {
+				want = group + "/" + want
+			}
+			d.errorf(o.apiVersionNode, "apiVersion", "%s is served as apiVersion %s, not %q (the version Kueue v0.16.1 and Kubernetes accept): change apiVersion to %s", o.kind, want, clip(o.apiVersion), want)
+			return
+		}
+	}
+	msg := fmt.Sprintf("%s %s is not simulated: the playground ignores it", clip(o.apiVersion), clip(o.kind))
+	if effect := notSimulatedEffect(group, o.kind); effect != "" {
+		msg += "; " + effect
+	}
+	d.warnf(o.kindNode, "kind", "%s", msg)
+}
+
+// metaNode returns an object's metadata mapping, or nil.
+func metaNode(o *rawObject) *yaml.Node {
+	for _, p := range o.pairs {
+		if p.name == "metadata" {
+			return p.val
+		}
+	}
+	return nil
+}
+
+func containsString(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// nearest returns the candidate closest to s by edit distance (ignoring
+// case), if it is close enough to be a likely misspelling: at most a third
+// of the longer word's length, and at most 3. Ties go to the first
+// candidate in the list.
+func nearest(s string, candidates []string) string {
+	best, bestDist := "", 4
+	ls := strings.ToLower(s)
+	for _, c := range candidates {
+		dist := editDistance(ls, strings.ToLower(c))
+		limit := max(len(s), len(c)) / 3
+		if dist <= limit && dist < bestDist {
+			best, bestDist = c, dist
+		}
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance between a and b, in bytes. The
+// strings it is used on are kind and field names, at most a few dozen
+// bytes (longer input is cut to keep the cost bounded).
+func editDistance(a, b string) int {
+	const maxLen = 64
+	if len(a) > maxLen {
+		a = a[:maxLen]
+	}
+	if len(b) > maxLen {
+		b = b[:maxLen]
+	}
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
