@@ -62,7 +62,7 @@ func tooLarge(file string, size int64) core.Diagnostic {
 	if size < 0 {
 		msg = fmt.Sprintf("the file is larger than %d bytes (16 MiB, MaxInputBytes), the most accepted", MaxInputBytes)
 	}
-	return core.Diagnostic{Pos: core.Pos{File: file, Line: 1, Col: 1}, Severity: core.SeverityError, Message: msg}
+	return core.Diagnostic{Pos: core.Pos{File: fileName(file), Line: 1, Col: 1}, Severity: core.SeverityError, Message: msg}
 }
 
 // result sorts the diagnostics and splits the outcome.

@@ -46,22 +46,30 @@ func tooLargeTotal(file string, total int64) core.Diagnostic {
 	if total < 0 {
 		msg = fmt.Sprintf("with this file the inputs are larger than %d bytes in total (16 MiB, MaxInputBytes), the most accepted for one scenario", MaxInputBytes)
 	}
-	return core.Diagnostic{Pos: core.Pos{File: file, Line: 1, Col: 1}, Severity: core.SeverityError, Message: msg}
+	return core.Diagnostic{Pos: core.Pos{File: fileName(file), Line: 1, Col: 1}, Severity: core.SeverityError, Message: msg}
 }
+
+// fileName is an input's name as positions show it: a name found by
+// walking a directory may hold a terminal escape sequence, which is
+// written as a Go escape (\x1b) like every other echoed text.
+func fileName(name string) string { return printable(name, maxFileName) }
+
+// maxFileName is Linux's PATH_MAX: a real path is never shortened.
+const maxFileName = 4096
 
 // checkSize applies MaxInputBytes to the inputs together; the diagnostic
 // names the input that passes the limit.
 func (d *decoder) checkSize(inputs []Input) bool {
 	total := 0
-	for _, in := range inputs {
+	for k, in := range inputs {
 		total += len(in.Data)
 		if total <= MaxInputBytes {
 			continue
 		}
 		if len(inputs) == 1 {
-			d.diags = append(d.diags, tooLarge(in.Name, int64(total)))
+			d.diags = append(d.diags, tooLarge(d.files[k].name, int64(total)))
 		} else {
-			d.diags = append(d.diags, tooLargeTotal(in.Name, int64(total)))
+			d.diags = append(d.diags, tooLargeTotal(d.files[k].name, int64(total)))
 		}
 		return false
 	}
@@ -95,7 +103,7 @@ func (d *decoder) layout(inputs []Input) {
 	d.files = make([]fileSpan, len(inputs))
 	base := 0
 	for k, in := range inputs {
-		d.files[k] = fileSpan{name: in.Name, base: base}
+		d.files[k] = fileSpan{name: fileName(in.Name), base: base}
 		// yaml.v3 lines are 1-based; one spare line keeps a position just
 		// past the end of an input inside it.
 		base += bytes.Count(in.Data, []byte("\n")) + 2

@@ -137,6 +137,10 @@ func TestDecodeFiles(t *testing.T) {
 			inputs: []Input{in("setup.yaml", setupFile), in("ns.yaml", "\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: a\n  name: b\n")},
 			errors: []diag{{At: "ns.yaml:6:3", Object: "Namespace/a", Field: "metadata.name", Msg: `duplicate field "name" (first set at line 5)`}},
 		},
+		"a file name with a terminal escape is escaped": {
+			inputs:   []Input{in("evil\x1b[2J.yaml", jobFile)},
+			warnings: []diag{{At: `evil\x1b[2J.yaml:4:22`, Object: "LocalQueue/default/lq", Field: "spec.clusterQueue", Msg: `ClusterQueue "cq" does not exist`}},
+		},
 		"empty inputs": {
 			inputs: []Input{in("empty.yaml", ""), in("setup.yaml", setupFile), in("comment.yaml", "# nothing\n")},
 		},
