@@ -37,6 +37,7 @@ var groups = []struct {
 	{"KEP-4378: several preemptors, one target", []string{"kep4378"}},
 	{"Placement (ResourcePolicy)", []string{"placement"}},
 	{"Queueing and queue status", []string{"queueing", "namespace", "inactive"}},
+	{"Pasted cluster states", []string{"pasted"}},
 }
 
 // groupOf returns the group index and title of a file stem.

@@ -1,9 +1,11 @@
 // Command kueueplay runs, tests and validates kueueplay scenario files.
 //
-//	kueueplay run FILE [-o text|json] [-gate Name=true]...
+//	kueueplay run FILE... [-R] [-o text|json] [-gate Name=true]...
 //	kueueplay test PATH...
-//	kueueplay validate FILE...
+//	kueueplay validate FILE... [-R]
 //	kueueplay serve [-addr localhost:8080] [-dir build/site] [-shares build/shares]
+//
+// The FILEs of run and validate form one scenario; see usage.
 package main
 
 import (
@@ -13,11 +15,13 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/kueueplay/kueueplay/core"
 	"github.com/kueueplay/kueueplay/core/check"
+	"github.com/kueueplay/kueueplay/core/scenario"
 	"github.com/kueueplay/kueueplay/core/sim"
 	"github.com/kueueplay/kueueplay/core/trace"
 	"github.com/kueueplay/kueueplay/scenariotest"
@@ -26,34 +30,47 @@ import (
 const usage = `kueueplay: a playground for Kueue's scheduler
 
 Usage:
-  kueueplay run FILE [-o text|json] [-gate Name=true|false]...
-      Simulate a scenario and print its trace.
+  kueueplay run FILE... [-R] [-o text|json] [-gate Name=true|false]...
+      Simulate the scenario the FILEs form and print its trace; warnings
+      go to stderr, and with -o json into the trace's "warnings" too.
   kueueplay test PATH...
-      Check the expectations of every scenario file (directories are
-      searched recursively for *.yaml). Exits 0 only if all pass.
-  kueueplay validate FILE...
-      Report problems as file:line:col: message.
+      Check the expectations of every scenario file, each one a scenario
+      of its own (directories are searched recursively for *.yaml and
+      *.yml). Exits 0 only if all pass.
+  kueueplay validate FILE... [-R]
+      Report the problems of the scenario the FILEs form as
+      file:line:col: message. Exits 1 if there is an error.
   kueueplay serve [-addr localhost:8080] [-dir build/site] [-shares build/shares]
       Serve the browser playground that make site builds, and the HTTP
       API under /v1/ (short links are kept in the -shares directory).
+
+FILE is a YAML or JSON file (several documents, or a kind: List as
+kubectl get -o yaml or -o json prints), - for standard input (<stdin> in
+messages), or a directory: its *.yaml, *.yml and *.json files in lexical
+order, and with -R those of its subdirectories too, as kubectl apply -f
+reads them. The FILEs of one command form ONE scenario, as if they were
+one stream in the order given: a LocalQueue in one may name a
+ClusterQueue in another, an object in two of them is a duplicate, at most
+one holds the Scenario object, and the bounds (16 MiB, 60,000 objects)
+apply to them together. Every message names its own file:line:col.
 `
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
-func run(args []string, stdout, stderr io.Writer) int {
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
 		return 2
 	}
 	switch args[0] {
 	case "run":
-		return cmdRun(args[1:], stdout, stderr)
+		return cmdRun(args[1:], stdin, stdout, stderr)
 	case "test":
 		return cmdTest(args[1:], stdout, stderr)
 	case "validate":
-		return cmdValidate(args[1:], stdout, stderr)
+		return cmdValidate(args[1:], stdin, stdout, stderr)
 	case "serve":
 		return cmdServe(args[1:], stdout, stderr)
 	case "help", "-h", "-help", "--help":
@@ -86,6 +103,7 @@ func (g gateFlags) Set(v string) error {
 }
 
 // interleave lets flags follow positional arguments (run FILE -o json).
+// A lone "-" (standard input) is a positional argument.
 func interleave(fs *flag.FlagSet, args []string) ([]string, error) {
 	var pos []string
 	for len(args) > 0 {
@@ -101,28 +119,24 @@ func interleave(fs *flag.FlagSet, args []string) ([]string, error) {
 	return pos, nil
 }
 
-func cmdRun(args []string, stdout, stderr io.Writer) int {
+func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	out := fs.String("o", "text", "output format: text or json")
+	recursive := fs.Bool("R", false, "read the subdirectories of directory FILEs too")
 	gates := gateFlags{}
 	fs.Var(gates, "gate", "override a feature gate: Name=true|false (repeatable)")
 	files, err := interleave(fs, args)
 	if err != nil {
 		return 2
 	}
-	if len(files) != 1 {
-		fmt.Fprintln(stderr, "kueueplay run: exactly one FILE is needed")
-		return 2
-	}
 	if *out != "text" && *out != "json" {
 		fmt.Fprintf(stderr, "kueueplay run: -o must be text or json, not %q\n", *out)
 		return 2
 	}
-	sc, err := scenariotest.Load(files[0])
-	if err != nil {
-		printError(stderr, err)
-		return 1
+	sc, code := load("run", files, *recursive, stdin, stderr, stderr)
+	if sc == nil {
+		return code
 	}
 	for _, w := range sc.Warnings {
 		fmt.Fprintln(stderr, w.String())
@@ -193,27 +207,51 @@ func cmdTest(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-func cmdValidate(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 {
-		fmt.Fprintln(stderr, "kueueplay validate: at least one FILE is needed")
+func cmdValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("validate", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	recursive := fs.Bool("R", false, "read the subdirectories of directory FILEs too")
+	files, err := interleave(fs, args)
+	if err != nil {
 		return 2
 	}
-	bad := false
-	for _, f := range args {
-		sc, err := scenariotest.Load(f)
-		if err != nil {
-			bad = true
-			printError(stdout, err)
-			continue
-		}
-		for _, w := range sc.Warnings {
-			fmt.Fprintln(stdout, w.String())
-		}
+	sc, code := load("validate", files, *recursive, stdin, stdout, stderr)
+	if sc == nil {
+		return code
 	}
-	if bad {
-		return 1
+	for _, w := range sc.Warnings {
+		fmt.Fprintln(stdout, w.String())
 	}
 	return 0
+}
+
+// load reads the FILE arguments of cmd as one scenario. On failure it
+// returns nil and the exit code: 2 for a usage problem (reported on
+// stderr), 1 when a file cannot be read or the scenario has an error
+// (every diagnostic is written to diagOut).
+func load(cmd string, args []string, recursive bool, stdin io.Reader, diagOut, stderr io.Writer) (*core.Scenario, int) {
+	if len(args) == 0 {
+		fmt.Fprintf(stderr, "kueueplay %s: at least one FILE is needed (- for standard input)\n", cmd)
+		return nil, 2
+	}
+	if i := slices.Index(args, "-"); i >= 0 && slices.Contains(args[i+1:], "-") {
+		fmt.Fprintf(stderr, "kueueplay %s: - (standard input) can be given only once\n", cmd)
+		return nil, 2
+	}
+	files, err := expand(args, recursive)
+	if err != nil {
+		fmt.Fprintf(stderr, "kueueplay %s: %v\n", cmd, err)
+		return nil, 1
+	}
+	inputs, err := readInputs(files, stdin)
+	if err == nil {
+		var sc *core.Scenario
+		if sc, err = scenario.DecodeFiles(inputs); err == nil {
+			return sc, 0
+		}
+	}
+	printError(diagOut, err)
+	return nil, 1
 }
 
 func printError(w io.Writer, err error) {

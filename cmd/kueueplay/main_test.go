@@ -88,7 +88,7 @@ func TestCLI(t *testing.T) {
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			var out, errOut bytes.Buffer
-			code := run(tc.args, &out, &errOut)
+			code := run(tc.args, strings.NewReader(""), &out, &errOut)
 			if code != tc.wantCode {
 				t.Errorf("exit code %d, want %d\nstdout:\n%s\nstderr:\n%s", code, tc.wantCode, out.String(), errOut.String())
 			}

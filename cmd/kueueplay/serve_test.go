@@ -168,13 +168,13 @@ func TestAcceptsEncoding(t *testing.T) {
 
 func TestServeMissingDir(t *testing.T) {
 	var stdout, stderr strings.Builder
-	code := run([]string{"serve", "-dir", filepath.Join(t.TempDir(), "nope")}, &stdout, &stderr)
+	code := run([]string{"serve", "-dir", filepath.Join(t.TempDir(), "nope")}, strings.NewReader(""), &stdout, &stderr)
 	if code != 1 || !strings.Contains(stderr.String(), "run make site first") {
 		t.Errorf("exit %d, stderr %q; want 1 and a hint to run make site", code, stderr.String())
 	}
 	empty := t.TempDir()
 	stderr.Reset()
-	if code := run([]string{"serve", "-dir", empty}, &stdout, &stderr); code != 1 || !strings.Contains(stderr.String(), "no index.html") {
+	if code := run([]string{"serve", "-dir", empty}, strings.NewReader(""), &stdout, &stderr); code != 1 || !strings.Contains(stderr.String(), "no index.html") {
 		t.Errorf("exit %d, stderr %q; want 1 and no index.html", code, stderr.String())
 	}
 }

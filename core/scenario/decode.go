@@ -44,11 +44,9 @@ const (
 // positions. On any error-severity problem it returns a
 // *core.DiagnosticsError listing every problem found (warnings included),
 // sorted by position, then message; otherwise the warnings are in
-// Scenario.Warnings.
+// Scenario.Warnings. It is DecodeFiles with one input.
 func Decode(file string, data []byte) (*core.Scenario, error) {
-	d := &decoder{file: file, aliasBudget: MaxAliasNodes}
-	sc := d.run(data)
-	return d.result(sc)
+	return DecodeFiles([]Input{{Name: file, Data: data}})
 }
 
 // TooLarge is the error Decode returns for a file of size bytes, above
@@ -64,13 +62,19 @@ func tooLarge(file string, size int64) core.Diagnostic {
 	if size < 0 {
 		msg = fmt.Sprintf("the file is larger than %d bytes (16 MiB, MaxInputBytes), the most accepted", MaxInputBytes)
 	}
-	return core.Diagnostic{Pos: core.Pos{File: file, Line: 1, Col: 1}, Severity: core.SeverityError, Message: msg}
+	return core.Diagnostic{Pos: core.Pos{File: fileName(file), Line: 1, Col: 1}, Severity: core.SeverityError, Message: msg}
 }
 
 // result sorts the diagnostics and splits the outcome.
 func (d *decoder) result(sc *core.Scenario) (*core.Scenario, error) {
+	// Inputs in the order given, then positions within each.
+	order := make(map[string]int, len(d.files))
+	for i, f := range slices.Backward(d.files) {
+		order[f.name] = i
+	}
 	slices.SortStableFunc(d.diags, func(a, b core.Diagnostic) int {
 		return cmp.Or(
+			cmp.Compare(order[a.Pos.File], order[b.Pos.File]),
 			cmp.Compare(a.Pos.Line, b.Pos.Line),
 			cmp.Compare(a.Pos.Col, b.Pos.Col),
 			cmp.Compare(a.Message, b.Message),
@@ -106,17 +110,30 @@ type rawObject struct {
 	kindNode, apiVersionNode *yaml.Node
 }
 
-func (d *decoder) run(data []byte) *core.Scenario {
-	if len(data) > MaxInputBytes {
-		d.diags = append(d.diags, tooLarge(d.file, int64(len(data))))
+func (d *decoder) run(inputs []Input) *core.Scenario {
+	d.layout(inputs)
+	if !d.checkSize(inputs) {
 		return nil
 	}
-	if line, col, deep := deepFlow(data, maxFlowScanDepth); deep {
-		d.errorf(&yaml.Node{Line: line, Column: col}, "", "YAML nesting is deeper than %d levels (MaxDepth)", MaxDepth)
-		return nil
+	// Each input is parsed on its own, so that a syntax error names its
+	// own file; the other inputs are still parsed, for their errors.
+	var docs []*yaml.Node
+	parsed := true
+	for k, in := range inputs {
+		if line, col, deep := deepFlow(in.Data, maxFlowScanDepth); deep {
+			d.errorf(&yaml.Node{Line: d.files[k].base + line, Column: col}, "", "YAML nesting is deeper than %d levels (MaxDepth)", MaxDepth)
+			parsed = false
+			continue
+		}
+		data, jsonErr := d.prepareJSON(k, in.Data)
+		var ok bool
+		docs, ok = d.parse(k, data, docs, jsonErr)
+		if len(docs) > MaxObjects {
+			return nil
+		}
+		parsed = parsed && ok
 	}
-	docs, ok := d.parse(data)
-	if !ok {
+	if !parsed {
 		return nil
 	}
 	objs, ok := d.collect(docs)
@@ -151,11 +168,14 @@ func (d *decoder) hasError() bool {
 	return slices.ContainsFunc(d.diags, func(x core.Diagnostic) bool { return x.Severity == core.SeverityError })
 }
 
-// parse splits the stream into documents. yaml.v3 reports syntax errors
-// with a line only; the column is then 1.
-func (d *decoder) parse(data []byte) ([]*yaml.Node, bool) {
+// parse splits input k's stream into documents, appends them to docs and
+// shifts their lines into the shared line space. yaml.v3 reports syntax
+// errors with a line only; the column is then 1. For input meant as JSON,
+// jsonErr (if not nil) is reported instead: it has the exact position.
+// It stops, with more than MaxObjects documents in docs, when the inputs
+// hold too many.
+func (d *decoder) parse(k int, data []byte, docs []*yaml.Node, jsonErr *core.Diagnostic) ([]*yaml.Node, bool) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
-	var docs []*yaml.Node
 	for {
 		doc := new(yaml.Node)
 		err := decodeNext(dec, doc)
@@ -163,13 +183,18 @@ func (d *decoder) parse(data []byte) ([]*yaml.Node, bool) {
 			return docs, true
 		}
 		if err != nil {
-			d.syntaxError(data, err)
-			return nil, false
+			if jsonErr != nil {
+				d.diags = append(d.diags, *jsonErr)
+			} else {
+				d.syntaxError(d.files[k].name, data, err)
+			}
+			return docs, false
 		}
+		shift(doc, d.files[k].base)
 		docs = append(docs, doc)
 		if len(docs) > MaxObjects {
-			d.errorf(doc, "", "more than %d documents (MaxObjects)", MaxObjects)
-			return nil, false
+			d.errorf(doc, "", "more than %d documents%s (MaxObjects)", MaxObjects, d.together())
+			return docs, false
 		}
 	}
 }
@@ -188,7 +213,7 @@ func decodeNext(dec *yaml.Decoder, doc *yaml.Node) (err error) {
 
 // syntaxError turns a yaml.v3 error ("yaml: line 4: did not find expected
 // key") into a positioned diagnostic.
-func (d *decoder) syntaxError(data []byte, err error) {
+func (d *decoder) syntaxError(file string, data []byte, err error) {
 	msg := strings.TrimPrefix(err.Error(), "yaml: ")
 	line, col := 1, 1
 	if rest, ok := strings.CutPrefix(msg, "line "); ok {
@@ -215,7 +240,7 @@ func (d *decoder) syntaxError(data []byte, err error) {
 		msg += "; line " + strconv.Itoa(line) + " has a tab character: YAML indentation must use spaces, not tabs"
 	}
 	d.diags = append(d.diags, core.Diagnostic{
-		Pos:      core.Pos{File: d.file, Line: line, Col: col},
+		Pos:      core.Pos{File: file, Line: line, Col: col},
 		Severity: core.SeverityError,
 		Message:  printable("invalid YAML: "+msg, maxEchoedMessage),
 	})
@@ -288,7 +313,7 @@ func (d *decoder) collect(docs []*yaml.Node) ([]*rawObject, bool) {
 			objs = append(objs, d.listItems(o)...)
 		}
 		if len(objs) > MaxObjects {
-			d.errorf(root, "", "more than %d objects (MaxObjects)", MaxObjects)
+			d.errorf(root, "", "more than %d objects%s (MaxObjects)", MaxObjects, d.together())
 			return nil, false
 		}
 	}

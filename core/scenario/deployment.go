@@ -125,7 +125,7 @@ func (d *decoder) deployment(st *state, o *rawObject) {
 	}
 	k := dep.Key()
 	if first, taken := st.podOwners[k]; taken {
-		d.errorf(m.nameNode, "metadata.name", "%s %q has the same namespace and name as %s %q (line %d): their pods would be indistinguishable (both named %s-<index>), so the playground requires distinct names", o.kind, k, first.dep.Kind, k, first.nameNode.Line, m.name)
+		d.errorf(m.nameNode, "metadata.name", "%s %q has the same namespace and name as %s %q (%s): their pods would be indistinguishable (both named %s-<index>), so the playground requires distinct names", o.kind, k, first.dep.Kind, k, d.where(first.nameNode.Line, m.nameNode), m.name)
 		return
 	}
 	st.podOwners[k] = di
@@ -159,9 +159,10 @@ func (d *decoder) linkDeployments(st *state) {
 		if !clash {
 			continue
 		}
-		what := fmt.Sprintf("Workload %q (line %d)", k, w.nameNode.Line)
+		at := d.where(w.nameNode.Line, dp.nameNode)
+		what := fmt.Sprintf("Workload %q (%s)", k, at)
 		if w.job {
-			what = fmt.Sprintf("the Workload of Job %q (line %d)", w.wl.Namespace+"/"+w.jobName, w.nameNode.Line)
+			what = fmt.Sprintf("the Workload of Job %q (%s)", w.wl.Namespace+"/"+w.jobName, at)
 		}
 		d.errorObj(dp.label, dp.nameNode, "metadata.name", "%s %q has the same namespace and name as %s: events and expectations name both by namespace/name, so the playground requires distinct names", dp.dep.Kind, k, what)
 	}
@@ -177,7 +178,7 @@ func (d *decoder) linkDeployments(st *state) {
 			if !clash {
 				continue
 			}
-			d.errorObj(dp.label, dp.nameNode, "metadata.name", "%s %q would name its pods %s-0, %s-1, ..., the names the pods of pod set %q of Workload %q (line %d) get: rename one", dp.dep.Kind, k, dp.dep.Name, dp.dep.Name, ps.Name, w.wl.Namespace+"/"+w.wl.Name, w.nameNode.Line)
+			d.errorObj(dp.label, dp.nameNode, "metadata.name", "%s %q would name its pods %s-0, %s-1, ..., the names the pods of pod set %q of Workload %q (%s) get: rename one", dp.dep.Kind, k, dp.dep.Name, dp.dep.Name, ps.Name, w.wl.Namespace+"/"+w.wl.Name, d.where(w.nameNode.Line, dp.nameNode))
 		}
 	}
 

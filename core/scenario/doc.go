@@ -4,7 +4,9 @@
 // Workloads, batch/v1 Jobs, apps/v1 Deployments and ReplicaSets, Namespaces,
 // Nodes, PriorityClasses, ResourcePolicies) plus at most one
 // kueueplay/v1alpha1 Scenario object with the simulation settings, events
-// and expectations.
+// and expectations. DecodeFiles takes the same objects spread over several
+// inputs (`kubectl apply -f a.yaml -f b.yaml`) as one scenario. JSON (what
+// `kubectl get -o json` prints) is accepted as the YAML it is.
 //
 // Decode walks go.yaml.in/yaml/v3's node tree by hand, so every diagnostic
 // carries the line and column of the node it is about. Decoding is strict:

@@ -313,18 +313,18 @@ func (d *decoder) register(st *state, kind, namespace, name string, n *yaml.Node
 		st.keys[k] = keyInfo{line: n.Line, byJob: byJob}
 		return true
 	case first.byJob != "":
-		d.errorf(n, "metadata.name", "duplicate %s %q: Job %q (line %d) already becomes this Workload", kind, shown, first.byJob, first.line)
+		d.errorf(n, "metadata.name", "duplicate %s %q: Job %q (%s) already becomes this Workload", kind, shown, first.byJob, d.where(first.line, n))
 	case byJob != "":
-		d.errorf(n, "metadata.name", "duplicate %s %q: Job %q becomes this Workload, which is already defined at line %d", kind, shown, byJob, first.line)
+		d.errorf(n, "metadata.name", "duplicate %s %q: Job %q becomes this Workload, which is already defined at %s", kind, shown, byJob, d.where(first.line, n))
 	default:
-		d.errorf(n, "metadata.name", "duplicate %s %q (first defined at line %d)", kind, shown, first.line)
+		d.errorf(n, "metadata.name", "duplicate %s %q (first defined at %s)", kind, shown, d.where(first.line, n))
 	}
 	return false
 }
 
 // keyInfo is where an object key was first registered.
 type keyInfo struct {
-	line  int
+	line  int // in the shared line space of all the inputs (see where)
 	byJob string
 }
 
@@ -458,7 +458,7 @@ func (d *decoder) ownerReferences(n *yaml.Node, path string) *ownerRef {
 			continue
 		}
 		if controller != nil {
-			d.errorf(item, join(ip, "controller"), "only one reference can have controller set to true (the first is at line %d)", controller.node.Line)
+			d.errorf(item, join(ip, "controller"), "only one reference can have controller set to true (the first is at %s)", d.where(controller.node.Line, item))
 			continue
 		}
 		r.group, r.node = groupOf(apiVersion), item

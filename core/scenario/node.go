@@ -27,7 +27,9 @@ const (
 // decoder carries the state of one Decode call: the diagnostics found so
 // far, the alias budget, and the object being decoded (for Diagnostic.Object).
 type decoder struct {
-	file  string
+	// files are the inputs, in order, with the line offset each one's
+	// nodes were shifted by (see files.go); one entry for Decode.
+	files []fileSpan
 	diags []core.Diagnostic
 
 	// aliasBudget is how many more nodes may be reached through YAML aliases
@@ -46,11 +48,17 @@ type decoder struct {
 	generated map[string]int
 }
 
+// pos is where node n is: its file, and its line within that file (node
+// lines are shifted into one line space shared by all the inputs).
 func (d *decoder) pos(n *yaml.Node) core.Pos {
 	if n == nil {
-		return core.Pos{File: d.file}
+		if len(d.files) == 1 {
+			return core.Pos{File: d.files[0].name}
+		}
+		return core.Pos{}
 	}
-	return core.Pos{File: d.file, Line: n.Line, Col: n.Column}
+	f, line := d.locate(n.Line)
+	return core.Pos{File: f.name, Line: line, Col: f.column(line, n)}
 }
 
 func (d *decoder) add(sev core.Severity, obj string, n *yaml.Node, field, msg string) {
@@ -283,9 +291,9 @@ func (d *decoder) collectPairs(n *yaml.Node, path string, seen map[string]*yaml.
 				hint := ""
 				if path == "" && (k.Value == "apiVersion" || k.Value == "kind") {
 					// Two objects run together.
-					hint = fmt.Sprintf("; if a new object starts here, separate it from the one before with a line \"---\" above line %d", d.objectStart(n, k))
+					hint = fmt.Sprintf("; if a new object starts here, separate it from the one before with a line \"---\" above %s", d.where(d.objectStart(n, k), k))
 				}
-				d.errorf(k, join(path, k.Value), "duplicate field %q (first set at line %d)%s", k.Value, first.Line, hint)
+				d.errorf(k, join(path, k.Value), "duplicate field %q (first set at %s)%s", k.Value, d.where(first.Line, k), hint)
 			}
 			continue
 		}

@@ -30,10 +30,14 @@ func (d *decoder) scenarioObject(st *state, o *rawObject) {
 		d.obj = "Scenario/" + m.name
 	}
 	if st.scenarioSeen {
-		d.errorf(o.kindNode, "kind", "a file may hold at most one Scenario object")
+		if len(d.files) > 1 {
+			d.errorf(o.kindNode, "kind", "the inputs of a scenario may hold at most one Scenario object between them (the first is at %s)", d.where(st.scenarioLine, o.kindNode))
+		} else {
+			d.errorf(o.kindNode, "kind", "a file may hold at most one Scenario object")
+		}
 		return
 	}
-	st.scenarioSeen = true
+	st.scenarioSeen, st.scenarioLine = true, o.kindNode.Line
 	si := &st.scenario
 	si.label = d.obj
 	si.sc.Name = m.name

@@ -15,6 +15,8 @@ type state struct {
 	keys map[string]keyInfo
 
 	scenarioSeen bool
+	// scenarioLine is the (shifted) line of the first Scenario's kind.
+	scenarioLine int
 	scenario     scenarioInfo
 
 	flavors     []core.ResourceFlavor

@@ -36,7 +36,7 @@ type Options struct {
 //     have run (reported as a truncation, never silent).
 func Run(sc *core.Scenario, opts Options) *trace.Trace {
 	s := New(sc, opts.Gates)
-	tr := &trace.Trace{Version: trace.Version, Scenario: sc.Name, Description: sc.Description}
+	tr := &trace.Trace{Version: trace.Version, Scenario: sc.Name, Description: sc.Description, Warnings: slices.Clone(sc.Warnings)}
 	for _, g := range core.KnownGates() {
 		tr.Gates = append(tr.Gates, trace.Gate{Name: g, Enabled: s.Gates.Enabled(g)})
 	}

@@ -75,3 +75,23 @@ func TestTraceFieldsForTheUI(t *testing.T) {
 		t.Errorf("trace fields by cycle (-want +got):\n%s", d)
 	}
 }
+
+// TestTraceWarnings checks that the trace carries the decoder's warnings,
+// so that a saved JSON trace says what its input got wrong.
+func TestTraceWarnings(t *testing.T) {
+	sc, err := scenario.Decode("w.yaml", []byte(`apiVersion: kueue.x-k8s.io/v1beta2
+kind: LocalQueue
+metadata: {name: lq}
+spec: {clusterQueue: missing}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := sim.Run(sc, sim.Options{})
+	if diff := cmp.Diff(sc.Warnings, tr.Warnings); diff != "" || len(tr.Warnings) != 1 {
+		t.Errorf("trace warnings (-scenario +trace), want 1:\n%s", diff)
+	}
+	if &tr.Warnings[0] == &sc.Warnings[0] {
+		t.Error("the trace shares the scenario's warnings slice")
+	}
+}

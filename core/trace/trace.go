@@ -14,6 +14,8 @@
 // the usage of every ClusterQueue and Cohort per flavor and resource.
 package trace
 
+import "github.com/kueueplay/kueueplay/core"
+
 // Version identifies the trace format. It changes when a field changes
 // meaning or is removed; adding a field does not change it.
 const Version = "kueueplay.trace/v1"
@@ -39,6 +41,11 @@ type Trace struct {
 	Cycles int    `json:"cycles"`
 	// Workloads is the final state of every workload, sorted by name.
 	Workloads []WorkloadState `json:"workloads"`
+	// Warnings are the decoder's warnings about the scenario
+	// (core.Scenario.Warnings: what Kueue accepts but leaves pending or
+	// inactive), in file order, so that a saved trace says what its input
+	// got wrong. The text format does not print them.
+	Warnings []core.Diagnostic `json:"warnings,omitempty"`
 }
 
 // Gate is one feature gate's effective value.
