@@ -52,7 +52,7 @@ func groupOf(stem string) (int, string, error) {
 	for _, g := range groups {
 		known = append(known, g.prefixes...)
 	}
-	return 0, "", fmt.Errorf("%s.yaml: the prefix %q names no gallery group (known: %s; add it to groups in scripts/scenarioindex)",
+	return 0, "", fmt.Errorf("%s.yaml: the prefix %q names no gallery group (known: %s; add it to groups in gallery/gallery.go)",
 		stem, prefix, strings.Join(known, ", "))
 }
 
