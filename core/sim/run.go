@@ -37,7 +37,7 @@ type Options struct {
 func Run(sc *core.Scenario, opts Options) *trace.Trace {
 	s := New(sc, opts.Gates)
 	tr := &trace.Trace{Version: trace.Version, Scenario: sc.Name, Description: sc.Description}
-	for _, g := range core.KnownGates() {
+	for _, g := range core.SimulatedGates() {
 		tr.Gates = append(tr.Gates, trace.Gate{Name: g, Enabled: s.Gates.Enabled(g)})
 	}
 	if s.place != nil {

@@ -24,7 +24,8 @@ type Trace struct {
 	Scenario string `json:"scenario,omitempty"`
 	// Description is the Scenario's spec.description.
 	Description string `json:"description,omitempty"`
-	// Gates is the effective value of every feature gate, sorted by name.
+	// Gates is the effective value of every feature gate the engine
+	// simulates (core.SimulatedGates), sorted by name.
 	Gates []Gate `json:"gates"`
 	// Policies are the scenario's ResourcePolicies, in scenario order
 	// (scenarios with Nodes only).
