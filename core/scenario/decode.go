@@ -46,7 +46,7 @@ const (
 // sorted by position, then message; otherwise the warnings are in
 // Scenario.Warnings.
 func Decode(file string, data []byte) (*core.Scenario, error) {
-	d := &decoder{file: file, aliasBudget: MaxAliasNodes}
+	d := &decoder{file: file, src: data, aliasBudget: MaxAliasNodes}
 	sc := d.run(data)
 	return d.result(sc)
 }
@@ -123,15 +123,20 @@ func (d *decoder) run(data []byte) *core.Scenario {
 		return nil
 	}
 	st := newState()
-	// The Scenario object goes first: its feature gates change how other
-	// objects validate (LendingLimit).
+	// The Scenario object and the Kueue Configuration go first: their
+	// feature gates change how other objects validate (LendingLimit).
 	for _, o := range objs {
 		if o.apiVersion == apiKueueplay && o.kind == "Scenario" {
 			d.scenarioObject(st, o)
 		}
 	}
 	for _, o := range objs {
-		if o.apiVersion == apiKueueplay && o.kind == "Scenario" {
+		d.configObject(st, o)
+	}
+	d.obj = ""
+	d.mergeGates(st)
+	for _, o := range objs {
+		if decodedFirst(o) {
 			continue
 		}
 		d.dispatch(st, o)
@@ -179,8 +184,19 @@ func decodeNext(dec *yaml.Decoder, doc *yaml.Node) (err error) {
 // syntaxError turns a yaml.v3 error ("yaml: line 4: did not find expected
 // key") into a positioned diagnostic.
 func (d *decoder) syntaxError(data []byte, err error) {
-	msg := strings.TrimPrefix(err.Error(), "yaml: ")
-	line, col := 1, 1
+	line, col, msg := syntaxPos(data, err)
+	d.diags = append(d.diags, core.Diagnostic{
+		Pos:      core.Pos{File: d.file, Line: line, Col: col},
+		Severity: core.SeverityError,
+		Message:  printable("invalid YAML: "+msg, maxEchoedMessage),
+	})
+}
+
+// syntaxPos reads the 1-based line and column and the message of a yaml.v3
+// error about data.
+func syntaxPos(data []byte, err error) (line, col int, msg string) {
+	msg = strings.TrimPrefix(err.Error(), "yaml: ")
+	line, col = 1, 1
 	if rest, ok := strings.CutPrefix(msg, "line "); ok {
 		num, tail, found := strings.Cut(rest, ": ")
 		if n, convErr := strconv.Atoi(num); found && convErr == nil && n > 0 {
@@ -200,11 +216,7 @@ func (d *decoder) syntaxError(data []byte, err error) {
 			col = i - bytes.LastIndexByte(data[:i], '\n')
 		}
 	}
-	d.diags = append(d.diags, core.Diagnostic{
-		Pos:      core.Pos{File: d.file, Line: line, Col: col},
-		Severity: core.SeverityError,
-		Message:  printable("invalid YAML: "+msg, maxEchoedMessage),
-	})
+	return line, col, msg
 }
 
 // isParserProblem reports whether msg is one of the problems yaml.v3's
@@ -361,12 +373,15 @@ const (
 	// scheduling.x-k8s.io); accepted for pasted examples.
 	apiResourcePolicyKEP = "scheduling.sigs.x-k8s.io/v1alpha1"
 	apiKueueplay         = "kueueplay/v1alpha1"
+	apiConfigV1beta2     = "config.kueue.x-k8s.io/v1beta2"
+	apiConfigV1beta1     = "config.kueue.x-k8s.io/v1beta1"
 )
 
 const acceptedKinds = "kueue.x-k8s.io/v1beta2 or kueue.x-k8s.io/v1beta1 " +
 	"(ResourceFlavor, ClusterQueue, Cohort, LocalQueue, Workload, WorkloadPriorityClass), " +
 	"batch/v1 Job, apps/v1 Deployment and ReplicaSet, v1 Namespace, v1 Node, scheduling.k8s.io/v1 PriorityClass, " +
-	"scheduling.x-k8s.io/v1alpha1 ResourcePolicy, kueueplay/v1alpha1 Scenario"
+	"scheduling.x-k8s.io/v1alpha1 ResourcePolicy, config.kueue.x-k8s.io/v1beta2 or v1beta1 Configuration (also in a v1 ConfigMap), " +
+	"kueueplay/v1alpha1 Scenario"
 
 // dispatch decodes one object according to its apiVersion and kind.
 func (d *decoder) dispatch(st *state, o *rawObject) {
@@ -426,4 +441,17 @@ func (d *decoder) dispatch(st *state, o *rawObject) {
 		}
 	}
 	d.errorf(o.kindNode, "kind", "unsupported object apiVersion %q, kind %q; accepted: %s", clip(o.apiVersion), clip(o.kind), acceptedKinds)
+}
+
+// decodedFirst reports whether run decodes o before every other object
+// (the Scenario object, a Kueue Configuration and ConfigMaps, which may
+// hold one), rather than in dispatch.
+func decodedFirst(o *rawObject) bool {
+	switch {
+	case o.apiVersion == apiKueueplay && o.kind == "Scenario",
+		isConfigAPI(o.apiVersion) && o.kind == "Configuration",
+		o.apiVersion == apiCoreV1 && o.kind == "ConfigMap":
+		return true
+	}
+	return false
 }

@@ -8,6 +8,7 @@ import (
 
 // link runs the checks that span objects, once every object is decoded.
 func (d *decoder) link(st *state) {
+	d.linkConfiguration(st)
 	d.linkClusterQueues(st)
 	d.linkCohorts(st)
 	d.linkLocalQueues(st)

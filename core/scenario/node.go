@@ -29,6 +29,9 @@ const (
 type decoder struct {
 	file  string
 	diags []core.Diagnostic
+	// src is the file, for positions inside a ConfigMap's embedded
+	// Configuration.
+	src []byte
 
 	// aliasBudget is how many more nodes may be reached through YAML aliases
 	// (see MaxAliasNodes).

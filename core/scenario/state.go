@@ -16,6 +16,8 @@ type state struct {
 
 	scenarioSeen bool
 	scenario     scenarioInfo
+	// config is the Kueue Configuration, nil when the file has none.
+	config *configInfo
 
 	flavors       []core.ResourceFlavor
 	flavorNames   map[string]bool
