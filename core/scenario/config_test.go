@@ -9,6 +9,7 @@ import (
 
 	"github.com/kueueplay/kueueplay/core"
 	"github.com/kueueplay/kueueplay/core/sim"
+	"github.com/kueueplay/kueueplay/core/trace"
 )
 
 func readTestdata(t *testing.T, name string) string {
@@ -557,6 +558,69 @@ resources:
 			}
 			if !strings.Contains(ws.Message, tc.message) {
 				t.Errorf("message %q does not mention %q", ws.Message, tc.message)
+			}
+		})
+	}
+}
+
+// TestConfigurationInTrace checks the trace header: the Configuration a
+// run used, where it came from and the settings in effect.
+func TestConfigurationInTrace(t *testing.T) {
+	cases := map[string]struct {
+		in   string
+		want []string
+	}{
+		"no Configuration: no header line": {
+			in:   "apiVersion: v1\nkind: Namespace\nmetadata: {name: a}\n",
+			want: nil,
+		},
+		"a ConfigMap's Configuration with every summarised setting": {
+			in: `apiVersion: v1
+kind: ConfigMap
+metadata: {name: kueue-manager-config, namespace: kueue-system}
+data:
+  controller_manager_config.yaml: |
+    apiVersion: config.kueue.x-k8s.io/v1beta1
+    kind: Configuration
+    resources:
+      excludeResourcePrefixes: [example.com/, vendor.io/]
+      transformations:
+      - input: nvidia.com/gpumem
+        strategy: Replace
+        multiplyBy: nvidia.com/gpu
+        outputs: {nvidia.com/total-gpumem: "1"}
+      - input: cpu
+        outputs: {example.com/credits: 500m, a.io/b: 2}
+    featureGates: {LendingLimit: false, VisibilityOnDemand: false}
+`,
+			want: []string{
+				"# configuration ConfigMap/kueue-system/kueue-manager-config config.kueue.x-k8s.io/v1beta1 at t.yaml:6:5",
+				"#   excludeResourcePrefixes example.com/ vendor.io/",
+				"#   transformation nvidia.com/gpumem*nvidia.com/gpu Replace {nvidia.com/total-gpumem: 1}",
+				"#   transformation cpu Retain {a.io/b: 2, example.com/credits: 500m}",
+				"#   gates LendingLimit=false VisibilityOnDemand=false",
+			},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			sc, err := Decode(testFile, []byte(tc.in))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var b strings.Builder
+			if err := trace.Format(&b, sim.Run(sc, sim.Options{})); err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, line := range strings.Split(b.String(), "\n") {
+				if strings.HasPrefix(line, "# configuration") || strings.HasPrefix(line, "#   excludeResourcePrefixes") ||
+					strings.HasPrefix(line, "#   transformation") || strings.HasPrefix(line, "#   gates") {
+					got = append(got, line)
+				}
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("header (-want +got):\n%s", diff)
 			}
 		})
 	}
