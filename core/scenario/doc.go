@@ -2,9 +2,10 @@
 // multi-document YAML stream of the Kubernetes and Kueue manifests users
 // already have (ResourceFlavors, ClusterQueues, Cohorts, LocalQueues,
 // Workloads, batch/v1 Jobs, apps/v1 Deployments and ReplicaSets, Namespaces,
-// Nodes, PriorityClasses, ResourcePolicies) plus at most one
-// kueueplay/v1alpha1 Scenario object with the simulation settings, events
-// and expectations.
+// Nodes, PriorityClasses, ResourcePolicies), at most one Kueue
+// Configuration (config.kueue.x-k8s.io, alone or in Kueue's manager
+// ConfigMap; see config.go) and at most one kueueplay/v1alpha1 Scenario
+// object with the simulation settings, events and expectations.
 //
 // Decode walks go.yaml.in/yaml/v3's node tree by hand, so every diagnostic
 // carries the line and column of the node it is about. Decoding is strict:
