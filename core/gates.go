@@ -122,8 +122,19 @@ func LookupGate(name string) (GateInfo, bool) {
 	return GateInfo{}, false
 }
 
-// gateDefault returns a gate's default and whether the gate exists.
+// gateDefault returns a gate's default and whether the gate exists. The
+// gates the engine reads are answered without building the table, since
+// FeatureGates.Enabled runs inside scheduling cycles (TestGateDefaultFast
+// keeps the two in step).
 func gateDefault(name string) (value, known bool) {
+	switch name {
+	case GateFlavorFungibility, GateLendingLimit, GatePrioritySortingWithinCohort:
+		return true, true
+	case GateFlavorFungibilityImplicitPreferenceDefault,
+		GateFlavorFungibilityPreferenceAsNamed,
+		GateRefreshAssignmentsDuringSchedulingCycle:
+		return false, true
+	}
 	g, ok := LookupGate(name)
 	return g.Default, ok
 }
@@ -206,12 +217,26 @@ func (g FeatureGates) With(overrides FeatureGates) FeatureGates {
 // ValidateGateName returns an error for an unknown gate name. The message
 // suggests the nearest known name rather than listing the whole table.
 func ValidateGateName(name string) error {
+	return validateGateName(name, true)
+}
+
+// ValidateGateNameNoSuggestion is ValidateGateName without the
+// suggestion, which costs an edit distance to every gate: decoders use it
+// once they have suggested names for a few unknown gates, so that a file
+// of many unknown gates stays cheap.
+func ValidateGateNameNoSuggestion(name string) error {
+	return validateGateName(name, false)
+}
+
+func validateGateName(name string, suggest bool) error {
 	if _, ok := gateDefault(name); ok {
 		return nil
 	}
 	msg := fmt.Sprintf("unknown feature gate %q: not a gate of Kueue v0.16.1 nor of the playground", name)
-	if s := nearestGate(name); s != "" {
-		msg += fmt.Sprintf("; did you mean %q?", s)
+	if suggest {
+		if s := nearestGate(name); s != "" {
+			msg += fmt.Sprintf("; did you mean %q?", s)
+		}
 	}
 	return fmt.Errorf("%s", msg)
 }
@@ -219,8 +244,8 @@ func ValidateGateName(name string) error {
 // nearestGate returns the known gate closest to name (case-insensitive
 // edit distance, at most a third of the name's length), or "".
 func nearestGate(name string) string {
-	if len(name) > 100 {
-		return ""
+	if len(name) > 64 {
+		return "" // longer than any gate by far
 	}
 	best, bestDist := "", len(name)/3+1
 	lower := strings.ToLower(name)

@@ -82,3 +82,15 @@ func TestValidateGateName(t *testing.T) {
 		})
 	}
 }
+
+func TestGateDefaultFast(t *testing.T) {
+	for _, g := range Gates() {
+		def, ok := gateDefault(g.Name)
+		if !ok || def != g.Default {
+			t.Errorf("gateDefault(%q) = %t, %t; the table says %t", g.Name, def, ok, g.Default)
+		}
+	}
+	if _, ok := gateDefault("Nope"); ok {
+		t.Errorf("gateDefault(Nope) is known")
+	}
+}

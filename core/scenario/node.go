@@ -40,6 +40,10 @@ type decoder struct {
 
 	// obj is the "Kind/name" of the object being decoded.
 	obj string
+
+	// unknownGates counts the unknown feature gate names reported (see
+	// maxGateSuggestions).
+	unknownGates int
 }
 
 func (d *decoder) pos(n *yaml.Node) core.Pos {

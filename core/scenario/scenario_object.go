@@ -97,6 +97,10 @@ func (d *decoder) scenarioSpec(n *yaml.Node, path string, si *scenarioInfo) {
 	}
 }
 
+// maxGateSuggestions is how many unknown gate names of one file get a
+// "did you mean" suggestion (an edit distance to every gate each).
+const maxGateSuggestions = 20
+
 // featureGates decodes a featureGates mapping (name -> bool) of the
 // Scenario object or of a Kueue Configuration. Every gate Kueue v0.16.1
 // knows is accepted; setting one to a value the engine does not simulate
@@ -106,7 +110,12 @@ func (d *decoder) featureGates(n *yaml.Node, path string) core.FeatureGates {
 	var out core.FeatureGates
 	for _, q := range d.pairs(n, path) {
 		qp := key(path, q.name)
-		if err := core.ValidateGateName(q.name); err != nil {
+		validate := core.ValidateGateName
+		if d.unknownGates >= maxGateSuggestions {
+			validate = core.ValidateGateNameNoSuggestion
+		}
+		if err := validate(q.name); err != nil {
+			d.unknownGates++
 			d.errorf(q.key, qp, "%v", err)
 			continue
 		}
