@@ -114,7 +114,9 @@ func (c *Configuration) EffectiveRequests(reqs map[ResourceName]Amount) (out map
 		}
 		if t.MultiplyBy != "" {
 			if m, ok := in[t.MultiplyBy]; ok {
-				if q, ok = mulAmount(q, wholeUnits(t.MultiplyBy, m)); !ok {
+				// An overflow matters only if the product is used: kept
+				// (Retain) or multiplied into an output.
+				if q, ok = mulAmount(q, wholeUnits(t.MultiplyBy, m)); !ok && (t.Strategy != TransformReplace || len(t.Outputs) > 0) {
 					return nil, nil, fmt.Errorf("%s multiplied by %s overflows", r, t.MultiplyBy)
 				}
 			}
