@@ -296,6 +296,10 @@ func TestSimulate(t *testing.T) {
 			simulateBody{Warnings: []core.Diagnostic{}, To: len(gated.Steps) - 1, Total: len(gated.Steps), Trace: gated}},
 		{"JSON envelope", request{target: "/v1/simulate", body: string(envelope), header: map[string]string{"Content-Type": "application/json; charset=utf-8"}},
 			simulateBody{Warnings: []core.Diagnostic{}, To: len(gated.Steps) - 1, Total: len(gated.Steps), Trace: gated}},
+		{"a gate the engine does not simulate is a warning", request{target: "/v1/simulate?gates=PartialAdmission=true,TopologyAwareScheduling=false", body: def},
+			simulateBody{Warnings: []core.Diagnostic{{Severity: core.SeverityWarning, Field: "gates[PartialAdmission]",
+				Message: "feature gate PartialAdmission=true is not simulated: the playground runs as Kueue does with it off (admits a pod set with fewer pods (minCount))"}},
+				To: len(full.Steps) - 1, Total: len(full.Steps), Trace: full}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rec := tc.req.do(t, h)

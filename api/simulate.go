@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"mime"
 	"net/http"
 	"slices"
@@ -146,8 +147,21 @@ func (h *Handler) simulate(w http.ResponseWriter, r *http.Request) error {
 		return nil
 	}
 	return writeJSON(w, http.StatusOK, simulateResponse{
-		Warnings: nonNil(run.sc.Warnings), From: from, To: to, Total: total, Trace: tr,
+		Warnings: append(nonNil(slices.Clone(run.sc.Warnings)), gateWarnings(req.Gates)...), From: from, To: to, Total: total, Trace: tr,
 	})
+}
+
+// gateWarnings are the warnings about gate overrides the engine does not
+// simulate (core.GateNote), by gate name; a file setting them gets the same
+// warnings from the decoder.
+func gateWarnings(gates map[string]bool) []core.Diagnostic {
+	var out []core.Diagnostic
+	for _, name := range slices.Sorted(maps.Keys(gates)) {
+		if note := core.GateNote(name, gates[name]); note != "" {
+			out = append(out, core.Diagnostic{Severity: core.SeverityWarning, Field: "gates[" + name + "]", Message: note})
+		}
+	}
+	return out
 }
 
 func nonNil[T any](s []T) []T {

@@ -6,8 +6,9 @@ import (
 	"strings"
 )
 
-// Feature gate names. The set is fixed: a scenario naming any other gate is
-// an error.
+// Feature gate names the engine reads. Every other gate of Kueue v0.16.1 is
+// in the table too (see Gates), so that a Configuration or Scenario copied
+// from a real cluster decodes, but the engine does not read it.
 const (
 	// GateFlavorFungibility enables whenCanBorrow/whenCanPreempt and resuming
 	// from the last tried flavor (Kueue's FlavorFungibility gate). Off gives
@@ -21,18 +22,115 @@ const (
 	// GateFlavorFungibilityImplicitPreferenceDefault applies KEP-582's
 	// alternative preference order when preference is unset and
 	// whenCanBorrow is TryNextFlavor. It was removed from Kueue in v0.16.0;
-	// the playground keeps it to show the KEP's text.
+	// the playground keeps it to show the KEP's text. Playground only.
 	GateFlavorFungibilityImplicitPreferenceDefault = "FlavorFungibilityImplicitPreferenceDefault"
 	// GateFlavorFungibilityPreferenceAsNamed makes flavorFungibility.preference
 	// mean what its name says. Kueue v0.16.1 applies it inverted.
+	// Playground only.
 	GateFlavorFungibilityPreferenceAsNamed = "FlavorFungibilityPreferenceAsNamed"
 	// GateRefreshAssignmentsDuringSchedulingCycle is KEP-4378 (preemption
-	// issue); declared here so scenario files can already name it.
+	// issue), not in Kueue v0.16.1. Playground only.
 	GateRefreshAssignmentsDuringSchedulingCycle = "RefreshAssignmentsDuringSchedulingCycle"
+	// GateTopologyAwareScheduling is Kueue's TAS gate. TAS itself is not
+	// simulated (the engine places pods as with the gate off), but its one
+	// effect on admission without Nodes is: with the gate on, a ClusterQueue
+	// using a flavor whose Topology is missing is inactive.
+	GateTopologyAwareScheduling = "TopologyAwareScheduling"
 )
 
-// gateDefault is the table of every known gate and its default. It is a
-// function rather than a package variable so that core holds no globals.
+// GateSupport says how far the playground simulates a gate.
+type GateSupport int
+
+const (
+	// GateSimulated: the engine honours both values.
+	GateSimulated GateSupport = iota
+	// GateOnlyOn: the engine always behaves as Kueue does with the gate on;
+	// turning it off would change scheduling, which is not simulated.
+	GateOnlyOn
+	// GateOnlyOff: the engine always behaves as Kueue does with the gate
+	// off; turning it on would change scheduling, which is not simulated.
+	GateOnlyOff
+	// GateNoEffect: the gate changes nothing the playground simulates
+	// (metrics, webhooks, finalizers, MultiKueue plumbing, ...).
+	GateNoEffect
+)
+
+// GateInfo is one row of the gate table.
+type GateInfo struct {
+	Name string
+	// Default is the gate's default in Kueue v0.16.1 (the last versioned
+	// spec of pkg/features/kube_features.go at or before 0.16), or the
+	// playground's default for a playground-only gate.
+	Default bool
+	Support GateSupport
+	// PlaygroundOnly marks gates Kueue v0.16.1 does not have.
+	PlaygroundOnly bool
+	// What is what the gate changes in Kueue, in a few words, for
+	// messages.
+	What string
+}
+
+// Gates returns the table of every gate the playground accepts, sorted by
+// name: every gate of Kueue v0.16.1 and the playground's own. It is a
+// function rather than a package variable so that core holds no globals;
+// conformance/gates_test.go checks it against Kueue's own gate registry.
+func Gates() []GateInfo {
+	return []GateInfo{
+		{Name: "AdmissionFairSharing", Default: true, Support: GateOnlyOff, What: "orders a ClusterQueue's workloads by their LocalQueue's past usage"},
+		{Name: "DynamicResourceAllocation", Default: false, Support: GateOnlyOff, What: "counts DRA devices against quota"},
+		{Name: "ElasticJobsViaWorkloadSlices", Default: false, Support: GateOnlyOff, What: "lets admitted jobs scale through workload slices"},
+		{Name: "FailureRecoveryPolicy", Default: false, Support: GateNoEffect, What: "recovers pods stuck terminating"},
+		{Name: GateFlavorFungibility, Default: true, Support: GateSimulated, What: "whenCanBorrow/whenCanPreempt"},
+		{Name: GateFlavorFungibilityImplicitPreferenceDefault, Default: false, Support: GateSimulated, PlaygroundOnly: true, What: "KEP-582's implicit preference order"},
+		{Name: GateFlavorFungibilityPreferenceAsNamed, Default: false, Support: GateSimulated, PlaygroundOnly: true, What: "flavorFungibility.preference as named"},
+		{Name: "HierarchicalCohorts", Default: true, Support: GateOnlyOn, What: "Cohort objects and cohort trees"},
+		{Name: GateLendingLimit, Default: true, Support: GateSimulated, What: "lendingLimit"},
+		{Name: "LocalQueueDefaulting", Default: true, Support: GateOnlyOn, What: "a Job without a queue-name label goes to the LocalQueue named default"},
+		{Name: "LocalQueueMetrics", Default: false, Support: GateNoEffect, What: "LocalQueue metrics"},
+		{Name: "ManagedJobsNamespaceSelectorAlwaysRespected", Default: true, Support: GateOnlyOff, What: "Jobs with a queue-name label are managed only in namespaces managedJobsNamespaceSelector selects"},
+		{Name: "MultiKueue", Default: true, Support: GateNoEffect, What: "MultiKueue admission checks"},
+		{Name: "MultiKueueAdaptersForCustomJobs", Default: true, Support: GateNoEffect, What: "MultiKueue adapters for custom jobs"},
+		{Name: "MultiKueueAllowInsecureKubeconfigs", Default: false, Support: GateNoEffect, What: "insecure MultiKueue kubeconfigs"},
+		{Name: "MultiKueueBatchJobWithManagedBy", Default: true, Support: GateNoEffect, What: "MultiKueue for Jobs through spec.managedBy"},
+		{Name: "MultiKueueClusterProfile", Default: false, Support: GateNoEffect, What: "MultiKueue ClusterProfiles"},
+		{Name: "MultiKueueRedoAdmissionOnEvictionInWorker", Default: true, Support: GateNoEffect, What: "MultiKueue re-admission after eviction in a worker"},
+		{Name: "MultiKueueWaitForWorkloadAdmitted", Default: true, Support: GateNoEffect, What: "MultiKueue worker clean-up timing"},
+		{Name: "ObjectRetentionPolicies", Default: true, Support: GateNoEffect, What: "deletion of finished Workloads"},
+		{Name: "PartialAdmission", Default: true, Support: GateOnlyOff, What: "admits a pod set with fewer pods (minCount)"},
+		{Name: GatePrioritySortingWithinCohort, Default: true, Support: GateSimulated, What: "priority order within a cycle"},
+		{Name: "PropagateBatchJobLabelsToWorkload", Default: true, Support: GateNoEffect, What: "job-name labels on Workload pod templates"},
+		{Name: "ReclaimablePods", Default: true, Support: GateOnlyOff, What: "releases the quota of status.reclaimablePods"},
+		{Name: GateRefreshAssignmentsDuringSchedulingCycle, Default: false, Support: GateSimulated, PlaygroundOnly: true, What: "KEP-4378: preemption targets claimed within a cycle"},
+		{Name: "RemoveFinalizersWithStrictPatch", Default: true, Support: GateNoEffect, What: "how finalizers are removed"},
+		{Name: "SanitizePodSets", Default: true, Support: GateNoEffect, What: "deduplication of env vars in pod sets"},
+		{Name: "SkipFinalizersForPodsSuspendedByParent", Default: true, Support: GateNoEffect, What: "finalizers of serving pods"},
+		{Name: "TASBalancedPlacement", Default: false, Support: GateOnlyOff, What: "topology-aware scheduling's balanced placement"},
+		{Name: "TASFailedNodeReplacement", Default: true, Support: GateOnlyOff, What: "topology-aware scheduling's failed node replacement"},
+		{Name: "TASFailedNodeReplacementFailFast", Default: true, Support: GateOnlyOff, What: "topology-aware scheduling's eviction when no node replaces a failed one"},
+		{Name: "TASProfileLeastFreeCapacity", Default: false, Support: GateOnlyOff, What: "topology-aware scheduling's LeastFreeCapacity profile"},
+		{Name: "TASProfileMixed", Default: true, Support: GateOnlyOff, What: "topology-aware scheduling's Mixed profile"},
+		{Name: "TASReplaceNodeOnPodTermination", Default: true, Support: GateOnlyOff, What: "topology-aware scheduling's node replacement on pod termination"},
+		{Name: "TLSOptions", Default: true, Support: GateNoEffect, What: "TLS options of Kueue's servers"},
+		{Name: GateTopologyAwareScheduling, Default: true, Support: GateOnlyOff, What: "topology-aware scheduling (podset topology requests, Topology objects); only its TopologyNotFound inactive state is simulated"},
+		{Name: "VisibilityOnDemand", Default: true, Support: GateNoEffect, What: "the visibility API"},
+		{Name: "WorkloadRequestUseMergePatch", Default: false, Support: GateNoEffect, What: "how Workloads are patched"},
+	}
+}
+
+// LookupGate returns the table row of gate name.
+func LookupGate(name string) (GateInfo, bool) {
+	for _, g := range Gates() {
+		if g.Name == name {
+			return g, true
+		}
+	}
+	return GateInfo{}, false
+}
+
+// gateDefault returns a gate's default and whether the gate exists. The
+// gates the engine reads are answered without building the table, since
+// FeatureGates.Enabled runs inside scheduling cycles (TestGateDefaultFast
+// keeps the two in step).
 func gateDefault(name string) (value, known bool) {
 	switch name {
 	case GateFlavorFungibility, GateLendingLimit, GatePrioritySortingWithinCohort:
@@ -42,18 +140,29 @@ func gateDefault(name string) (value, known bool) {
 		GateRefreshAssignmentsDuringSchedulingCycle:
 		return false, true
 	}
-	return false, false
+	g, ok := LookupGate(name)
+	return g.Default, ok
 }
 
 // KnownGates returns every gate name, sorted.
 func KnownGates() []string {
-	names := []string{
-		GateFlavorFungibility,
-		GateFlavorFungibilityImplicitPreferenceDefault,
-		GateFlavorFungibilityPreferenceAsNamed,
-		GateLendingLimit,
-		GatePrioritySortingWithinCohort,
-		GateRefreshAssignmentsDuringSchedulingCycle,
+	var names []string
+	for _, g := range Gates() {
+		names = append(names, g.Name)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// SimulatedGates returns the names of the gates whose both values the
+// engine simulates, sorted: the ones a trace lists and the UI offers to
+// toggle.
+func SimulatedGates() []string {
+	var names []string
+	for _, g := range Gates() {
+		if g.Support == GateSimulated {
+			names = append(names, g.Name)
+		}
 	}
 	slices.Sort(names)
 	return names
@@ -62,6 +171,24 @@ func KnownGates() []string {
 // GateDefault returns a gate's default and whether the gate exists.
 func GateDefault(name string) (bool, bool) {
 	return gateDefault(name)
+}
+
+// GateNote returns why setting gate name to value is not simulated, or ""
+// when the engine runs as Kueue would (the gate is simulated, has no
+// effect on scheduling, or value is the one the engine always behaves as).
+// Decoders report it as a warning where the input sets the gate.
+func GateNote(name string, value bool) string {
+	g, ok := LookupGate(name)
+	if !ok {
+		return ""
+	}
+	switch {
+	case g.Support == GateOnlyOn && !value:
+		return fmt.Sprintf("feature gate %s=false is not simulated: the playground always runs with it on (%s)", name, g.What)
+	case g.Support == GateOnlyOff && value:
+		return fmt.Sprintf("feature gate %s=true is not simulated: the playground runs as Kueue does with it off (%s)", name, g.What)
+	}
+	return ""
 }
 
 // FeatureGates holds explicit gate settings; unset gates take their default.
@@ -92,10 +219,66 @@ func (g FeatureGates) With(overrides FeatureGates) FeatureGates {
 	return out
 }
 
-// ValidateGateName returns an error for an unknown gate name.
+// ValidateGateName returns an error for an unknown gate name. The message
+// suggests the nearest known name rather than listing the whole table.
 func ValidateGateName(name string) error {
-	if _, ok := gateDefault(name); !ok {
-		return fmt.Errorf("unknown feature gate %q (known: %s)", name, strings.Join(KnownGates(), ", "))
+	return validateGateName(name, true)
+}
+
+// ValidateGateNameNoSuggestion is ValidateGateName without the
+// suggestion, which costs an edit distance to every gate: decoders use it
+// once they have suggested names for a few unknown gates, so that a file
+// of many unknown gates stays cheap.
+func ValidateGateNameNoSuggestion(name string) error {
+	return validateGateName(name, false)
+}
+
+func validateGateName(name string, suggest bool) error {
+	if _, ok := gateDefault(name); ok {
+		return nil
 	}
-	return nil
+	msg := fmt.Sprintf("unknown feature gate %q: not a gate of Kueue v0.16.1 nor of the playground", name)
+	if suggest {
+		if s := nearestGate(name); s != "" {
+			msg += fmt.Sprintf("; did you mean %q?", s)
+		}
+	}
+	return fmt.Errorf("%s", msg)
+}
+
+// nearestGate returns the known gate closest to name (case-insensitive
+// edit distance, at most a third of the name's length), or "".
+func nearestGate(name string) string {
+	if len(name) > 64 {
+		return "" // longer than any gate by far
+	}
+	best, bestDist := "", len(name)/3+1
+	lower := strings.ToLower(name)
+	for _, g := range KnownGates() {
+		if dist := editDistance(lower, strings.ToLower(g)); dist < bestDist {
+			best, bestDist = g, dist
+		}
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance between a and b, in bytes.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
 }

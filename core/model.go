@@ -258,6 +258,10 @@ type PodSet struct {
 	Labels            map[string]string
 	PreferredAffinity []PreferredSchedulingTerm
 	NonZeroRequests   map[ResourceName]Amount
+	// PodRequests is the pod's own requests, which kube-scheduler fits to
+	// nodes, when the scenario's Configuration made Requests differ from
+	// them (excluded or transformed resources); nil means Requests.
+	PodRequests map[ResourceName]Amount
 }
 
 // PodSetAdmission is one entry of status.admission.podSetAssignments for a
@@ -430,9 +434,13 @@ type Expectation struct {
 type Scenario struct {
 	Name        string
 	Description string
-	// Gates holds only the gates the file sets; use Gates.Enabled for the
+	// Gates holds only the gates the file sets (the Configuration's, then
+	// the Scenario object's over them); use Gates.Enabled for the
 	// effective value.
-	Gates            FeatureGates
+	Gates FeatureGates
+	// Configuration is the Kueue Configuration of the file, nil when it
+	// has none (Kueue's defaults).
+	Configuration    *Configuration
 	CycleDuration    time.Duration
 	TerminationDelay time.Duration
 	Until            *time.Duration

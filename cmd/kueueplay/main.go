@@ -14,6 +14,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"slices"
 	"strconv"
@@ -140,6 +141,11 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	for _, w := range sc.Warnings {
 		fmt.Fprintln(stderr, w.String())
+	}
+	for _, name := range slices.Sorted(maps.Keys(gates)) {
+		if note := core.GateNote(name, gates[name]); note != "" {
+			fmt.Fprintf(stderr, "-gate %s=%t: warning: %s\n", name, gates[name], note)
+		}
 	}
 	tr := sim.Run(sc, sim.Options{Gates: core.FeatureGates(gates)})
 	if *out == "json" {

@@ -141,15 +141,20 @@ func (d *decoder) run(inputs []Input) *core.Scenario {
 		return nil
 	}
 	st := newState()
-	// The Scenario object goes first: its feature gates change how other
-	// objects validate (LendingLimit).
+	// The Scenario object and the Kueue Configuration go first: their
+	// feature gates change how other objects validate (LendingLimit).
 	for _, o := range objs {
 		if o.apiVersion == apiKueueplay && o.kind == "Scenario" {
 			d.scenarioObject(st, o)
 		}
 	}
 	for _, o := range objs {
-		if o.apiVersion == apiKueueplay && o.kind == "Scenario" {
+		d.configObject(st, o)
+	}
+	d.obj = ""
+	d.mergeGates(st)
+	for _, o := range objs {
+		if decodedFirst(o) {
 			continue
 		}
 		d.dispatch(st, o)
@@ -214,8 +219,20 @@ func decodeNext(dec *yaml.Decoder, doc *yaml.Node) (err error) {
 // syntaxError turns a yaml.v3 error ("yaml: line 4: did not find expected
 // key") into a positioned diagnostic.
 func (d *decoder) syntaxError(file string, data []byte, err error) {
-	msg := strings.TrimPrefix(err.Error(), "yaml: ")
-	line, col := 1, 1
+	line, col, msg := syntaxPos(data, err)
+	d.diags = append(d.diags, core.Diagnostic{
+		Pos:      core.Pos{File: file, Line: line, Col: col},
+		Severity: core.SeverityError,
+		Message:  printable("invalid YAML: "+msg, maxEchoedMessage),
+	})
+}
+
+// syntaxPos reads the 1-based line and column and the message of a yaml.v3
+// error about data. A tab in the indentation of that line is named, with
+// its column: YAML forbids it, and yaml.v3 does not say so.
+func syntaxPos(data []byte, err error) (line, col int, msg string) {
+	msg = strings.TrimPrefix(err.Error(), "yaml: ")
+	line, col = 1, 1
 	if rest, ok := strings.CutPrefix(msg, "line "); ok {
 		num, tail, found := strings.Cut(rest, ": ")
 		if n, convErr := strconv.Atoi(num); found && convErr == nil && n > 0 {
@@ -237,13 +254,9 @@ func (d *decoder) syntaxError(file string, data []byte, err error) {
 	}
 	if tab := tabColumn(data, line); tab > 0 {
 		col = tab
-		msg += "; line " + strconv.Itoa(line) + " has a tab character: YAML indentation must use spaces, not tabs"
+		msg += "; the line has a tab character: YAML indentation must use spaces, not tabs"
 	}
-	d.diags = append(d.diags, core.Diagnostic{
-		Pos:      core.Pos{File: file, Line: line, Col: col},
-		Severity: core.SeverityError,
-		Message:  printable("invalid YAML: "+msg, maxEchoedMessage),
-	})
+	return line, col, msg
 }
 
 // tabColumn returns the 1-based column of the first tab in the leading
@@ -423,12 +436,15 @@ const (
 	// scheduling.x-k8s.io); accepted for pasted examples.
 	apiResourcePolicyKEP = "scheduling.sigs.x-k8s.io/v1alpha1"
 	apiKueueplay         = "kueueplay/v1alpha1"
+	apiConfigV1beta2     = "config.kueue.x-k8s.io/v1beta2"
+	apiConfigV1beta1     = "config.kueue.x-k8s.io/v1beta1"
 )
 
 const acceptedKinds = "kueue.x-k8s.io/v1beta2 or kueue.x-k8s.io/v1beta1 " +
 	"(ResourceFlavor, ClusterQueue, Cohort, LocalQueue, Workload, WorkloadPriorityClass), " +
 	"batch/v1 Job, apps/v1 Deployment and ReplicaSet, v1 Namespace, v1 Node, scheduling.k8s.io/v1 PriorityClass, " +
-	"scheduling.x-k8s.io/v1alpha1 ResourcePolicy, kueueplay/v1alpha1 Scenario"
+	"scheduling.x-k8s.io/v1alpha1 ResourcePolicy, config.kueue.x-k8s.io/v1beta2 or v1beta1 Configuration (also in a v1 ConfigMap), " +
+	"kueueplay/v1alpha1 Scenario"
 
 // dispatch decodes one object according to its apiVersion and kind.
 func (d *decoder) dispatch(st *state, o *rawObject) {
@@ -491,4 +507,17 @@ func (d *decoder) dispatch(st *state, o *rawObject) {
 		}
 	}
 	d.unsupported(o)
+}
+
+// decodedFirst reports whether run decodes o before every other object
+// (the Scenario object, a Kueue Configuration and ConfigMaps, which may
+// hold one), rather than in dispatch.
+func decodedFirst(o *rawObject) bool {
+	switch {
+	case o.apiVersion == apiKueueplay && o.kind == "Scenario",
+		isConfigAPI(o.apiVersion) && o.kind == "Configuration",
+		o.apiVersion == apiCoreV1 && o.kind == "ConfigMap":
+		return true
+	}
+	return false
 }

@@ -1225,7 +1225,7 @@ spec:
 		},
 		"a tab in the indentation": {
 			in:     "apiVersion: v1\nkind: Namespace\nmetadata:\n  \tname: a\n",
-			errors: []diag{{At: "t.yaml:4:3", Msg: "line 4 has a tab character: YAML indentation must use spaces, not tabs"}},
+			errors: []diag{{At: "t.yaml:4:3", Msg: "invalid YAML: found character that cannot start any token; the line has a tab character: YAML indentation must use spaces, not tabs"}},
 		},
 	}
 	for name, tc := range cases {

@@ -2,10 +2,12 @@
 // multi-document YAML stream of the Kubernetes and Kueue manifests users
 // already have (ResourceFlavors, ClusterQueues, Cohorts, LocalQueues,
 // Workloads, batch/v1 Jobs, apps/v1 Deployments and ReplicaSets, Namespaces,
-// Nodes, PriorityClasses, ResourcePolicies) plus at most one
-// kueueplay/v1alpha1 Scenario object with the simulation settings, events
-// and expectations. DecodeFiles takes the same objects spread over several
-// inputs (`kubectl apply -f a.yaml -f b.yaml`) as one scenario. JSON (what
+// Nodes, PriorityClasses, ResourcePolicies), at most one Kueue
+// Configuration (config.kueue.x-k8s.io, alone or in Kueue's manager
+// ConfigMap; see config.go) and at most one kueueplay/v1alpha1 Scenario
+// object with the simulation settings, events and expectations.
+// DecodeFiles takes the same objects spread over several inputs
+// (`kubectl apply -f a.yaml -f b.yaml`) as one scenario. JSON (what
 // `kubectl get -o json` prints) is accepted as the YAML it is.
 //
 // Decode walks go.yaml.in/yaml/v3's node tree by hand, so every diagnostic

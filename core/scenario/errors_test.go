@@ -364,9 +364,9 @@ metadata: {name: s}
 spec:
   featureGates:
     LendingLimit: false
-    PartialAdmission: true
+    PartialAdmision: true
 `,
-			want: []diag{{At: "t.yaml:7:5", Object: "Scenario/s", Field: "spec.featureGates[PartialAdmission]", Msg: `unknown feature gate "PartialAdmission" (known: FlavorFungibility,`}},
+			want: []diag{{At: "t.yaml:7:5", Object: "Scenario/s", Field: "spec.featureGates[PartialAdmision]", Msg: `unknown feature gate "PartialAdmision": not a gate of Kueue v0.16.1 nor of the playground; did you mean "PartialAdmission"?`}},
 		},
 		"bad duration": {
 			in: `apiVersion: kueueplay/v1alpha1

@@ -90,6 +90,9 @@ func (d *decoder) together() string {
 type fileSpan struct {
 	name string
 	base int
+	// data is the input, for positions inside a ConfigMap's embedded
+	// Configuration (embedPos).
+	data []byte
 	// slashes are the columns of the \/ escapes unescaped in a JSON input,
 	// per line (see unescapeSlashes).
 	slashes map[int][]int
@@ -103,7 +106,7 @@ func (d *decoder) layout(inputs []Input) {
 	d.files = make([]fileSpan, len(inputs))
 	base := 0
 	for k, in := range inputs {
-		d.files[k] = fileSpan{name: fileName(in.Name), base: base}
+		d.files[k] = fileSpan{name: fileName(in.Name), base: base, data: in.Data}
 		// yaml.v3 lines are 1-based; one spare line keeps a position just
 		// past the end of an input inside it.
 		base += bytes.Count(in.Data, []byte("\n")) + 2

@@ -17,10 +17,11 @@ import (
 
 // FuzzDecode checks that no input makes Decode panic, and that its result
 // is well formed and deterministic. The seed corpus is in
-// testdata/fuzz/FuzzDecode plus the testdata/*.yaml fixtures and the
+// testdata/fuzz/FuzzDecode plus the testdata/*.yaml fixtures, three Kueue
+// Configurations (one in a ConfigMap) and the
 // hostile-input suite's files (testdata/hostile at the module root).
 func FuzzDecode(f *testing.F) {
-	for _, name := range []string{"kubectl-list.yaml", "v1beta1.yaml", "jobs.yaml"} {
+	for _, name := range []string{"kubectl-list.yaml", "v1beta1.yaml", "jobs.yaml", "config/kubectl-get-cm.yaml", "config/quotas-transformations.yaml", "config/hami.yaml"} {
 		data, err := os.ReadFile("testdata/" + name)
 		if err != nil {
 			f.Fatal(err)

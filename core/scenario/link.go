@@ -9,6 +9,7 @@ import (
 // link runs the checks that span objects, once every object is decoded.
 func (d *decoder) link(st *state) {
 	d.linkOwners(st)
+	d.linkConfiguration(st)
 	d.linkClusterQueues(st)
 	d.linkTopologies(st)
 	d.linkCohorts(st)

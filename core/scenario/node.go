@@ -42,6 +42,9 @@ type decoder struct {
 
 	// suggestions counts the unknown fields given a suggestion.
 	suggestions int
+	// unknownGates counts the unknown feature gate names reported (see
+	// maxGateSuggestions).
+	unknownGates int
 
 	// generated counts the objects named from each metadata.generateName
 	// (see generatedName).

@@ -60,19 +60,7 @@ func (d *decoder) scenarioSpec(n *yaml.Node, path string, si *scenarioInfo) {
 		case "description":
 			sc.Description, _ = d.str(p.val, fp)
 		case "featureGates":
-			for _, q := range d.pairs(p.val, fp) {
-				qp := key(fp, q.name)
-				if err := core.ValidateGateName(q.name); err != nil {
-					d.errorf(q.key, qp, "%v", err)
-					continue
-				}
-				if v, ok := d.boolean(q.val, qp); ok {
-					if sc.Gates == nil {
-						sc.Gates = core.FeatureGates{}
-					}
-					sc.Gates[q.name] = v
-				}
-			}
+			sc.Gates = d.featureGates(p.val, fp)
 		case "cycleDuration":
 			if v, ok := d.duration(p.val, fp); ok {
 				if v <= 0 {
@@ -111,6 +99,43 @@ func (d *decoder) scenarioSpec(n *yaml.Node, path string, si *scenarioInfo) {
 			d.unknown(p, path)
 		}
 	}
+}
+
+// maxGateSuggestions is how many unknown gate names of one file get a
+// "did you mean" suggestion (an edit distance to every gate each).
+const maxGateSuggestions = 20
+
+// featureGates decodes a featureGates mapping (name -> bool) of the
+// Scenario object or of a Kueue Configuration. Every gate Kueue v0.16.1
+// knows is accepted; setting one to a value the engine does not simulate
+// is a warning at the entry (core.GateNote). It returns nil when no gate
+// is set.
+func (d *decoder) featureGates(n *yaml.Node, path string) core.FeatureGates {
+	var out core.FeatureGates
+	for _, q := range d.pairs(n, path) {
+		qp := key(path, q.name)
+		validate := core.ValidateGateName
+		if d.unknownGates >= maxGateSuggestions {
+			validate = core.ValidateGateNameNoSuggestion
+		}
+		if err := validate(q.name); err != nil {
+			d.unknownGates++
+			d.errorf(q.key, qp, "%v", err)
+			continue
+		}
+		v, ok := d.boolean(q.val, qp)
+		if !ok {
+			continue
+		}
+		if out == nil {
+			out = core.FeatureGates{}
+		}
+		out[q.name] = v
+		if note := core.GateNote(q.name, v); note != "" {
+			d.warnf(q.key, qp, "%s", note)
+		}
+	}
+	return out
 }
 
 // workloadRef normalises a workload name written in an event or

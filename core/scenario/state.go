@@ -18,6 +18,8 @@ type state struct {
 	// scenarioLine is the (shifted) line of the first Scenario's kind.
 	scenarioLine int
 	scenario     scenarioInfo
+	// config is the Kueue Configuration, nil when the file has none.
+	config *configInfo
 
 	flavors     []core.ResourceFlavor
 	flavorNames map[string]bool

@@ -46,7 +46,7 @@ func New(sc *core.Scenario, gates core.FeatureGates) *State {
 	slices.SortFunc(cqs, func(a, b *core.ClusterQueue) int { return cmp.Compare(a.Name, b.Name) })
 	for i, cq := range cqs {
 		q := &ClusterQueue{Spec: cq, Node: s.Tree.ClusterQueue(cq.Name), Active: true, Sticky: -1, gen: s.gen}
-		if reason := inactiveReason(cq, st.flavors, sc.Topologies); reason != "" {
+		if reason := inactiveReason(cq, st.flavors, sc.Topologies, g.Enabled(core.GateTopologyAwareScheduling)); reason != "" {
 			q.Active, q.InactiveReason = false, reason
 			s.Tree.Nodes[q.Node].Inactive = true
 		}
@@ -186,10 +186,11 @@ func (s *State) startAdmitted(i int) {
 
 // inactiveReason mirrors clusterQueue.inactiveReason
 // (pkg/cache/scheduler/clusterqueue.go) for the conditions the playground
-// models, in Kueue's order: a stop policy, missing ResourceFlavors, and
-// flavors whose Topology does not exist (TopologyNotFound; Kueue visits its
-// TAS flavors in map order, the playground in name order).
-func inactiveReason(cq *core.ClusterQueue, flavors map[core.FlavorName]*core.ResourceFlavor, topologies []core.Topology) string {
+// models, in Kueue's order: a stop policy, missing ResourceFlavors, and,
+// with the TopologyAwareScheduling gate on, flavors whose Topology does not
+// exist (TopologyNotFound; Kueue visits its TAS flavors in map order, the
+// playground in name order).
+func inactiveReason(cq *core.ClusterQueue, flavors map[core.FlavorName]*core.ResourceFlavor, topologies []core.Topology, tas bool) string {
 	var msgs []string
 	if cq.StopPolicy != "" && cq.StopPolicy != "None" {
 		msgs = append(msgs, "is stopped")
@@ -205,16 +206,16 @@ func inactiveReason(cq *core.ClusterQueue, flavors map[core.FlavorName]*core.Res
 	if len(missing) > 0 {
 		msgs = append(msgs, fmt.Sprintf("references missing ResourceFlavor(s): %s", strings.Join(missing, ",")))
 	}
-	var tas []core.FlavorName
+	var tasFlavors []core.FlavorName
 	for _, g := range cq.ResourceGroups {
 		for _, f := range g.Flavors {
-			if rf, ok := flavors[f.Name]; ok && rf.TopologyName != "" && !slices.Contains(tas, f.Name) {
-				tas = append(tas, f.Name)
+			if rf, ok := flavors[f.Name]; ok && tas && rf.TopologyName != "" && !slices.Contains(tasFlavors, f.Name) {
+				tasFlavors = append(tasFlavors, f.Name)
 			}
 		}
 	}
-	slices.Sort(tas)
-	for _, f := range tas {
+	slices.Sort(tasFlavors)
+	for _, f := range tasFlavors {
 		topology := flavors[f].TopologyName
 		if !slices.ContainsFunc(topologies, func(t core.Topology) bool { return t.Name == topology }) {
 			msgs = append(msgs, fmt.Sprintf("there is no Topology %q for TAS flavor %q", topology, f))

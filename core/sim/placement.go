@@ -302,7 +302,7 @@ func (s *State) podTemplate(ps *core.PodSet, adm *AdmittedPodSet) (*place.Templa
 	}
 	t := &place.Template{
 		Labels:            maps.Clone(ps.Labels),
-		Requests:          ps.Requests,
+		Requests:          podRequests(ps),
 		NonZeroRequests:   ps.NonZeroRequests,
 		NodeSelector:      maps.Clone(ps.NodeSelector),
 		RequiredAffinity:  ps.RequiredAffinity,
@@ -614,4 +614,14 @@ func (s *State) removalReason(r, kept *podRec, perNode map[int]int) string {
 	}
 	return fmt.Sprintf("same deletion cost (%d), pods per node (%d) and ready time (on a log2 scale) as %s; created after it (kube-controller-manager compares random UIDs here; the playground takes the newer pod)",
 		cost(r), perNode[r.binding.Node], first)
+}
+
+// podRequests is what a pod of ps requests from a node: its own requests,
+// not the quota view a Configuration's excluded prefixes and
+// transformations give PodSet.Requests.
+func podRequests(ps *core.PodSet) map[core.ResourceName]core.Amount {
+	if ps.PodRequests != nil {
+		return ps.PodRequests
+	}
+	return ps.Requests
 }

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"maps"
 	"slices"
 	"time"
 
@@ -37,9 +38,10 @@ type Options struct {
 func Run(sc *core.Scenario, opts Options) *trace.Trace {
 	s := New(sc, opts.Gates)
 	tr := &trace.Trace{Version: trace.Version, Scenario: sc.Name, Description: sc.Description, Warnings: slices.Clone(sc.Warnings)}
-	for _, g := range core.KnownGates() {
+	for _, g := range core.SimulatedGates() {
 		tr.Gates = append(tr.Gates, trace.Gate{Name: g, Enabled: s.Gates.Enabled(g)})
 	}
+	tr.Configuration = TraceConfiguration(sc.Configuration)
 	if s.place != nil {
 		tr.Policies = s.place.cluster.Policies()
 	}
@@ -150,4 +152,31 @@ func (s *State) workloadStates() []trace.WorkloadState {
 		out = append(out, ws)
 	}
 	return out
+}
+
+// TraceConfiguration summarises a scenario's Kueue Configuration as the
+// trace header holds it; nil when it has none.
+func TraceConfiguration(c *core.Configuration) *trace.Configuration {
+	if c == nil {
+		return nil
+	}
+	tc := &trace.Configuration{
+		Source:                  c.Source,
+		APIVersion:              c.APIVersion,
+		File:                    c.Pos.File,
+		Line:                    c.Pos.Line,
+		Col:                     c.Pos.Col,
+		ExcludeResourcePrefixes: slices.Clone(c.ExcludeResourcePrefixes),
+	}
+	for _, t := range c.Transformations {
+		tt := trace.Transformation{Input: string(t.Input), Strategy: string(t.Strategy), MultiplyBy: string(t.MultiplyBy)}
+		for _, o := range t.Outputs {
+			tt.Outputs = append(tt.Outputs, trace.TransformationOutput{Resource: string(o.Name), Quantity: o.Quantity})
+		}
+		tc.Transformations = append(tc.Transformations, tt)
+	}
+	for _, name := range slices.Sorted(maps.Keys(c.FeatureGates)) {
+		tc.Gates = append(tc.Gates, trace.Gate{Name: name, Enabled: c.FeatureGates[name]})
+	}
+	return tc
 }

@@ -58,6 +58,9 @@ func Format(w io.Writer, tr *Trace) error {
 		gates = append(gates, fmt.Sprintf("%s=%t", g.Name, g.Enabled))
 	}
 	fmt.Fprintf(b, "# gates %s\n", strings.Join(gates, " "))
+	if c := tr.Configuration; c != nil {
+		formatConfiguration(b, c)
+	}
 	for i := range tr.Policies {
 		formatPolicy(b, &tr.Policies[i])
 	}
@@ -488,4 +491,32 @@ func unitLine(u *UnitCount) string {
 	}
 	fmt.Fprintf(b, " count=%d live=%d maxCount=%s\n", u.Count, u.Live, maxCount(u.MaxCount))
 	return b.String()
+}
+
+// formatConfiguration writes the header lines of a run's Kueue
+// Configuration:
+//
+//	# configuration ConfigMap/kueue-system/kueue-manager-config config.kueue.x-k8s.io/v1beta2 at cm.yaml:41:7
+//	#   excludeResourcePrefixes example.com/
+//	#   transformation example.com/gpu Replace {example.com/credits: 10}
+//	#   gates LendingLimit=false
+func formatConfiguration(b *strings.Builder, c *Configuration) {
+	fmt.Fprintf(b, "# configuration %s %s", c.Source, c.APIVersion)
+	if c.Line > 0 {
+		fmt.Fprintf(b, " at %s:%d:%d", c.File, c.Line, c.Col)
+	}
+	b.WriteString("\n")
+	if len(c.ExcludeResourcePrefixes) > 0 {
+		fmt.Fprintf(b, "#   excludeResourcePrefixes %s\n", strings.Join(c.ExcludeResourcePrefixes, " "))
+	}
+	for _, t := range c.Transformations {
+		fmt.Fprintf(b, "#   transformation %s\n", t)
+	}
+	if len(c.Gates) > 0 {
+		gates := make([]string, len(c.Gates))
+		for i, g := range c.Gates {
+			gates[i] = fmt.Sprintf("%s=%t", g.Name, g.Enabled)
+		}
+		fmt.Fprintf(b, "#   gates %s\n", strings.Join(gates, " "))
+	}
 }

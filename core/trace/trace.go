@@ -14,7 +14,11 @@
 // the usage of every ClusterQueue and Cohort per flavor and resource.
 package trace
 
-import "github.com/kueueplay/kueueplay/core"
+import (
+	"strings"
+
+	"github.com/kueueplay/kueueplay/core"
+)
 
 // Version identifies the trace format. It changes when a field changes
 // meaning or is removed; adding a field does not change it.
@@ -26,8 +30,13 @@ type Trace struct {
 	Scenario string `json:"scenario,omitempty"`
 	// Description is the Scenario's spec.description.
 	Description string `json:"description,omitempty"`
-	// Gates is the effective value of every feature gate, sorted by name.
+	// Gates is the effective value of every feature gate the engine
+	// simulates (core.SimulatedGates), sorted by name.
 	Gates []Gate `json:"gates"`
+	// Configuration is the Kueue Configuration the run used; nil when the
+	// scenario has none (Kueue's defaults: no excluded resources, no
+	// transformations).
+	Configuration *Configuration `json:"configuration,omitempty"`
 	// Policies are the scenario's ResourcePolicies, in scenario order
 	// (scenarios with Nodes only).
 	Policies []Policy `json:"policies,omitempty"`
@@ -52,6 +61,65 @@ type Trace struct {
 type Gate struct {
 	Name    string `json:"name"`
 	Enabled bool   `json:"enabled"`
+}
+
+// Configuration summarises the Kueue Configuration of a run: where it came
+// from and the settings in effect.
+type Configuration struct {
+	// Source is the object it came from: "Configuration", or
+	// "ConfigMap/<namespace>/<name>" for the manager ConfigMap's
+	// controller_manager_config.yaml.
+	Source     string `json:"source"`
+	APIVersion string `json:"apiVersion"`
+	// File, Line and Col are where the Configuration starts.
+	File string `json:"file,omitempty"`
+	Line int    `json:"line,omitempty"`
+	Col  int    `json:"col,omitempty"`
+	// ExcludeResourcePrefixes is resources.excludeResourcePrefixes.
+	ExcludeResourcePrefixes []string `json:"excludeResourcePrefixes,omitempty"`
+	// Transformations is resources.transformations, in file order.
+	Transformations []Transformation `json:"transformations,omitempty"`
+	// Gates are the feature gates the Configuration sets, sorted by name
+	// (the Scenario object and the run's overrides may override them:
+	// Trace.Gates has the effective values).
+	Gates []Gate `json:"gates,omitempty"`
+}
+
+// Transformation is one resource transformation of a Configuration.
+type Transformation struct {
+	Input    string `json:"input"`
+	Strategy string `json:"strategy"`
+	// MultiplyBy is the resource whose value multiplies the input's, if
+	// any.
+	MultiplyBy string `json:"multiplyBy,omitempty"`
+	// Outputs are the output resources and the quantity per unit of
+	// input, as written, sorted by resource.
+	Outputs []TransformationOutput `json:"outputs,omitempty"`
+}
+
+// TransformationOutput is one output of a Transformation.
+type TransformationOutput struct {
+	Resource string `json:"resource"`
+	Quantity string `json:"quantity"`
+}
+
+// String writes the transformation as one line:
+// "nvidia.com/gpumem*nvidia.com/gpu Replace {nvidia.com/total-gpumem: 1}".
+func (t Transformation) String() string {
+	var b strings.Builder
+	b.WriteString(t.Input)
+	if t.MultiplyBy != "" {
+		b.WriteString("*" + t.MultiplyBy)
+	}
+	b.WriteString(" " + t.Strategy + " {")
+	for i, o := range t.Outputs {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(o.Resource + ": " + o.Quantity)
+	}
+	b.WriteString("}")
+	return b.String()
 }
 
 // StepKind tells an event step from a cycle step.

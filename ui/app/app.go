@@ -393,6 +393,7 @@ func (a *App) run(step int) <-chan struct{} {
 	}
 	a.sc = sc
 	a.byID("description").SetTextContent(sc.Description)
+	a.byID("kueue-config").SetTextContent(view.ConfigurationText(sim.TraceConfiguration(sc.Configuration)))
 	if a.embed {
 		a.showScenarioName()
 	}

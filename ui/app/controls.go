@@ -374,7 +374,7 @@ func (a *App) syncControls() {
 
 // buildControls creates a box's gate checkboxes and setting selects, once.
 func (a *App) buildControls(box dom.Element) {
-	gates, settings := layout.Controls(core.KnownGates(), view.SettingSpecs())
+	gates, settings := layout.Controls(core.SimulatedGates(), view.SettingSpecs())
 	fill(box.QuerySelector(`[data-role="gate-list"]`), gates)
 	fill(box.QuerySelector(`[data-role="setting-list"]`), settings)
 }
