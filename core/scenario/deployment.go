@@ -161,7 +161,7 @@ func (d *decoder) linkDeployments(st *state) {
 		}
 		what := fmt.Sprintf("Workload %q (line %d)", k, w.nameNode.Line)
 		if w.job {
-			what = fmt.Sprintf("the Workload of Job %q (line %d)", w.wl.Namespace+"/"+w.jobName, w.nameNode.Line)
+			what = fmt.Sprintf("the Workload of %s %q (line %d)", w.jobKind, w.wl.Namespace+"/"+w.jobName, w.nameNode.Line)
 		}
 		d.errorObj(dp.label, dp.nameNode, "metadata.name", "%s %q has the same namespace and name as %s: events and expectations name both by namespace/name, so the playground requires distinct names", dp.dep.Kind, k, what)
 	}

@@ -97,10 +97,11 @@ func (d *decoder) linkLocalQueues(st *state) {
 	}
 }
 
-// linkJobs resolves what depends on other objects for Jobs: the queue when
-// the queue-name label is missing (LocalQueueDefaulting, Beta and on by
+// linkJobs resolves what depends on other objects for job objects of every
+// kind: the queue when the queue-name label is missing (LocalQueueDefaulting, Beta and on by
 // default in Kueue v0.16: a LocalQueue named "default" in the Job's
-// namespace; jobframework.ApplyDefaultLocalQueue), and the priority
+// namespace; jobframework.ApplyDefaultLocalQueue, which the pod webhook
+// applies the same way), and the priority
 // (jobframework.ExtractPriority).
 func (d *decoder) linkJobs(st *state) {
 	lqs := map[string]bool{}
@@ -120,7 +121,7 @@ func (d *decoder) linkJobs(st *state) {
 					continue
 				}
 			} else {
-				d.warnObj(w.label, w.node, key("metadata.labels", labelQueueName), "Job has no %s label; Kueue does not manage it, so the playground leaves it out", labelQueueName)
+				d.warnObj(w.label, w.node, key("metadata.labels", labelQueueName), "%s has no %s label; Kueue does not manage it, so the playground leaves it out", w.jobKind, labelQueueName)
 				w.dropped = true
 				continue
 			}
@@ -129,13 +130,13 @@ func (d *decoder) linkJobs(st *state) {
 	}
 }
 
-// registerJobWorkload registers the Workload of a Job whose queue was
-// defaulted.
+// registerJobWorkload registers the Workload of a job object whose queue
+// was defaulted.
 func (d *decoder) registerJobWorkload(st *state, w *wlInfo) bool {
 	obj := d.obj
 	d.obj = w.label
 	defer func() { d.obj = obj }()
-	return d.register(st, "Workload", w.wl.Namespace, w.wl.Name, w.nameNode, w.jobName)
+	return d.register(st, "Workload", w.wl.Namespace, w.wl.Name, w.nameNode, w.jobRef())
 }
 
 // jobPriority mirrors jobframework.ExtractPriority: the
@@ -150,7 +151,7 @@ func (d *decoder) jobPriority(st *state, w *wlInfo) {
 	case w.wpc.name != "":
 		pc, ok := st.workloadPClass[w.wpc.name]
 		if !ok {
-			d.errorObj(w.label, w.wpc.node, w.wpc.path, "WorkloadPriorityClass %q does not exist: Kueue cannot create the Workload for this Job", w.wpc.name)
+			d.errorObj(w.label, w.wpc.node, w.wpc.path, "WorkloadPriorityClass %q does not exist: Kueue cannot create the Workload for this %s", w.wpc.name, w.jobKind)
 			return
 		}
 		w.wl.Priority, w.wl.PriorityClass = pc.value, w.wpc.name
@@ -161,7 +162,7 @@ func (d *decoder) jobPriority(st *state, w *wlInfo) {
 		}
 		pc, ok := st.priorityClass[w.pc.name]
 		if !ok {
-			d.errorObj(w.label, w.pc.node, w.pc.path, "PriorityClass %q does not exist: Kueue cannot create the Workload for this Job", w.pc.name)
+			d.errorObj(w.label, w.pc.node, w.pc.path, "PriorityClass %q does not exist: Kueue cannot create the Workload for this %s", w.pc.name, w.jobKind)
 			return
 		}
 		w.wl.Priority, w.wl.PriorityClass = pc.value, w.pc.name
@@ -230,7 +231,7 @@ func (d *decoder) linkAdmissionTimes(st *state) {
 func (d *decoder) linkScenarioRefs(st *state) {
 	known := map[string]bool{}
 	hint := map[string]string{}
-	jobs := map[string]bool{}
+	jobs := map[string]string{}
 	for _, w := range st.workloads {
 		k := w.wl.Namespace + "/" + w.wl.Name
 		if !w.dropped {
@@ -240,9 +241,9 @@ func (d *decoder) linkScenarioRefs(st *state) {
 		}
 		if w.job {
 			jk := w.wl.Namespace + "/" + w.jobName
-			jobs[jk] = true
+			jobs[jk] = w.jobKind
 			if _, taken := hint[jk]; !taken {
-				hint[jk] = fmt.Sprintf(" (Job %q becomes Workload %q)", jk, k)
+				hint[jk] = fmt.Sprintf(" (%s %q becomes Workload %q)", w.jobKind, jk, k)
 			}
 		}
 	}
@@ -266,8 +267,8 @@ func (d *decoder) linkScenarioRefs(st *state) {
 			case isOwner:
 			case known[r.name]:
 				d.errorObj(st.scenario.label, r.node, r.path, "%q is a workload: scale applies to Deployments and ReplicaSets only", r.name)
-			case jobs[r.name]:
-				d.errorObj(st.scenario.label, r.node, r.path, "%q is a Job: scale applies to Deployments and ReplicaSets only", r.name)
+			case jobs[r.name] != "":
+				d.errorObj(st.scenario.label, r.node, r.path, "%q is a %s: scale applies to Deployments and ReplicaSets only", r.name, jobs[r.name])
 			default:
 				d.errorObj(st.scenario.label, r.node, r.path, "unknown Deployment or ReplicaSet %q", r.name)
 			}

@@ -271,9 +271,9 @@ func (d *decoder) annotations(m objMeta, use annotationUse, kind string) simAnno
 }
 
 // register records an object's key (kind, namespace, name) and reports a
-// duplicate. A Job registers both itself and the Workload it becomes
-// (byJob is then the Job's name), so that a Job x and a Workload job-x in
-// one namespace collide.
+// duplicate. A job object registers both itself and the Workload it
+// becomes (byJob then names the job object: `Job "x"`, `JobSet "y"`), so
+// that a Job x and a Workload job-x in one namespace collide.
 func (d *decoder) register(st *state, kind, namespace, name string, n *yaml.Node, byJob string) bool {
 	if name == "" {
 		return false
@@ -290,9 +290,9 @@ func (d *decoder) register(st *state, kind, namespace, name string, n *yaml.Node
 		st.keys[k] = keyInfo{line: n.Line, byJob: byJob}
 		return true
 	case first.byJob != "":
-		d.errorf(n, "metadata.name", "duplicate %s %q: Job %q (line %d) already becomes this Workload", kind, shown, first.byJob, first.line)
+		d.errorf(n, "metadata.name", "duplicate %s %q: %s (line %d) already becomes this Workload", kind, shown, first.byJob, first.line)
 	case byJob != "":
-		d.errorf(n, "metadata.name", "duplicate %s %q: Job %q becomes this Workload, which is already defined at line %d", kind, shown, byJob, first.line)
+		d.errorf(n, "metadata.name", "duplicate %s %q: %s becomes this Workload, which is already defined at line %d", kind, shown, byJob, first.line)
 	default:
 		d.errorf(n, "metadata.name", "duplicate %s %q (first defined at line %d)", kind, shown, first.line)
 	}
