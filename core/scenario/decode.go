@@ -361,11 +361,22 @@ const (
 	// scheduling.x-k8s.io); accepted for pasted examples.
 	apiResourcePolicyKEP = "scheduling.sigs.x-k8s.io/v1alpha1"
 	apiKueueplay         = "kueueplay/v1alpha1"
+	// Job kinds of Kueue's other integrations, at the versions Kueue
+	// v0.16.1 watches (pkg/controller/jobs/*: each integration's gvk).
+	apiJobSet          = "jobset.x-k8s.io/v1alpha2"
+	apiRay             = "ray.io/v1"
+	apiKubeflow        = "kubeflow.org/v1"
+	apiMPI             = "kubeflow.org/v2beta1"
+	apiTrainer         = "trainer.kubeflow.org/v1alpha1"
+	apiAppWrapper      = "workload.codeflare.dev/v1beta2"
+	apiLeaderWorkerSet = "leaderworkerset.x-k8s.io/v1"
 )
 
 const acceptedKinds = "kueue.x-k8s.io/v1beta2 or kueue.x-k8s.io/v1beta1 " +
 	"(ResourceFlavor, ClusterQueue, Cohort, LocalQueue, Workload, WorkloadPriorityClass), " +
-	"batch/v1 Job, apps/v1 Deployment and ReplicaSet, v1 Namespace, v1 Node, scheduling.k8s.io/v1 PriorityClass, " +
+	"batch/v1 Job, jobset.x-k8s.io/v1alpha2 JobSet, ray.io/v1 RayJob and RayCluster, " +
+	"kubeflow.org/v1 PyTorchJob, TFJob, XGBoostJob, PaddleJob and JAXJob, kubeflow.org/v2beta1 MPIJob, " +
+	"apps/v1 Deployment and ReplicaSet, v1 Namespace, v1 Node, scheduling.k8s.io/v1 PriorityClass, " +
 	"scheduling.x-k8s.io/v1alpha1 ResourcePolicy, kueueplay/v1alpha1 Scenario"
 
 // dispatch decodes one object according to its apiVersion and kind.
@@ -397,6 +408,25 @@ func (d *decoder) dispatch(st *state, o *rawObject) {
 	case apiBatchV1:
 		if o.kind == "Job" {
 			d.job(st, o)
+			return
+		}
+	case apiJobSet:
+		if o.kind == "JobSet" {
+			d.jobSet(st, o)
+			return
+		}
+	case apiRay:
+		switch o.kind {
+		case "RayJob":
+			d.rayJob(st, o)
+			return
+		case "RayCluster":
+			d.rayCluster(st, o)
+			return
+		}
+	case apiKubeflow, apiMPI:
+		if k, ok := kubeflowKindFor(o.apiVersion, o.kind); ok {
+			d.kubeflowJob(st, o, k)
 			return
 		}
 	case apiAppsV1:

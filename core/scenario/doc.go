@@ -1,10 +1,19 @@
 // Package scenario decodes and validates a kueueplay scenario file: a
 // multi-document YAML stream of the Kubernetes and Kueue manifests users
 // already have (ResourceFlavors, ClusterQueues, Cohorts, LocalQueues,
-// Workloads, batch/v1 Jobs, apps/v1 Deployments and ReplicaSets, Namespaces,
-// Nodes, PriorityClasses, ResourcePolicies) plus at most one
-// kueueplay/v1alpha1 Scenario object with the simulation settings, events
-// and expectations.
+// Workloads, WorkloadPriorityClasses, the job kinds Kueue queues, apps/v1
+// Deployments and ReplicaSets, Namespaces, Nodes, PriorityClasses,
+// ResourcePolicies) plus at most one kueueplay/v1alpha1 Scenario object
+// with the simulation settings, events and expectations.
+//
+// Each job kind becomes the Workload Kueue v0.16.1's integration for it
+// would create (one file per kind; each cites the integration's PodSets):
+// batch/v1 Job (workload.go), jobset.x-k8s.io/v1alpha2 JobSet (jobset.go),
+// ray.io/v1 RayJob and RayCluster (ray.go), kubeflow.org/v1 PyTorchJob,
+// TFJob, XGBoostJob, PaddleJob, JAXJob and kubeflow.org/v2beta1 MPIJob
+// (kubeflow.go). The Workload is named "<lowercase kind>-<name>" (Kueue
+// appends a hash of the object's UID; the playground keeps names
+// readable).
 //
 // Decode walks go.yaml.in/yaml/v3's node tree by hand, so every diagnostic
 // carries the line and column of the node it is about. Decoding is strict:

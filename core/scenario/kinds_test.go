@@ -1,0 +1,575 @@
+package scenario
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/kueueplay/kueueplay/core"
+	"github.com/kueueplay/kueueplay/core/coretest"
+)
+
+// wlView is what the job kind tests compare of a core.Workload: its name,
+// queue, priority and pod sets (name, count, per-pod requests).
+type wlView struct {
+	Key           string // namespace/name
+	Queue         string
+	Priority      int32
+	PriorityClass string
+	PodSets       []psView
+}
+
+type psView struct {
+	Name     string
+	Count    int32
+	Requests map[core.ResourceName]core.Amount
+}
+
+func viewWorkloads(ws []core.Workload) []wlView {
+	var out []wlView
+	for _, w := range ws {
+		v := wlView{Key: w.Key(), Queue: w.Queue, Priority: w.Priority, PriorityClass: w.PriorityClass}
+		for _, ps := range w.PodSets {
+			v.PodSets = append(v.PodSets, psView{Name: ps.Name, Count: ps.Count, Requests: ps.Requests})
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+// kwl builds an expected wlView.
+type kwlWrapper struct{ v wlView }
+
+func kwl(key, queue string) *kwlWrapper { return &kwlWrapper{v: wlView{Key: key, Queue: queue}} }
+
+func (w *kwlWrapper) Prio(p int32, class string) *kwlWrapper {
+	w.v.Priority, w.v.PriorityClass = p, class
+	return w
+}
+
+// PS adds a pod set with per-pod requests given as resource, quantity
+// pairs.
+func (w *kwlWrapper) PS(name string, count int32, req ...string) *kwlWrapper {
+	ps := psView{Name: name, Count: count, Requests: map[core.ResourceName]core.Amount{}}
+	for i := 0; i+1 < len(req); i += 2 {
+		r := core.ResourceName(req[i])
+		ps.Requests[r] = coretest.Amount(r, req[i+1])
+	}
+	w.v.PodSets = append(w.v.PodSets, ps)
+	return w
+}
+
+func (w *kwlWrapper) Obj() wlView { return w.v }
+
+// kindsPrelude declares the queues and priority classes the inline kind
+// tests use.
+const kindsPrelude = `apiVersion: kueue.x-k8s.io/v1beta2
+kind: LocalQueue
+metadata: {name: lq, namespace: ns}
+spec: {clusterQueue: cq}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: LocalQueue
+metadata: {name: default, namespace: ns}
+spec: {clusterQueue: cq}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: WorkloadPriorityClass
+metadata: {name: wpc-high}
+value: 5000
+---
+apiVersion: scheduling.k8s.io/v1
+kind: PriorityClass
+metadata: {name: pc-mid}
+value: 700
+---
+apiVersion: scheduling.k8s.io/v1
+kind: PriorityClass
+metadata: {name: pc-low}
+value: 100
+---
+` + cqHeader + "---\n"
+
+// TestKindSamples decodes the job manifests of Kueue's documentation
+// (testdata/kinds, copied from kubernetes-sigs/kueue v0.16.1
+// site/static/examples) and checks the Workload each becomes. The expected
+// pod sets follow each integration's PodSets, cited per case.
+func TestKindSamples(t *testing.T) {
+	cases := map[string]struct {
+		file string
+		want []wlView
+	}{
+		// jobset_controller.go JobSet.PodSets: one pod set per replicated
+		// job, count replicas x min(parallelism, completions).
+		"JobSet": {
+			file: "sample-jobset.yaml",
+			want: []wlView{kwl("default/jobset-sleep-job", "user-queue").
+				PS("workers", 1, "cpu", "1", "memory", "200Mi").
+				PS("driver", 1, "cpu", "2", "memory", "200Mi").Obj()},
+		},
+		// kubeflowjob_controller.go KubeflowJob.PodSets, order of
+		// pytorchjob_controller.go OrderedReplicaTypes: master, worker.
+		"PyTorchJob": {
+			file: "sample-pytorchjob.yaml",
+			want: []wlView{kwl("default/pytorchjob-pytorch-simple", "user-queue").
+				PS("master", 1, "cpu", "1", "memory", "200Mi").
+				PS("worker", 1, "cpu", "1", "memory", "200Mi").Obj()},
+		},
+		// tfjob_controller.go OrderedReplicaTypes: chief, master, ps,
+		// worker, evaluator; the sample has PS and Worker.
+		"TFJob": {
+			file: "sample-tfjob.yaml",
+			want: []wlView{kwl("default/tfjob-tensorflow-dist-mnist", "user-queue").
+				PS("ps", 1, "cpu", "1", "memory", "200Mi").
+				PS("worker", 2, "cpu", "1", "memory", "200Mi").Obj()},
+		},
+		"XGBoostJob": {
+			file: "sample-xgboostjob.yaml",
+			want: []wlView{kwl("default/xgboostjob-xgboost-dist-iris-test-train", "user-queue").
+				PS("master", 1, "cpu", "500m", "memory", "256Mi").
+				PS("worker", 2, "cpu", "500m", "memory", "256Mi").Obj()},
+		},
+		"PaddleJob": {
+			file: "sample-paddlejob.yaml",
+			want: []wlView{kwl("default/paddlejob-paddle-simple-cpu", "user-queue").
+				PS("worker", 2, "cpu", "1", "memory", "256Mi").Obj()},
+		},
+		"JAXJob": {
+			file: "sample-jaxjob.yaml",
+			want: []wlView{kwl("default/jaxjob-jax-simple", "user-queue").
+				PS("worker", 2, "cpu", "1", "memory", "200Mi").Obj()},
+		},
+		// mpijob_controller.go MPIJob.PodSets: launcher, worker.
+		"MPIJob": {
+			file: "sample-mpijob.yaml",
+			want: []wlView{kwl("default/mpijob-pi", "user-queue").
+				PS("launcher", 1, "cpu", "1", "memory", "1Gi").
+				PS("worker", 2, "cpu", "1", "memory", "1Gi").Obj()},
+		},
+		// rayjob_controller.go buildPodSetsFromRayJobSpec: head, the worker
+		// groups, and (K8sJobMode, the default) the default submitter of
+		// getSubmitterTemplate: 500m cpu, 200Mi memory.
+		"RayJob": {
+			file: "ray-job-sample.yaml",
+			want: []wlView{kwl("default/rayjob-rayjob-sample", "user-queue").
+				PS("head", 1, "cpu", "1").
+				PS("small-group", 1, "cpu", "1").
+				PS("submitter", 1, "cpu", "500m", "memory", "200Mi").Obj()},
+		},
+		// raycluster_controller.go RayCluster.PodSets: head, then workers.
+		"RayCluster": {
+			file: "ray-cluster-sample.yaml",
+			want: []wlView{kwl("default/raycluster-raycluster-complete", "user-queue").
+				PS("head", 1, "cpu", "1", "memory", "2G").
+				PS("small-group", 1, "cpu", "1", "memory", "1G").Obj()},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			sc := decodeFile(t, "kinds/"+tc.file)
+			if diff := cmp.Diff(tc.want, viewWorkloads(sc.Workloads)); diff != "" {
+				t.Errorf("Workloads (-want +got):\n%s", diff)
+			}
+			// The samples' LocalQueue is not part of them: the only
+			// warning is that it does not exist.
+			for _, w := range sc.Warnings {
+				if w.Message != `LocalQueue "user-queue" does not exist in namespace "default": the workload stays pending` {
+					t.Errorf("unexpected warning: %v", w)
+				}
+			}
+		})
+	}
+}
+
+// TestKindConversion checks counts, requests, priority and queue of each
+// job kind on inline manifests.
+func TestKindConversion(t *testing.T) {
+	cases := map[string]struct {
+		in   string
+		want []wlView
+		// warnings are the expected warnings.
+		warnings []diag
+	}{
+		// JobSet.PodSets and PodsCountPerReplica: replicas x
+		// min(parallelism, completions); names lowercased
+		// (kueue.NewPodSetReference); priority from the first template with
+		// priorityClassName (jobframework extractPriorityFromPodSets).
+		"JobSet counts and template priority": {
+			in: `apiVersion: jobset.x-k8s.io/v1alpha2
+kind: JobSet
+metadata: {name: js, namespace: ns, labels: {kueue.x-k8s.io/queue-name: lq}}
+spec:
+  replicatedJobs:
+  - name: leader
+    template:
+      spec:
+        template:
+          spec:
+            containers: [{name: c, resources: {requests: {cpu: "2"}}}]
+  - name: workers
+    replicas: 3
+    template:
+      spec:
+        parallelism: 4
+        completions: 2
+        template:
+          spec:
+            priorityClassName: pc-mid
+            containers: [{name: c, resources: {requests: {cpu: 500m}}}]
+            initContainers: [{name: i, resources: {requests: {cpu: "1"}}}]
+`,
+			want: []wlView{kwl("ns/jobset-js", "lq").Prio(700, "pc-mid").
+				PS("leader", 1, "cpu", "2").
+				PS("workers", 6, "cpu", "1").Obj()},
+		},
+		"JobSet with the priority-class label and a defaulted queue": {
+			in: `apiVersion: jobset.x-k8s.io/v1alpha2
+kind: JobSet
+metadata: {name: js, namespace: ns, labels: {kueue.x-k8s.io/priority-class: wpc-high}}
+spec:
+  replicatedJobs:
+  - name: w
+    replicas: 2
+    template:
+      spec:
+        parallelism: 3
+        template:
+          spec:
+            priorityClassName: pc-mid
+            containers: [{name: c, resources: {requests: {memory: 1Gi}}}]
+`,
+			want: []wlView{kwl("ns/jobset-js", "default").Prio(5000, "wpc-high").
+				PS("w", 6, "memory", "1Gi").Obj()},
+		},
+		"JobSet dependsOn and startupPolicy are not simulated": {
+			in: `apiVersion: jobset.x-k8s.io/v1alpha2
+kind: JobSet
+metadata: {name: js, namespace: ns, labels: {kueue.x-k8s.io/queue-name: lq}}
+spec:
+  startupPolicy: {startupPolicyOrder: InOrder}
+  replicatedJobs:
+  - name: a
+    template: {spec: {template: {spec: {containers: [{name: c}]}}}}
+  - name: b
+    dependsOn: [{name: a, status: Ready}]
+    template: {spec: {template: {spec: {containers: [{name: c}]}}}}
+`,
+			want: []wlView{kwl("ns/jobset-js", "lq").PS("a", 1).PS("b", 1).Obj()},
+			warnings: []diag{
+				{At: "t.yaml:36:3", Object: "JobSet/ns/js", Field: "spec.startupPolicy", Msg: "startupPolicy is not simulated"},
+				{At: "t.yaml:41:5", Object: "JobSet/ns/js", Field: "spec.replicatedJobs[1].dependsOn", Msg: "dependsOn is not simulated"},
+			},
+		},
+		// KubeflowJob.PriorityClass: runPolicy.schedulingPolicy.priorityClass
+		// comes before the templates' priorityClassName; podsCount derefs
+		// replicas to 1.
+		"PyTorchJob scheduling policy priority, default replicas": {
+			in: `apiVersion: kubeflow.org/v1
+kind: PyTorchJob
+metadata: {name: pt, namespace: ns, labels: {kueue.x-k8s.io/queue-name: lq}}
+spec:
+  runPolicy: {schedulingPolicy: {priorityClass: pc-low}}
+  pytorchReplicaSpecs:
+    Worker:
+      replicas: 4
+      template: {spec: {priorityClassName: pc-mid, containers: [{name: pytorch, resources: {requests: {cpu: "3"}}}]}}
+    Master:
+      template: {spec: {containers: [{name: pytorch, resources: {requests: {cpu: "1"}}}]}}
+`,
+			want: []wlView{kwl("ns/pytorchjob-pt", "lq").Prio(100, "pc-low").
+				PS("master", 1, "cpu", "1").
+				PS("worker", 4, "cpu", "3").Obj()},
+		},
+		// tfjob_controller.go OrderedReplicaTypes; without a scheduling
+		// policy, the first replica type (in that order) with a
+		// priorityClassName gives the priority.
+		"TFJob order and replica priority": {
+			in: `apiVersion: kubeflow.org/v1
+kind: TFJob
+metadata: {name: tf, namespace: ns, labels: {kueue.x-k8s.io/queue-name: lq}}
+spec:
+  tfReplicaSpecs:
+    Evaluator: {template: {spec: {priorityClassName: pc-low, containers: [{name: tensorflow}]}}}
+    Worker: {replicas: 2, template: {spec: {containers: [{name: tensorflow}]}}}
+    PS: {replicas: 1, template: {spec: {priorityClassName: pc-mid, containers: [{name: tensorflow}]}}}
+    Chief: {template: {spec: {containers: [{name: tensorflow}]}}}
+`,
+			want: []wlView{kwl("ns/tfjob-tf", "lq").Prio(700, "pc-mid").
+				PS("chief", 1).PS("ps", 1).PS("worker", 2).PS("evaluator", 1).Obj()},
+		},
+		// mpijob_controller.go MPIJob.PriorityClass: schedulingPolicy,
+		// then Launcher, then Worker.
+		"MPIJob launcher priority": {
+			in: `apiVersion: kubeflow.org/v2beta1
+kind: MPIJob
+metadata: {name: mpi, namespace: ns, labels: {kueue.x-k8s.io/queue-name: lq}}
+spec:
+  slotsPerWorker: 1
+  mpiReplicaSpecs:
+    Worker:
+      replicas: 3
+      template: {spec: {priorityClassName: pc-low, containers: [{name: w, resources: {limits: {cpu: "2"}}}]}}
+    Launcher:
+      template: {spec: {priorityClassName: pc-mid, containers: [{name: l}]}}
+`,
+			want: []wlView{kwl("ns/mpijob-mpi", "lq").Prio(700, "pc-mid").
+				PS("launcher", 1).
+				PS("worker", 3, "cpu", "2").Obj()},
+		},
+		"XGBoostJob, PaddleJob and JAXJob": {
+			in: `apiVersion: kubeflow.org/v1
+kind: XGBoostJob
+metadata: {name: x, namespace: ns, labels: {kueue.x-k8s.io/queue-name: lq}}
+spec:
+  xgbReplicaSpecs:
+    Worker: {replicas: 2, template: {spec: {containers: [{name: xgboost}]}}}
+---
+apiVersion: kubeflow.org/v1
+kind: PaddleJob
+metadata: {name: p, namespace: ns, labels: {kueue.x-k8s.io/queue-name: lq}}
+spec:
+  paddleReplicaSpecs:
+    Master: {template: {spec: {containers: [{name: paddle}]}}}
+---
+apiVersion: kubeflow.org/v1
+kind: JAXJob
+metadata: {name: j, namespace: ns, labels: {kueue.x-k8s.io/queue-name: lq}}
+spec:
+  jaxReplicaSpecs:
+    Worker: {replicas: 8, template: {spec: {containers: [{name: jax, resources: {requests: {example.com/tpu: "4"}}}]}}}
+`,
+			want: []wlView{
+				kwl("ns/xgboostjob-x", "lq").PS("worker", 2).Obj(),
+				kwl("ns/paddlejob-p", "lq").PS("master", 1).Obj(),
+				kwl("ns/jaxjob-j", "lq").PS("worker", 8, "example.com/tpu", "4").Obj(),
+			},
+		},
+		// buildPodSetsFromRayJobSpec: worker count replicas x numOfHosts;
+		// replicas defaults to 0 (KubeRay CRD default); the submitter pod
+		// set comes from submitterPodTemplate when set.
+		"RayJob hosts, replicas default and custom submitter": {
+			in: `apiVersion: ray.io/v1
+kind: RayJob
+metadata: {name: r, namespace: ns, labels: {kueue.x-k8s.io/queue-name: lq}}
+spec:
+  shutdownAfterJobFinishes: true
+  submitterPodTemplate:
+    spec:
+      restartPolicy: Never
+      containers: [{name: s, resources: {requests: {cpu: 100m}}}]
+  rayClusterSpec:
+    headGroupSpec:
+      rayStartParams: {}
+      template: {spec: {containers: [{name: head, resources: {requests: {cpu: "2"}}}]}}
+    workerGroupSpecs:
+    - groupName: TPU
+      replicas: 2
+      numOfHosts: 4
+      template: {spec: {priorityClassName: pc-mid, containers: [{name: w, resources: {requests: {cpu: "1"}}}]}}
+    - groupName: idle
+      template: {spec: {containers: [{name: w}]}}
+`,
+			want: []wlView{kwl("ns/rayjob-r", "lq").Prio(700, "pc-mid").
+				PS("head", 1, "cpu", "2").
+				PS("tpu", 8, "cpu", "1").
+				PS("idle", 0).
+				PS("submitter", 1, "cpu", "100m").Obj()},
+		},
+		// addSubmitterPodSet: no submitter pod set outside K8sJobMode.
+		"RayJob in HTTPMode": {
+			in: `apiVersion: ray.io/v1
+kind: RayJob
+metadata: {name: r, namespace: ns, labels: {kueue.x-k8s.io/queue-name: lq}}
+spec:
+  shutdownAfterJobFinishes: true
+  submissionMode: HTTPMode
+  rayClusterSpec:
+    headGroupSpec:
+      template: {spec: {containers: [{name: head}]}}
+`,
+			want: []wlView{kwl("ns/rayjob-r", "lq").PS("head", 1).Obj()},
+		},
+		"RayJob on an existing cluster is not managed": {
+			in: `apiVersion: ray.io/v1
+kind: RayJob
+metadata: {name: r, namespace: ns, labels: {kueue.x-k8s.io/queue-name: lq}}
+spec:
+  clusterSelector: {ray.io/cluster: shared}
+`,
+			warnings: []diag{{At: "t.yaml:36:20", Object: "RayJob/ns/r", Field: "spec.clusterSelector", Msg: "runs on an existing RayCluster"}},
+		},
+		"RayCluster elastic autoscaling is not simulated": {
+			in: `apiVersion: ray.io/v1
+kind: RayCluster
+metadata:
+  name: rc
+  namespace: ns
+  labels: {kueue.x-k8s.io/queue-name: lq}
+  annotations: {kueue.x-k8s.io/elastic-job: "true"}
+spec:
+  enableInTreeAutoscaling: true
+  headGroupSpec:
+    template: {spec: {containers: [{name: head}]}}
+  workerGroupSpecs:
+  - groupName: w
+    replicas: 3
+    template: {spec: {containers: [{name: w, resources: {requests: {cpu: "1"}}}]}}
+`,
+			want:     []wlView{kwl("ns/raycluster-rc", "lq").PS("head", 1).PS("w", 3, "cpu", "1").Obj()},
+			warnings: []diag{{At: "t.yaml:40:28", Object: "RayCluster/ns/rc", Field: "spec.enableInTreeAutoscaling", Msg: "Ray autoscaling is not simulated"}},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			sc, diags := decode(t, kindsPrelude+tc.in)
+			if sc == nil {
+				t.Fatalf("Decode failed: %v", diags)
+			}
+			if diff := cmp.Diff(tc.want, viewWorkloads(sc.Workloads)); diff != "" {
+				t.Errorf("Workloads (-want +got):\n%s", diff)
+			}
+			if diff := diffDiags(tc.warnings, compact(sc.Warnings, core.SeverityWarning)); diff != "" {
+				t.Errorf("warnings (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestKindErrors checks malformed job objects of each kind.
+func TestKindErrors(t *testing.T) {
+	cases := map[string]struct {
+		in   string
+		want []diag
+	}{
+		"JobSet without replicated jobs": {
+			in: `apiVersion: jobset.x-k8s.io/v1alpha2
+kind: JobSet
+metadata: {name: js, namespace: ns, labels: {kueue.x-k8s.io/queue-name: lq}}
+spec: {network: {enableDNSHostnames: true}}
+`,
+			want: []diag{{At: "t.yaml:4:7", Object: "JobSet/ns/js", Field: "spec.replicatedJobs", Msg: "a JobSet needs at least one replicated job"}},
+		},
+		"JobSet duplicate and unknown fields": {
+			in: `apiVersion: jobset.x-k8s.io/v1alpha2
+kind: JobSet
+metadata: {name: js, namespace: ns, labels: {kueue.x-k8s.io/queue-name: lq}}
+spec:
+  replicatedJobs:
+  - name: a
+    replica: 2
+    template: {spec: {template: {spec: {containers: [{name: c}]}}}}
+  - name: a
+    template: {spec: {template: {spec: {containers: [{name: c}]}}}}
+`,
+			want: []diag{
+				{At: "t.yaml:7:5", Object: "JobSet/ns/js", Field: "spec.replicatedJobs[0].replica", Msg: `unknown field "replica"`},
+				{At: "t.yaml:9:11", Object: "JobSet/ns/js", Field: "spec.replicatedJobs[1].name", Msg: `duplicate replicated job name "a"`},
+			},
+		},
+		"JobSet replicated job without a template": {
+			in: `apiVersion: jobset.x-k8s.io/v1alpha2
+kind: JobSet
+metadata: {name: js, namespace: ns, labels: {kueue.x-k8s.io/queue-name: lq}}
+spec:
+  replicatedJobs:
+  - name: a
+    replicas: -1
+`,
+			want: []diag{
+				{At: "t.yaml:6:3", Object: "JobSet/ns/js", Field: "spec.replicatedJobs", Msg: "a JobSet needs at least one replicated job"},
+				{At: "t.yaml:6:5", Object: "JobSet/ns/js", Field: "spec.replicatedJobs[0].template", Msg: `missing required field "template"`},
+				{At: "t.yaml:7:15", Object: "JobSet/ns/js", Field: "spec.replicatedJobs[0].replicas", Msg: "must be between 0 and"},
+			},
+		},
+		"PyTorchJob with a lowercase replica type": {
+			in: `apiVersion: kubeflow.org/v1
+kind: PyTorchJob
+metadata: {name: pt, namespace: ns, labels: {kueue.x-k8s.io/queue-name: lq}}
+spec:
+  pytorchReplicaSpecs:
+    worker: {template: {spec: {containers: [{name: pytorch}]}}}
+`,
+			want: []diag{
+				{At: "t.yaml:6:5", Object: "PyTorchJob/ns/pt", Field: "spec.pytorchReplicaSpecs", Msg: "no replica type has a pod template"},
+				{At: "t.yaml:6:5", Object: "PyTorchJob/ns/pt", Field: "spec.pytorchReplicaSpecs[worker]", Msg: `unsupported replica type "worker": supported values: Master, Worker`},
+			},
+		},
+		"TFJob without replica specs, MPIJob replica without template": {
+			in: `apiVersion: kubeflow.org/v1
+kind: TFJob
+metadata: {name: tf, namespace: ns, labels: {kueue.x-k8s.io/queue-name: lq}}
+spec: {runPolicy: {cleanPodPolicy: None}}
+---
+apiVersion: kubeflow.org/v2beta1
+kind: MPIJob
+metadata: {name: mpi, namespace: ns, labels: {kueue.x-k8s.io/queue-name: lq}}
+spec:
+  mpiReplicaSpecs:
+    Launcher: {replicas: 1}
+`,
+			want: []diag{
+				{At: "t.yaml:4:7", Object: "TFJob/ns/tf", Field: "spec.tfReplicaSpecs", Msg: `missing required field "tfReplicaSpecs"`},
+				{At: "t.yaml:11:5", Object: "MPIJob/ns/mpi", Field: "spec.mpiReplicaSpecs", Msg: "no replica type has a pod template"},
+				{At: "t.yaml:11:15", Object: "MPIJob/ns/mpi", Field: "spec.mpiReplicaSpecs[Launcher].template", Msg: `missing required field "template"`},
+			},
+		},
+		"kubeflow.org/v1 MPIJob is not a kind Kueue v0.16 queues": {
+			in: `apiVersion: kubeflow.org/v1
+kind: MPIJob
+metadata: {name: mpi, namespace: ns}
+spec: {}
+`,
+			want: []diag{{At: "t.yaml:2:7", Object: "", Field: "kind", Msg: `unsupported object apiVersion "kubeflow.org/v1", kind "MPIJob"`}},
+		},
+		"RayJob rules of Kueue's webhook": {
+			in: `apiVersion: ray.io/v1
+kind: RayJob
+metadata: {name: r, namespace: ns, labels: {kueue.x-k8s.io/queue-name: lq}}
+spec:
+  rayClusterSpec:
+    enableInTreeAutoscaling: true
+    headGroupSpec:
+      template: {spec: {containers: [{name: head}]}}
+    workerGroupSpecs:
+    - groupName: head
+      template: {spec: {containers: [{name: w}]}}
+`,
+			want: []diag{
+				{At: "t.yaml:5:3", Object: "RayJob/ns/r", Field: "spec.shutdownAfterJobFinishes", Msg: "a kueue managed job should delete the cluster after finishing"},
+				{At: "t.yaml:6:30", Object: "RayJob/ns/r", Field: "spec.rayClusterSpec.enableInTreeAutoscaling", Msg: "a kueue managed job can use autoscaling only when"},
+				{At: "t.yaml:10:18", Object: "RayJob/ns/r", Field: "spec.rayClusterSpec.workerGroupSpecs[0].groupName", Msg: `"head" is reserved for the head group`},
+			},
+		},
+		"RayJob without a cluster spec, RayCluster without a head": {
+			in: `apiVersion: ray.io/v1
+kind: RayJob
+metadata: {name: r, namespace: ns, labels: {kueue.x-k8s.io/queue-name: lq}}
+spec: {shutdownAfterJobFinishes: true, entrypoint: python x.py}
+---
+apiVersion: ray.io/v1
+kind: RayCluster
+metadata: {name: rc, namespace: ns, labels: {kueue.x-k8s.io/queue-name: lq}}
+spec:
+  workerGroupSpecs:
+  - replicas: 1
+    template: {spec: {containers: [{name: w}]}}
+`,
+			want: []diag{
+				{At: "t.yaml:4:7", Object: "RayJob/ns/r", Field: "spec.rayClusterSpec", Msg: "rayClusterSpec is required"},
+				{At: "t.yaml:10:3", Object: "RayCluster/ns/rc", Field: "spec.headGroupSpec", Msg: `missing required field "headGroupSpec"`},
+				{At: "t.yaml:11:5", Object: "RayCluster/ns/rc", Field: "spec.workerGroupSpecs[0].groupName", Msg: `missing required field "groupName"`},
+			},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			sc, diags := decode(t, tc.in)
+			if sc != nil {
+				t.Fatalf("Decode succeeded, want errors; warnings: %v", sc.Warnings)
+			}
+			if diff := diffDiags(tc.want, compact(diags, core.SeverityError)); diff != "" {
+				t.Errorf("errors (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
