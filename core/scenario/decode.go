@@ -376,7 +376,8 @@ const acceptedKinds = "kueue.x-k8s.io/v1beta2 or kueue.x-k8s.io/v1beta1 " +
 	"(ResourceFlavor, ClusterQueue, Cohort, LocalQueue, Workload, WorkloadPriorityClass), " +
 	"batch/v1 Job, jobset.x-k8s.io/v1alpha2 JobSet, ray.io/v1 RayJob and RayCluster, " +
 	"kubeflow.org/v1 PyTorchJob, TFJob, XGBoostJob, PaddleJob and JAXJob, kubeflow.org/v2beta1 MPIJob, " +
-	"apps/v1 Deployment and ReplicaSet, v1 Namespace, v1 Node, scheduling.k8s.io/v1 PriorityClass, " +
+	"leaderworkerset.x-k8s.io/v1 LeaderWorkerSet, apps/v1 StatefulSet, Deployment and ReplicaSet, " +
+	"v1 Pod, Namespace and Node, scheduling.k8s.io/v1 PriorityClass, " +
 	"scheduling.x-k8s.io/v1alpha1 ResourcePolicy, kueueplay/v1alpha1 Scenario"
 
 // dispatch decodes one object according to its apiVersion and kind.
@@ -424,6 +425,11 @@ func (d *decoder) dispatch(st *state, o *rawObject) {
 			d.rayCluster(st, o)
 			return
 		}
+	case apiLeaderWorkerSet:
+		if o.kind == "LeaderWorkerSet" {
+			d.leaderWorkerSet(st, o)
+			return
+		}
 	case apiKubeflow, apiMPI:
 		if k, ok := kubeflowKindFor(o.apiVersion, o.kind); ok {
 			d.kubeflowJob(st, o, k)
@@ -434,6 +440,9 @@ func (d *decoder) dispatch(st *state, o *rawObject) {
 		case "Deployment", "ReplicaSet":
 			d.deployment(st, o)
 			return
+		case "StatefulSet":
+			d.statefulSet(st, o)
+			return
 		}
 	case apiCoreV1:
 		switch o.kind {
@@ -442,6 +451,9 @@ func (d *decoder) dispatch(st *state, o *rawObject) {
 			return
 		case "Node":
 			d.node(st, o)
+			return
+		case "Pod":
+			d.pod(st, o)
 			return
 		}
 	case apiSchedulingV1:

@@ -42,10 +42,10 @@ metadata:
 		},
 		"unknown kind": {
 			in: `apiVersion: apps/v1
-kind: StatefulSet
+kind: DaemonSet
 metadata: {name: web}
 `,
-			want: []diag{{At: "t.yaml:2:7", Field: "kind", Msg: `unsupported object apiVersion "apps/v1", kind "StatefulSet"; accepted: kueue.x-k8s.io/v1beta2`}},
+			want: []diag{{At: "t.yaml:2:7", Field: "kind", Msg: `unsupported object apiVersion "apps/v1", kind "DaemonSet"; accepted: kueue.x-k8s.io/v1beta2`}},
 		},
 		"kueue kind under the wrong version": {
 			in: `apiVersion: kueue.x-k8s.io/v1alpha1

@@ -85,8 +85,12 @@ func (d *decoder) jobLabels(m objMeta, w *wlInfo) {
 	}
 }
 
-// jobRef names the job object of a job workload in messages: `Job "x"`.
+// jobRef names the job object of a job workload in messages: `Job "x"`,
+// or `pod group "g"`.
 func (w *wlInfo) jobRef() string {
+	if w.podGroup {
+		return fmt.Sprintf("pod group %q", w.jobName)
+	}
 	return fmt.Sprintf("%s %q", w.jobKind, w.jobName)
 }
 

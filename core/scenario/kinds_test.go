@@ -163,6 +163,37 @@ func TestKindSamples(t *testing.T) {
 				PS("head", 1, "cpu", "1", "memory", "2G").
 				PS("small-group", 1, "cpu", "1", "memory", "1G").Obj()},
 		},
+		// pod_controller.go constructPodSets: a single Pod is one pod set
+		// "main" of count 1.
+		"Pod": {
+			file: "kueue-pod.yaml",
+			want: []wlView{kwl("default/pod-kueue-sleep", "user-queue").PS("main", 1, "cpu", "3").Obj()},
+		},
+		// constructGroupPodSets: the two Pods have the same role, so one pod
+		// set of count 2, named after the role hash (the playground's
+		// stand-in, see linkPodGroups); the Workload is named after the
+		// group.
+		"pod group": {
+			file: "kueue-pod-group.yaml",
+			want: []wlView{kwl("default/sample-group", "user-queue").PS("562e8da3", 2, "cpu", "3").Obj()},
+		},
+		// statefulset_webhook.go Default: a pod group of replicas pods with
+		// fast admission (constructGroupPodSetsFast).
+		"StatefulSet": {
+			file: "sample-statefulset.yaml",
+			want: []wlView{kwl("default/statefulset-nginx-statefulset", "user-queue").PS("ab86c7bc", 3, "cpu", "100m").Obj()},
+		},
+		// leaderworkerset_reconciler.go filterWorkloads and podSets: one
+		// Workload per group, leader 1 + worker size-1.
+		"LeaderWorkerSet": {
+			file: "sample-leaderworkerset.yaml",
+			want: []wlView{
+				kwl("default/leaderworkerset-nginx-leaderworkerset-0", "user-queue").
+					PS("leader", 1, "cpu", "100m").PS("worker", 2, "cpu", "200m").Obj(),
+				kwl("default/leaderworkerset-nginx-leaderworkerset-1", "user-queue").
+					PS("leader", 1, "cpu", "100m").PS("worker", 2, "cpu", "200m").Obj(),
+			},
+		},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -418,6 +449,114 @@ spec:
 			want:     []wlView{kwl("ns/raycluster-rc", "lq").PS("head", 1).PS("w", 3, "cpu", "1").Obj()},
 			warnings: []diag{{At: "t.yaml:40:28", Object: "RayCluster/ns/rc", Field: "spec.enableInTreeAutoscaling", Msg: "Ray autoscaling is not simulated"}},
 		},
+		// pod_controller.go constructGroupPodSets: Pods in name order,
+		// grouped by role (here the kueue.x-k8s.io/role-hash annotation);
+		// priority from the first pod set's priorityClassName; the
+		// kueueplay annotations of the first Pod in the file.
+		"pod group with two roles": {
+			in: `apiVersion: v1
+kind: Pod
+metadata:
+  name: b-worker
+  namespace: ns
+  labels: {kueue.x-k8s.io/queue-name: lq, kueue.x-k8s.io/pod-group-name: g}
+  annotations: {kueue.x-k8s.io/pod-group-total-count: "3", kueue.x-k8s.io/role-hash: worker}
+spec: {containers: [{name: c, resources: {requests: {cpu: "2"}}}]}
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: a-leader
+  namespace: ns
+  labels: {kueue.x-k8s.io/queue-name: lq, kueue.x-k8s.io/pod-group-name: g}
+  annotations: {kueue.x-k8s.io/pod-group-total-count: "3", kueue.x-k8s.io/role-hash: leader}
+spec: {priorityClassName: pc-low, containers: [{name: c, resources: {requests: {cpu: "1"}}}]}
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: c-worker
+  namespace: ns
+  labels: {kueue.x-k8s.io/queue-name: lq, kueue.x-k8s.io/pod-group-name: g}
+  annotations: {kueue.x-k8s.io/pod-group-total-count: "3", kueue.x-k8s.io/role-hash: worker}
+spec: {priorityClassName: pc-mid, containers: [{name: c, resources: {requests: {cpu: "2"}}}]}
+`,
+			want: []wlView{kwl("ns/g", "lq").Prio(100, "pc-low").
+				PS("leader", 1, "cpu", "1").PS("worker", 2, "cpu", "2").Obj()},
+		},
+		// Pod.ConstructComposableWorkload: without fast admission Kueue
+		// waits for all the group's pods.
+		"pod group missing pods": {
+			in: `apiVersion: v1
+kind: Pod
+metadata:
+  name: p0
+  namespace: ns
+  labels: {kueue.x-k8s.io/queue-name: lq, kueue.x-k8s.io/pod-group-name: g}
+  annotations: {kueue.x-k8s.io/pod-group-total-count: "2"}
+spec: {containers: [{name: c}]}
+`,
+			warnings: []diag{{At: "t.yaml:35:9", Object: "Pod/ns/p0", Field: "metadata.annotations[kueue.x-k8s.io/pod-group-total-count]", Msg: `pod group "g" has 1 of its 2 pods in the file`}},
+		},
+		// constructGroupPodSetsFast: with fast admission the first pod's
+		// role counts for the whole group.
+		"pod group with fast admission": {
+			in: `apiVersion: v1
+kind: Pod
+metadata:
+  name: p0
+  namespace: ns
+  labels: {kueue.x-k8s.io/pod-group-name: g}
+  annotations:
+    kueue.x-k8s.io/pod-group-total-count: "4"
+    kueue.x-k8s.io/pod-group-fast-admission: "true"
+    kueue.x-k8s.io/role-hash: r
+spec: {containers: [{name: c, resources: {requests: {memory: 1Gi}}}]}
+`,
+			// No queue-name label: LocalQueueDefaulting picks "default".
+			want: []wlView{kwl("ns/g", "default").PS("r", 4, "memory", "1Gi").Obj()},
+		},
+		"single Pod with priority class label": {
+			in: `apiVersion: v1
+kind: Pod
+metadata: {name: p, namespace: ns, labels: {kueue.x-k8s.io/queue-name: lq, kueue.x-k8s.io/priority-class: wpc-high}}
+spec:
+  priorityClassName: pc-low
+  overhead: {cpu: 100m}
+  initContainers: [{name: side, restartPolicy: Always, resources: {requests: {cpu: 500m}}}]
+  containers: [{name: c, resources: {requests: {cpu: "1"}}}]
+`,
+			want: []wlView{kwl("ns/pod-p", "lq").Prio(5000, "wpc-high").PS("main", 1, "cpu", "1600m").Obj()},
+		},
+		// statefulset_webhook.go: total count = replicas (default 1).
+		"StatefulSet default replicas and priority": {
+			in: `apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: web, namespace: ns, labels: {kueue.x-k8s.io/queue-name: lq}}
+spec:
+  selector: {matchLabels: {app: web}}
+  serviceName: web
+  template:
+    metadata: {labels: {app: web}}
+    spec: {priorityClassName: pc-mid, containers: [{name: c, resources: {requests: {cpu: "1"}}}]}
+`,
+			want: []wlView{kwl("ns/statefulset-web", "lq").Prio(700, "pc-mid").PS("841e2a14", 1, "cpu", "1").Obj()},
+		},
+		// leaderworkerset_reconciler.go podSets: without a leader template,
+		// one pod set "main" of count size.
+		"LeaderWorkerSet without leader template": {
+			in: `apiVersion: leaderworkerset.x-k8s.io/v1
+kind: LeaderWorkerSet
+metadata: {name: l, namespace: ns, labels: {kueue.x-k8s.io/queue-name: lq, kueue.x-k8s.io/priority-class: wpc-high}}
+spec:
+  startupPolicy: LeaderReady
+  leaderWorkerTemplate:
+    size: 4
+    workerTemplate: {spec: {containers: [{name: c, resources: {requests: {nvidia.com/gpu: "8"}}}]}}
+`,
+			want:     []wlView{kwl("ns/leaderworkerset-l-0", "lq").Prio(5000, "wpc-high").PS("main", 4, "nvidia.com/gpu", "8").Obj()},
+			warnings: []diag{{At: "t.yaml:36:18", Object: "LeaderWorkerSet/ns/l", Field: "spec.startupPolicy", Msg: "startupPolicy LeaderReady is not simulated"}},
+		},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -558,6 +697,88 @@ spec:
 				{At: "t.yaml:4:7", Object: "RayJob/ns/r", Field: "spec.rayClusterSpec", Msg: "rayClusterSpec is required"},
 				{At: "t.yaml:10:3", Object: "RayCluster/ns/rc", Field: "spec.headGroupSpec", Msg: `missing required field "headGroupSpec"`},
 				{At: "t.yaml:11:5", Object: "RayCluster/ns/rc", Field: "spec.workerGroupSpecs[0].groupName", Msg: `missing required field "groupName"`},
+			},
+		},
+		"pod group metadata": {
+			in: `apiVersion: v1
+kind: Pod
+metadata:
+  name: a
+  labels: {kueue.x-k8s.io/queue-name: lq, kueue.x-k8s.io/pod-group-name: g}
+spec: {containers: [{name: c}]}
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: b
+  labels: {kueue.x-k8s.io/queue-name: lq, kueue.x-k8s.io/pod-group-name: h}
+  annotations: {kueue.x-k8s.io/pod-group-total-count: "0"}
+spec: {containers: [{name: c}]}
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: c
+  labels: {kueue.x-k8s.io/queue-name: lq}
+  annotations: {kueue.x-k8s.io/pod-group-total-count: "2"}
+spec: {containers: [{name: c}]}
+`,
+			want: []diag{
+				{At: "t.yaml:5:74", Object: "Pod/default/a", Field: "metadata.annotations[kueue.x-k8s.io/pod-group-total-count]", Msg: "both the"},
+				{At: "t.yaml:13:55", Object: "Pod/default/b", Field: "metadata.annotations[kueue.x-k8s.io/pod-group-total-count]", Msg: "group total count should be an integer greater than zero"},
+				{At: "t.yaml:21:55", Object: "Pod/default/c", Field: "metadata.labels[kueue.x-k8s.io/pod-group-name]", Msg: "both the"},
+			},
+		},
+		// validatePodGroupMetadata (pod_controller.go): the pods of a
+		// group must agree on queue and total count.
+		"pod group disagreement": {
+			in: `apiVersion: v1
+kind: Pod
+metadata:
+  name: a
+  labels: {kueue.x-k8s.io/queue-name: lq, kueue.x-k8s.io/pod-group-name: g}
+  annotations: {kueue.x-k8s.io/pod-group-total-count: "2"}
+spec: {containers: [{name: c}]}
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: b
+  labels: {kueue.x-k8s.io/queue-name: other, kueue.x-k8s.io/pod-group-name: g}
+  annotations: {kueue.x-k8s.io/pod-group-total-count: "2"}
+spec: {containers: [{name: c}]}
+`,
+			want: []diag{{At: "t.yaml:13:39", Object: "Pod/default/b", Field: "metadata.labels[kueue.x-k8s.io/queue-name]", Msg: `pods "a" and "b" of pod group "g" have different queue names`}},
+		},
+		"StatefulSet selector, restart policy, unknown field": {
+			in: `apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: web, labels: {kueue.x-k8s.io/queue-name: lq}}
+spec:
+  selector: {matchLabels: {app: other}}
+  replica: 2
+  template:
+    metadata: {labels: {app: web}}
+    spec: {restartPolicy: Never, containers: [{name: c}]}
+`,
+			want: []diag{
+				{At: "t.yaml:6:3", Object: "StatefulSet/default/web", Field: "spec.replica", Msg: `unknown field "replica"`},
+				{At: "t.yaml:8:24", Object: "StatefulSet/default/web", Field: "spec.template.metadata.labels", Msg: "spec.selector does not match the template's labels"},
+				{At: "t.yaml:9:27", Object: "StatefulSet/default/web", Field: "spec.template.spec.restartPolicy", Msg: `unsupported value "Never"`},
+			},
+		},
+		"LeaderWorkerSet without worker template, bad size": {
+			in: `apiVersion: leaderworkerset.x-k8s.io/v1
+kind: LeaderWorkerSet
+metadata: {name: l, labels: {kueue.x-k8s.io/queue-name: lq}}
+spec:
+  leaderWorkerTemplate:
+    size: 0
+    leaderTemplate: {spec: {containers: [{name: c}]}}
+`,
+			want: []diag{
+				{At: "t.yaml:6:5", Object: "LeaderWorkerSet/default/l", Field: "spec.leaderWorkerTemplate.workerTemplate", Msg: `missing required field "workerTemplate"`},
+				{At: "t.yaml:6:11", Object: "LeaderWorkerSet/default/l", Field: "spec.leaderWorkerTemplate.size", Msg: "must be between 1 and"},
 			},
 		},
 	}

@@ -11,6 +11,7 @@ func (d *decoder) link(st *state) {
 	d.linkClusterQueues(st)
 	d.linkCohorts(st)
 	d.linkLocalQueues(st)
+	d.linkPodGroups(st)
 	d.linkJobs(st)
 	d.linkWorkloads(st)
 	d.linkAdmissionTimes(st)
@@ -109,7 +110,7 @@ func (d *decoder) linkJobs(st *state) {
 		lqs[q.lq.Namespace+"/"+q.lq.Name] = true
 	}
 	for _, w := range st.workloads {
-		if !w.job {
+		if !w.job || w.dropped {
 			continue
 		}
 		if w.noQueueLabel {

@@ -25,6 +25,10 @@ type state struct {
 	namespaces    []core.Namespace
 	nodes         []core.Node
 	policies      []core.ResourcePolicy
+	// podGroups maps "namespace/group" to the Pods of a pod group;
+	// podGroupOrder holds the groups in the order of their first Pod.
+	podGroups     map[string]*podGroup
+	podGroupOrder []*podGroup
 	// deployments holds Deployments and ReplicaSets, in document order;
 	// podOwners maps their "namespace/name" to the first one registered.
 	deployments []*depInfo
@@ -41,6 +45,7 @@ func newState() *state {
 	return &state{
 		keys:           map[string]keyInfo{},
 		podOwners:      map[string]*depInfo{},
+		podGroups:      map[string]*podGroup{},
 		flavorNames:    map[string]bool{},
 		priorityClass:  map[string]*pcInfo{},
 		workloadPClass: map[string]*pcInfo{},
@@ -111,7 +116,12 @@ type wlInfo struct {
 	// and kind of the job object, for matching the controller
 	// ownerReference of a pasted Workload or Pod to it.
 	jobGroup, jobKind string
-	noQueueLabel      bool
+	// podGroup is set for the Workload of a pod group: jobKind is "Pod",
+	// jobName the group name, and groupPods the names of its Pods, in name
+	// order (each Pod is an owner of the Workload), filled in link.
+	podGroup     bool
+	groupPods    []string
+	noQueueLabel bool
 	// wpc is the kueue.x-k8s.io/priority-class label; pc the pod template's
 	// priorityClassName.
 	wpc, pc ref
