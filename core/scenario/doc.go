@@ -11,14 +11,17 @@
 // batch/v1 Job (workload.go), jobset.x-k8s.io/v1alpha2 JobSet (jobset.go),
 // ray.io/v1 RayJob and RayCluster (ray.go), kubeflow.org/v1 PyTorchJob,
 // TFJob, XGBoostJob, PaddleJob, JAXJob and kubeflow.org/v2beta1 MPIJob
-// (kubeflow.go), leaderworkerset.x-k8s.io/v1 LeaderWorkerSet (one
-// Workload per group, leaderworkerset.go), apps/v1 StatefulSet (one pod
-// group, statefulset.go), and v1 Pods with the queue-name label, alone or
-// as a pod group (pod-group-name label and pod-group-total-count
-// annotation: one Workload for the group, pod.go). The Workload is named
-// "<lowercase kind>-<name>" (a LeaderWorkerSet's "leaderworkerset-<name>-<group
-// index>", a pod group's the group name); Kueue appends a hash of the
-// object's UID, which the playground leaves out to keep names readable.
+// (kubeflow.go), workload.codeflare.dev/v1beta2 AppWrapper (the pod sets of
+// its components, appwrapper.go), leaderworkerset.x-k8s.io/v1
+// LeaderWorkerSet (one Workload per group, leaderworkerset.go), apps/v1
+// StatefulSet (one pod group, statefulset.go), and v1 Pods with the
+// queue-name label, alone or as a pod group (pod-group-name label and
+// pod-group-total-count annotation: one Workload for the group, pod.go).
+// What they share is in jobs.go. The Workload is named
+// "<lowercase kind>-<name>" (a LeaderWorkerSet's
+// "leaderworkerset-<name>-<group index>", a pod group's the group name);
+// Kueue appends a hash of the object's UID, which the playground leaves out
+// to keep names readable.
 //
 // Deployments and ReplicaSets stay pod owners placed without quota: Kueue's
 // Deployment integration only propagates the queue-name label to the pod

@@ -194,6 +194,27 @@ func TestKindSamples(t *testing.T) {
 					PS("leader", 1, "cpu", "100m").PS("worker", 2, "cpu", "200m").Obj(),
 			},
 		},
+		// appwrapper_controller.go AppWrapper.PodSets over
+		// GetComponentPodSpecs; InferPodSets for PyTorchJob (Master,
+		// Worker) and Deployment (replicas); declared podSets for a
+		// LeaderWorkerSet, a kind InferPodSets does not know.
+		"AppWrapper of a PyTorchJob": {
+			file: "appwrapper-pytorch-sample.yaml",
+			want: []wlView{kwl("default/appwrapper-sample-appwrapper-pytorch-job", "user-queue").
+				PS("sample-appwrapper-pytorch-job-0", 1, "cpu", "1").
+				PS("sample-appwrapper-pytorch-job-1", 1, "cpu", "1").Obj()},
+		},
+		"AppWrapper of a Deployment": {
+			file: "appwrapper-deployment-sample.yaml",
+			want: []wlView{kwl("default/appwrapper-sample-appwrapper-deployment", "user-queue").
+				PS("sample-appwrapper-deployment-0", 3, "cpu", "100m").Obj()},
+		},
+		"AppWrapper of a LeaderWorkerSet": {
+			file: "appwrapper-leaderworkerset-sample.yaml",
+			want: []wlView{kwl("default/appwrapper-sample-appwrapper-lws", "user-queue").
+				PS("sample-appwrapper-lws-0", 2, "cpu", "100m").
+				PS("sample-appwrapper-lws-1", 3, "cpu", "200m").Obj()},
+		},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -557,6 +578,62 @@ spec:
 			want:     []wlView{kwl("ns/leaderworkerset-l-0", "lq").Prio(5000, "wpc-high").PS("main", 4, "nvidia.com/gpu", "8").Obj()},
 			warnings: []diag{{At: "t.yaml:36:18", Object: "LeaderWorkerSet/ns/l", Field: "spec.startupPolicy", Msg: "startupPolicy LeaderReady is not simulated"}},
 		},
+		// InferPodSets: a Job's count is min(parallelism, completions); a
+		// JobSet's replicas x that; a RayCluster's workers default to 1
+		// replica and numOfHosts is not read. GetPodTemplateSpec drops the
+		// container restartPolicy, so the sidecar counts as a plain init
+		// container: max(500m, 250m) = 500m cpu, not 500m+250m. Pod sets
+		// are numbered across components; the Service has none.
+		"AppWrapper inference across components": {
+			in: `apiVersion: workload.codeflare.dev/v1beta2
+kind: AppWrapper
+metadata: {name: aw, namespace: ns, labels: {kueue.x-k8s.io/queue-name: lq}}
+spec:
+  components:
+  - template:
+      apiVersion: v1
+      kind: Service
+      metadata: {name: svc}
+      spec: {ports: [{port: 80}]}
+  - template:
+      apiVersion: batch/v1
+      kind: Job
+      metadata: {name: j}
+      spec:
+        parallelism: 5
+        completions: 3
+        template:
+          spec:
+            restartPolicy: Never
+            priorityClassName: pc-low
+            initContainers: [{name: side, restartPolicy: Always, resources: {requests: {cpu: 250m}}}]
+            containers: [{name: c, resources: {requests: {cpu: 500m}}}]
+  - template:
+      apiVersion: jobset.x-k8s.io/v1alpha2
+      kind: JobSet
+      metadata: {name: js}
+      spec:
+        replicatedJobs:
+        - name: w
+          replicas: 2
+          template: {spec: {parallelism: 2, template: {spec: {containers: [{name: c}]}}}}
+  - template:
+      apiVersion: ray.io/v1
+      kind: RayCluster
+      metadata: {name: rc}
+      spec:
+        headGroupSpec: {template: {spec: {containers: [{name: h}]}}}
+        workerGroupSpecs:
+        - groupName: g
+          numOfHosts: 4
+          template: {spec: {containers: [{name: w}]}}
+`,
+			want: []wlView{kwl("ns/appwrapper-aw", "lq").Prio(100, "pc-low").
+				PS("aw-0", 3, "cpu", "500m").
+				PS("aw-1", 4).
+				PS("aw-2", 1).
+				PS("aw-3", 1).Obj()},
+		},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -779,6 +856,32 @@ spec:
 			want: []diag{
 				{At: "t.yaml:6:5", Object: "LeaderWorkerSet/default/l", Field: "spec.leaderWorkerTemplate.workerTemplate", Msg: `missing required field "workerTemplate"`},
 				{At: "t.yaml:6:11", Object: "LeaderWorkerSet/default/l", Field: "spec.leaderWorkerTemplate.size", Msg: "must be between 1 and"},
+			},
+		},
+		// ValidatePodSets (AppWrapper webhook) and getValueAtPath.
+		"AppWrapper declared pod sets disagree, bad path": {
+			in: `apiVersion: workload.codeflare.dev/v1beta2
+kind: AppWrapper
+metadata: {name: aw, labels: {kueue.x-k8s.io/queue-name: lq}}
+spec:
+  components:
+  - podSets: [{path: template.spec.template, replicas: 2}]
+    template:
+      apiVersion: apps/v1
+      kind: Deployment
+      metadata: {name: d}
+      spec: {replicas: 3, template: {spec: {containers: [{name: c}]}}}
+  - podSets: [{path: "template.spec.pods[0]"}]
+    template:
+      apiVersion: example.com/v1
+      kind: Custom
+      metadata: {name: x}
+      spec: {pods: []}
+`,
+			want: []diag{
+				{At: "t.yaml:6:3", Object: "AppWrapper/default/aw", Field: "spec.components", Msg: "no component has a pod set"},
+				{At: "t.yaml:6:22", Object: "AppWrapper/default/aw", Field: "spec.components[0].podSets", Msg: "replica count 2 differs from inferred replica count 3"},
+				{At: "t.yaml:12:22", Object: "AppWrapper/default/aw", Field: "spec.components[1]", Msg: `pod set path "template.spec.pods[0]": at path position 'template.spec.pods' out of bounds index '0'`},
 			},
 		},
 	}

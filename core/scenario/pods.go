@@ -27,6 +27,12 @@ type podTemplate struct {
 	tolerations       []core.Toleration
 	priorityClassName ref
 	restartPolicy     ref
+	// appWrapperCopy, set before podSpec, computes the requests of the
+	// copy of the pod spec an AppWrapper's pod set holds
+	// (appwrapper utils.GetPodTemplateSpec): container restartPolicy and
+	// pod-level resources are not copied, so sidecars count as plain init
+	// containers and pod-level requests are ignored.
+	appWrapperCopy bool
 }
 
 // rlist is a resource list in Amount units.
@@ -148,6 +154,12 @@ func (d *decoder) podSpec(n *yaml.Node, path string, pt *podTemplate) {
 	}
 	if nContainers == 0 {
 		d.errorf(n, join(path, "containers"), "must have at least 1 container")
+	}
+	if pt.appWrapperCopy {
+		for i := range inits {
+			inits[i].sidecar = false
+		}
+		podLevel = nil
 	}
 	var over bool
 	pt.requests, over = podRequests(containers, inits, podLevel, overhead, nil)
