@@ -376,6 +376,7 @@ const acceptedKinds = "kueue.x-k8s.io/v1beta2 or kueue.x-k8s.io/v1beta1 " +
 	"(ResourceFlavor, ClusterQueue, Cohort, LocalQueue, Workload, WorkloadPriorityClass), " +
 	"batch/v1 Job, jobset.x-k8s.io/v1alpha2 JobSet, ray.io/v1 RayJob and RayCluster, " +
 	"kubeflow.org/v1 PyTorchJob, TFJob, XGBoostJob, PaddleJob and JAXJob, kubeflow.org/v2beta1 MPIJob, " +
+	"trainer.kubeflow.org/v1alpha1 TrainJob, ClusterTrainingRuntime and TrainingRuntime, " +
 	"workload.codeflare.dev/v1beta2 AppWrapper, " +
 	"leaderworkerset.x-k8s.io/v1 LeaderWorkerSet, apps/v1 StatefulSet, Deployment and ReplicaSet, " +
 	"v1 Pod, Namespace and Node, scheduling.k8s.io/v1 PriorityClass, " +
@@ -424,6 +425,15 @@ func (d *decoder) dispatch(st *state, o *rawObject) {
 			return
 		case "RayCluster":
 			d.rayCluster(st, o)
+			return
+		}
+	case apiTrainer:
+		switch o.kind {
+		case "TrainJob":
+			d.trainJob(st, o)
+			return
+		case "ClusterTrainingRuntime", "TrainingRuntime":
+			d.trainingRuntimeObject(st, o)
 			return
 		}
 	case apiAppWrapper:

@@ -11,7 +11,9 @@
 // batch/v1 Job (workload.go), jobset.x-k8s.io/v1alpha2 JobSet (jobset.go),
 // ray.io/v1 RayJob and RayCluster (ray.go), kubeflow.org/v1 PyTorchJob,
 // TFJob, XGBoostJob, PaddleJob, JAXJob and kubeflow.org/v2beta1 MPIJob
-// (kubeflow.go), workload.codeflare.dev/v1beta2 AppWrapper (the pod sets of
+// (kubeflow.go), trainer.kubeflow.org/v1alpha1 TrainJob (built from its
+// ClusterTrainingRuntime or TrainingRuntime, which the file must hold,
+// trainjob.go), workload.codeflare.dev/v1beta2 AppWrapper (the pod sets of
 // its components, appwrapper.go), leaderworkerset.x-k8s.io/v1
 // LeaderWorkerSet (one Workload per group, leaderworkerset.go), apps/v1
 // StatefulSet (one pod group, statefulset.go), and v1 Pods with the

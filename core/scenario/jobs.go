@@ -114,7 +114,7 @@ func firstPriorityClass(pts ...podTemplate) ref {
 // name in link, once LocalQueue defaulting is known.
 func (d *decoder) addJob(st *state, o *rawObject, m objMeta, ws ...*wlInfo) {
 	for _, w := range ws {
-		d.checkJobPodSets(o, w)
+		d.checkJobPodSets(o.kindNode, o.kind, w)
 	}
 	if m.name == "" || !d.register(st, o.kind, m.namespace, m.name, m.nameNode, "") {
 		return
@@ -128,18 +128,19 @@ func (d *decoder) addJob(st *state, o *rawObject, m objMeta, ws ...*wlInfo) {
 }
 
 // checkJobPodSets applies the Workload CRD's rules on spec.podSets to the
-// pod sets an integration computed.
-func (d *decoder) checkJobPodSets(o *rawObject, w *wlInfo) {
+// pod sets an integration computed for an object of kind; n is where to
+// report (the object's kind).
+func (d *decoder) checkJobPodSets(n *yaml.Node, kind string, w *wlInfo) {
 	if len(w.wl.PodSets) > maxPodSets {
-		d.errorf(o.kindNode, "kind", "this %s has %d pod sets; a Workload has at most %d, so Kueue cannot create one for it", o.kind, len(w.wl.PodSets), maxPodSets)
+		d.errorf(n, "kind", "this %s has %d pod sets; a Workload has at most %d, so Kueue cannot create one for it", kind, len(w.wl.PodSets), maxPodSets)
 	}
 	seen := map[string]bool{}
 	for _, ps := range w.wl.PodSets {
 		if msg := checkDNSLabel(ps.Name); msg != "" {
-			d.errorf(o.kindNode, "kind", "pod set name %q of this %s is invalid, so Kueue cannot create its Workload: %s", ps.Name, o.kind, msg)
+			d.errorf(n, "kind", "pod set name %q of this %s is invalid, so Kueue cannot create its Workload: %s", ps.Name, kind, msg)
 		}
 		if seen[ps.Name] {
-			d.errorf(o.kindNode, "kind", "this %s has two pod sets named %q, so Kueue cannot create its Workload", o.kind, ps.Name)
+			d.errorf(n, "kind", "this %s has two pod sets named %q, so Kueue cannot create its Workload", kind, ps.Name)
 		}
 		seen[ps.Name] = true
 	}

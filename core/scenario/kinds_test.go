@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -98,6 +99,10 @@ func TestKindSamples(t *testing.T) {
 	cases := map[string]struct {
 		file string
 		want []wlView
+		// queue and ns name the sample's LocalQueue (default user-queue
+		// in default); warnings are the other expected warnings.
+		queue, ns string
+		warnings  []string
 	}{
 		// jobset_controller.go JobSet.PodSets: one pod set per replicated
 		// job, count replicas x min(parallelism, completions).
@@ -215,6 +220,23 @@ func TestKindSamples(t *testing.T) {
 				PS("sample-appwrapper-lws-0", 2, "cpu", "100m").
 				PS("sample-appwrapper-lws-1", 3, "cpu", "200m").Obj()},
 		},
+		// trainjob_controller.go getChildJobSet: the torch plugin sets the
+		// trainer step's count to trainer.numNodes, and jobset
+		// Builder.Trainer puts resourcesPerNode on the "node" container.
+		"TrainJob on a ClusterTrainingRuntime": {
+			file: "trainjob-torch-distributed.yaml",
+			want: []wlView{kwl("default/trainjob-pytorch-distributed", "user-queue").
+				PS("node", 2, "cpu", "4", "memory", "8Gi", "nvidia.com/gpu", "1").Obj()},
+		},
+		// Builder.Trainer only touches a container named "node": this
+		// runtime's is named "trainer", so resourcesPerNode has no effect
+		// (a warning says so).
+		"TrainJob on a TrainingRuntime": {
+			file:  "trainjob-torch-custom.yaml",
+			queue: "team-a-queue", ns: "team-a",
+			want:     []wlView{kwl("team-a/trainjob-pytorch-custom", "team-a-queue").PS("node", 1).Obj()},
+			warnings: []string{`resourcesPerNode has no effect: the trainer applies it only to a container named "node" of the runtime's trainer step, and TrainingRuntime "torch-custom" has none, so the pod sets keep the runtime's requests`},
+		},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -222,12 +244,19 @@ func TestKindSamples(t *testing.T) {
 			if diff := cmp.Diff(tc.want, viewWorkloads(sc.Workloads)); diff != "" {
 				t.Errorf("Workloads (-want +got):\n%s", diff)
 			}
-			// The samples' LocalQueue is not part of them: the only
+			// The samples' LocalQueue is not part of them: the only other
 			// warning is that it does not exist.
+			queue, ns := "user-queue", "default"
+			if tc.queue != "" {
+				queue, ns = tc.queue, tc.ns
+			}
+			want := append([]string{fmt.Sprintf("LocalQueue %q does not exist in namespace %q: the workload stays pending", queue, ns)}, tc.warnings...)
+			var got []string
 			for _, w := range sc.Warnings {
-				if w.Message != `LocalQueue "user-queue" does not exist in namespace "default": the workload stays pending` {
-					t.Errorf("unexpected warning: %v", w)
-				}
+				got = append(got, w.Message)
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("warnings (-want +got):\n%s", diff)
 			}
 		})
 	}
@@ -634,6 +663,90 @@ spec:
 				PS("aw-2", 1).
 				PS("aw-3", 1).Obj()},
 		},
+		// The trainer's mpi plugin (EnforceMLPolicy): with
+		// runLauncherAsNode, the "node" job gets numNodes-1 pods and the
+		// launcher (the trainer step) mlPolicy.numNodes; resourcesPerNode
+		// goes to both (Builder.Trainer). An initializer keeps its
+		// replicas x parallelism. The runtime's manifest is the trainer's
+		// deepspeed_distributed.yaml, trimmed.
+		"TrainJob on an MPI runtime with an initializer": {
+			in: `apiVersion: trainer.kubeflow.org/v1alpha1
+kind: TrainJob
+metadata: {name: ds, namespace: ns, labels: {kueue.x-k8s.io/queue-name: lq}}
+spec:
+  runtimeRef: {name: deepspeed}
+  trainer:
+    numNodes: 4
+    resourcesPerNode: {limits: {nvidia.com/gpu: "2"}}
+---
+apiVersion: trainer.kubeflow.org/v1alpha1
+kind: ClusterTrainingRuntime
+metadata: {name: deepspeed}
+spec:
+  mlPolicy:
+    numNodes: 1
+    mpi: {numProcPerNode: 1, runLauncherAsNode: true}
+  template:
+    spec:
+      replicatedJobs:
+      - name: dataset-initializer
+        replicas: 2
+        template:
+          metadata: {labels: {trainer.kubeflow.org/trainjob-ancestor-step: dataset-initializer}}
+          spec:
+            parallelism: 3
+            template: {spec: {containers: [{name: dataset-initializer, resources: {requests: {cpu: "1"}}}]}}
+      - name: launcher
+        template:
+          metadata: {labels: {trainer.kubeflow.org/trainjob-ancestor-step: trainer}}
+          spec:
+            template: {spec: {priorityClassName: pc-mid, containers: [{name: node}]}}
+      - name: node
+        template:
+          spec:
+            template: {spec: {containers: [{name: node, resources: {requests: {cpu: 500m}}}]}}
+`,
+			want: []wlView{kwl("ns/trainjob-ds", "lq").Prio(700, "pc-mid").
+				PS("dataset-initializer", 6, "cpu", "1").
+				PS("launcher", 1, "nvidia.com/gpu", "2").
+				PS("node", 3, "nvidia.com/gpu", "2").Obj()},
+		},
+		// Without mlPolicy (plainml), the trainer step's count is its
+		// parallelism, replaced by trainer.numNodes when set.
+		"TrainJob on a plain runtime": {
+			in: `apiVersion: trainer.kubeflow.org/v1alpha1
+kind: TrainingRuntime
+metadata: {name: plain, namespace: ns}
+spec:
+  template:
+    spec:
+      replicatedJobs:
+      - name: node
+        replicas: 3
+        template:
+          metadata: {labels: {trainer.kubeflow.org/trainjob-ancestor-step: trainer}}
+          spec:
+            parallelism: 2
+            template: {spec: {containers: [{name: node, resources: {requests: {cpu: "1"}}}]}}
+---
+apiVersion: trainer.kubeflow.org/v1alpha1
+kind: TrainJob
+metadata: {name: a, namespace: ns, labels: {kueue.x-k8s.io/queue-name: lq}}
+spec:
+  runtimeRef: {name: plain, kind: TrainingRuntime}
+---
+apiVersion: trainer.kubeflow.org/v1alpha1
+kind: TrainJob
+metadata: {name: b, namespace: ns, labels: {kueue.x-k8s.io/queue-name: lq, kueue.x-k8s.io/priority-class: wpc-high}}
+spec:
+  runtimeRef: {name: plain, kind: TrainingRuntime}
+  trainer: {numNodes: 5}
+`,
+			want: []wlView{
+				kwl("ns/trainjob-a", "lq").PS("node", 2, "cpu", "1").Obj(),
+				kwl("ns/trainjob-b", "lq").Prio(5000, "wpc-high").PS("node", 5, "cpu", "1").Obj(),
+			},
+		},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -883,6 +996,29 @@ spec:
 				{At: "t.yaml:6:22", Object: "AppWrapper/default/aw", Field: "spec.components[0].podSets", Msg: "replica count 2 differs from inferred replica count 3"},
 				{At: "t.yaml:12:22", Object: "AppWrapper/default/aw", Field: "spec.components[1]", Msg: `pod set path "template.spec.pods[0]": at path position 'template.spec.pods' out of bounds index '0'`},
 			},
+		},
+		// getChildJobSet: the runtime must exist.
+		"TrainJob without its runtime": {
+			in: `apiVersion: trainer.kubeflow.org/v1alpha1
+kind: TrainJob
+metadata: {name: t, labels: {kueue.x-k8s.io/queue-name: lq}}
+spec:
+  runtimeRef: {name: torch-distributed}
+  trainer: {numNode: 2}
+`,
+			want: []diag{
+				{At: "t.yaml:5:15", Object: "TrainJob/default/t", Field: "spec.runtimeRef.name", Msg: `ClusterTrainingRuntime "torch-distributed" does not exist in the file`},
+				{At: "t.yaml:6:13", Object: "TrainJob/default/t", Field: "spec.trainer.numNode", Msg: `unknown field "numNode"`},
+			},
+		},
+		"TrainJob without a runtime name": {
+			in: `apiVersion: trainer.kubeflow.org/v1alpha1
+kind: TrainJob
+metadata: {name: t, labels: {kueue.x-k8s.io/queue-name: lq}}
+spec:
+  runtimeRef: {kind: TrainingRuntime}
+`,
+			want: []diag{{At: "t.yaml:5:15", Object: "TrainJob/default/t", Field: "spec.runtimeRef.name", Msg: `missing required field "name"`}},
 		},
 	}
 	for name, tc := range cases {

@@ -12,6 +12,7 @@ func (d *decoder) link(st *state) {
 	d.linkCohorts(st)
 	d.linkLocalQueues(st)
 	d.linkPodGroups(st)
+	d.linkTrainJobs(st)
 	d.linkJobs(st)
 	d.linkWorkloads(st)
 	d.linkAdmissionTimes(st)

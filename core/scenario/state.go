@@ -29,6 +29,11 @@ type state struct {
 	// podGroupOrder holds the groups in the order of their first Pod.
 	podGroups     map[string]*podGroup
 	podGroupOrder []*podGroup
+	// trainingRuntimes maps "ClusterTrainingRuntime/name" and
+	// "TrainingRuntime/namespace/name" to the runtimes of the file;
+	// trainJobs holds the TrainJobs, in document order.
+	trainingRuntimes map[string]*trainingRuntime
+	trainJobs        []*trainJobInfo
 	// deployments holds Deployments and ReplicaSets, in document order;
 	// podOwners maps their "namespace/name" to the first one registered.
 	deployments []*depInfo
@@ -43,12 +48,13 @@ type state struct {
 
 func newState() *state {
 	return &state{
-		keys:           map[string]keyInfo{},
-		podOwners:      map[string]*depInfo{},
-		podGroups:      map[string]*podGroup{},
-		flavorNames:    map[string]bool{},
-		priorityClass:  map[string]*pcInfo{},
-		workloadPClass: map[string]*pcInfo{},
+		keys:             map[string]keyInfo{},
+		podOwners:        map[string]*depInfo{},
+		podGroups:        map[string]*podGroup{},
+		trainingRuntimes: map[string]*trainingRuntime{},
+		flavorNames:      map[string]bool{},
+		priorityClass:    map[string]*pcInfo{},
+		workloadPClass:   map[string]*pcInfo{},
 		scenario: scenarioInfo{
 			sc: core.Scenario{
 				CycleDuration: core.DefaultCycleDuration,
