@@ -83,6 +83,12 @@ func (d *decoder) jobLabels(m objMeta, w *wlInfo) {
 	if c, ok := m.labels[labelPriorityClass]; ok && c != "" {
 		w.wpc = ref{name: c, node: m.labelNodes[labelPriorityClass], path: key("metadata.labels", labelPriorityClass)}
 	}
+	if _, ok := m.ann[labelQueueName]; ok {
+		d.warnf(m.annNodes[labelQueueName], key("metadata.annotations", labelQueueName), "Kueue v0.16 reads the queue from the %s label only; this annotation is ignored", labelQueueName)
+	}
+	if _, ok := m.labels[labelMaxExecTime]; ok {
+		d.warnf(m.labelNodes[labelMaxExecTime], key("metadata.labels", labelMaxExecTime), "the maximum execution time is not simulated and is ignored (use the kueueplay/runtime annotation)")
+	}
 }
 
 // jobRef names the job object of a job workload in messages: `Job "x"`,

@@ -322,6 +322,25 @@ spec:
 			want: []wlView{kwl("ns/jobset-js", "default").Prio(5000, "wpc-high").
 				PS("w", 6, "memory", "1Gi").Obj()},
 		},
+		// jobframework.QueueNameForObject reads the label only;
+		// MaxExecTimeSecondsLabel is not simulated.
+		"queue-name annotation and max-exec-time label": {
+			in: `apiVersion: batch/v1
+kind: Job
+metadata:
+  name: j
+  namespace: ns
+  labels: {kueue.x-k8s.io/queue-name: lq, kueue.x-k8s.io/max-exec-time-seconds: "60"}
+  annotations: {kueue.x-k8s.io/queue-name: other}
+spec:
+  template: {spec: {restartPolicy: Never, containers: [{name: c}]}}
+`,
+			want: []wlView{kwl("ns/job-j", "lq").PS("main", 1).Obj()},
+			warnings: []diag{
+				{At: "t.yaml:37:81", Object: "Job/ns/j", Field: "metadata.labels[kueue.x-k8s.io/max-exec-time-seconds]", Msg: "the maximum execution time is not simulated"},
+				{At: "t.yaml:38:44", Object: "Job/ns/j", Field: "metadata.annotations[kueue.x-k8s.io/queue-name]", Msg: "reads the queue from the kueue.x-k8s.io/queue-name label only"},
+			},
+		},
 		"JobSet dependsOn and startupPolicy are not simulated": {
 			in: `apiVersion: jobset.x-k8s.io/v1alpha2
 kind: JobSet

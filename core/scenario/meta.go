@@ -20,6 +20,7 @@ const (
 const (
 	labelQueueName         = "kueue.x-k8s.io/queue-name"
 	labelPriorityClass     = "kueue.x-k8s.io/priority-class"
+	labelMaxExecTime       = "kueue.x-k8s.io/max-exec-time-seconds"
 	labelJobName           = "batch.kubernetes.io/job-name"
 	labelLegacyJobName     = "job-name"
 	labelNamespaceMetaName = "kubernetes.io/metadata.name"
