@@ -145,6 +145,9 @@ type depInfo struct {
 	node, nameNode *yaml.Node
 	// replicas is spec.replicas as written (node nil when defaulted).
 	replicas ref
+	// queueLabeled: the object or its pod template has the queue-name
+	// label (a warning already says it is not simulated).
+	queueLabeled bool
 }
 
 // scenarioInfo is the decoded Scenario object with the references of its
