@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -976,6 +977,19 @@ spec:
 				{At: "t.yaml:9:27", Object: "StatefulSet/default/web", Field: "spec.template.spec.restartPolicy", Msg: `unsupported value "Never"`},
 			},
 		},
+		"LeaderWorkerSets making too many Workloads": {
+			in: `apiVersion: leaderworkerset.x-k8s.io/v1
+kind: LeaderWorkerSet
+metadata: {name: a}
+spec:
+  replicas: 10001
+  leaderWorkerTemplate: {workerTemplate: {spec: {containers: [{name: c}]}}}
+` + manyLWS(7),
+			want: []diag{
+				{At: "t.yaml:5:13", Object: "LeaderWorkerSet/default/a", Field: "spec.replicas", Msg: "must be at most 10000"},
+				{At: "t.yaml:54:13", Object: "LeaderWorkerSet/default/b6", Field: "spec.replicas", Msg: "the LeaderWorkerSets of the file make more than 60000 Workloads"},
+			},
+		},
 		"LeaderWorkerSet without worker template, bad size": {
 			in: `apiVersion: leaderworkerset.x-k8s.io/v1
 kind: LeaderWorkerSet
@@ -1051,4 +1065,21 @@ spec:
 			}
 		})
 	}
+}
+
+// manyLWS returns n LeaderWorkerSet documents b0, b1, ... of 10000 groups
+// each.
+func manyLWS(n int) string {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, `---
+apiVersion: leaderworkerset.x-k8s.io/v1
+kind: LeaderWorkerSet
+metadata: {name: b%d}
+spec:
+  replicas: 10000
+  leaderWorkerTemplate: {workerTemplate: {spec: {containers: [{name: c}]}}}
+`, i)
+	}
+	return b.String()
 }

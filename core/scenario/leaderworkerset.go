@@ -61,6 +61,13 @@ func (d *decoder) leaderWorkerSet(st *state, o *rawObject) {
 		d.errorf(orNode(replicasNode, o.node), "spec.replicas", "must be at most %d (the playground's bound on the groups of a LeaderWorkerSet, one Workload each), got %d", maxLWSGroups, replicas)
 		return
 	}
+	// All LeaderWorkerSets together make at most MaxObjects Workloads, so
+	// that a file of many of them stays as small as MaxObjects objects.
+	st.lwsGroups += int(replicas)
+	if st.lwsGroups > MaxObjects {
+		d.errorf(orNode(replicasNode, o.node), "spec.replicas", "the LeaderWorkerSets of the file make more than %d Workloads (one per group; MaxObjects)", MaxObjects)
+		return
+	}
 	var ws []*wlInfo
 	var pts []podTemplate
 	for _, s := range sets {

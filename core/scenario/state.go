@@ -34,6 +34,8 @@ type state struct {
 	// trainJobs holds the TrainJobs, in document order.
 	trainingRuntimes map[string]*trainingRuntime
 	trainJobs        []*trainJobInfo
+	// lwsGroups counts the Workloads of the LeaderWorkerSets so far.
+	lwsGroups int
 	// deployments holds Deployments and ReplicaSets, in document order;
 	// podOwners maps their "namespace/name" to the first one registered.
 	deployments []*depInfo
