@@ -312,7 +312,7 @@ spec:
     spec: {containers: [{name: c}]}
 `,
 			want: []diag{
-				{At: "t.yaml:5:59", Object: "Deployment/default/web", Field: "metadata.annotations[kueueplay/runtime]", Msg: `annotation "kueueplay/runtime" is only read on Workloads and Jobs; it has no effect on a Deployment`},
+				{At: "t.yaml:5:59", Object: "Deployment/default/web", Field: "metadata.annotations[kueueplay/runtime]", Msg: `annotation "kueueplay/runtime" is only read on Workloads and job objects (Job, JobSet, RayJob, Pod, ...); it has no effect on a Deployment`},
 				{At: "t.yaml:7:11", Object: "Deployment/default/web", Field: "spec.paused", Msg: "paused is not simulated"},
 			},
 		},

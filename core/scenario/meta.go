@@ -7,8 +7,8 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// Simulation-only settings ride on Workloads and Jobs as annotations, so the
-// manifests stay valid Kubernetes objects.
+// Simulation-only settings ride on Workloads and job objects as
+// annotations, so the manifests stay valid Kubernetes objects.
 const (
 	annotationPrefix           = "kueueplay/"
 	annotationArrival          = "kueueplay/arrival"
@@ -225,7 +225,7 @@ type annotationUse int
 const (
 	// annNone: none (a warning for each).
 	annNone annotationUse = iota
-	// annWorkload: all three (Workloads and Jobs).
+	// annWorkload: all three (Workloads and job objects).
 	annWorkload
 	// annArrival: only kueueplay/arrival (Deployments and ReplicaSets, which
 	// run until they are scaled down and have no quota to release).
@@ -242,10 +242,10 @@ func (d *decoder) annotations(m objMeta, use annotationUse, kind string) simAnno
 		}
 		n := m.annNodes[k]
 		fp := key("metadata.annotations", k)
-		readOn := "Workloads and Jobs"
+		readOn := "Workloads and job objects (Job, JobSet, RayJob, Pod, ...)"
 		switch k {
 		case annotationArrival:
-			readOn = "Workloads, Jobs, Deployments and ReplicaSets"
+			readOn = "Workloads, job objects, Deployments and ReplicaSets"
 		case annotationRuntime, annotationTerminationDelay:
 		default:
 			d.errorf(n, fp, "unknown kueueplay annotation %q (known: %s, %s, %s)", k, annotationArrival, annotationRuntime, annotationTerminationDelay)
