@@ -139,8 +139,11 @@ func (d *decoder) rayCluster(st *state, o *rawObject) {
 // rayClusterSpec decodes a RayClusterSpec into w's pod sets: "head" with
 // count 1, then one pod set per workerGroupSpecs[] entry named after its
 // groupName (lowercased) with count replicas x numOfHosts (numOfHosts when
-// above 1). replicas defaults to 0 and numOfHosts to 1 (the KubeRay v1.5
-// CRD defaults, applied by the API server before Kueue reads the object).
+// above 1). replicas defaults to 0 and numOfHosts to 1: the KubeRay v1.5
+// CRD defaults (ray-operator config/crd/bases/ray.io_rayclusters.yaml and
+// ray.io_rayjobs.yaml), which the API server applies before Kueue reads
+// the object. (Kueue's own TestPodSets in rayjob_controller_test.go builds
+// Go objects without the API server, so an unset replicas counts 1 there.)
 // It returns the pod templates in pod set order.
 func (d *decoder) rayClusterSpec(n *yaml.Node, path string, m objMeta, w *wlInfo) []podTemplate {
 	var headNode, workersNode, autoscaleNode *yaml.Node
