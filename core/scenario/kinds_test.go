@@ -586,6 +586,42 @@ spec: {containers: [{name: c, resources: {requests: {memory: 1Gi}}}]}
 			// No queue-name label: LocalQueueDefaulting picks "default".
 			want: []wlView{kwl("ns/g", "default").PS("r", 4, "memory", "1Gi").Obj()},
 		},
+		// Pod.Finished and isPodRunnableOrSucceeded: a terminated single
+		// Pod has a finished Workload; a Failed Pod is not part of its
+		// group (here the group still has its 1 pod).
+		"terminated Pods": {
+			in: `apiVersion: v1
+kind: Pod
+metadata: {name: done, namespace: ns, labels: {kueue.x-k8s.io/queue-name: lq}}
+spec: {containers: [{name: c}]}
+status: {phase: Succeeded}
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: a
+  namespace: ns
+  labels: {kueue.x-k8s.io/queue-name: lq, kueue.x-k8s.io/pod-group-name: g}
+  annotations: {kueue.x-k8s.io/pod-group-total-count: "1", kueue.x-k8s.io/role-hash: r}
+spec: {containers: [{name: c}]}
+status: {phase: Failed}
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: b
+  namespace: ns
+  labels: {kueue.x-k8s.io/queue-name: lq, kueue.x-k8s.io/pod-group-name: g}
+  annotations: {kueue.x-k8s.io/pod-group-total-count: "1", kueue.x-k8s.io/role-hash: r}
+spec: {containers: [{name: c}]}
+status: {phase: Running}
+`,
+			want: []wlView{kwl("ns/g", "lq").PS("r", 1).Obj()},
+			warnings: []diag{
+				{At: "t.yaml:36:17", Object: "Pod/ns/done", Field: "status.phase", Msg: "the Pod has terminated (phase Succeeded)"},
+				{At: "t.yaml:46:17", Object: "Pod/ns/a", Field: "status.phase", Msg: "the Pod has failed"},
+			},
+		},
 		"single Pod with priority class label": {
 			in: `apiVersion: v1
 kind: Pod

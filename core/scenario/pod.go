@@ -63,7 +63,15 @@ type groupPod struct {
 func (d *decoder) pod(st *state, o *rawObject) {
 	m, rest := d.begin(o, true, nameSubdomain)
 	sa := d.annotations(m, annWorkload, o.kind)
-	specNode, _ := d.specAndStatus(rest)
+	specNode, statusNode := d.specAndStatus(rest)
+	// status.phase: a Failed Pod is not runnable (isPodRunnableOrSucceeded)
+	// and a terminated single Pod's Workload is finished (Pod.Finished).
+	var phase string
+	var phaseNode *yaml.Node
+	if pn := d.awChild(statusNode, "phase"); !isNull(pn) {
+		phase, _ = d.strEnum(pn, "status.phase", "Pending", "Running", "Succeeded", "Failed", "Unknown")
+		phaseNode = pn
+	}
 	pt := podTemplate{labels: m.labels, labelNodes: m.labelNodes, labelsNode: orNode(m.labelsNode, m.node)}
 	if isNull(specNode) {
 		d.required(o.node, "", "spec")
@@ -86,6 +94,10 @@ func (d *decoder) pod(st *state, o *rawObject) {
 		w := d.jobWorkload(o, m, jobGVK{"", "Pod"}, sa, "pod-"+m.name)
 		w.wl.PodSets = []core.PodSet{pt.podSet(defaultPodSetName, 1, "")}
 		w.pc = pt.priorityClassName
+		if phase == "Succeeded" || phase == "Failed" {
+			d.warnf(phaseNode, "status.phase", "the Pod has terminated (phase %s): its Workload is finished and Kueue no longer counts it, so the playground leaves it out", phase)
+			w.dropped = true
+		}
 		d.addJob(st, o, m, w)
 		return
 	}
@@ -100,6 +112,10 @@ func (d *decoder) pod(st *state, o *rawObject) {
 		return
 	}
 	if m.name == "" || !d.register(st, o.kind, m.namespace, m.name, m.nameNode, "") {
+		return
+	}
+	if phase == "Failed" {
+		d.warnf(phaseNode, "status.phase", "the Pod has failed: Kueue does not count it in pod group %q (it is not runnable), so the playground leaves it out of the group", group)
 		return
 	}
 	gp := groupPod{
