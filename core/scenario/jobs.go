@@ -21,8 +21,11 @@ import (
 //     (jobframework.ApplyDefaultLocalQueue), and otherwise Kueue does not
 //     manage the object (manageJobsWithoutQueueName is off by default);
 //   - the priority is the WorkloadPriorityClass of the
-//     kueue.x-k8s.io/priority-class label, else a PriorityClass named by the
-//     kind (jobframework.ExtractPriority), resolved in link (jobPriority);
+//     kueue.x-k8s.io/priority-class label, else the PriorityClass the kind
+//     names (most kinds: the first pod set's priorityClassName; Kubeflow
+//     jobs: runPolicy.schedulingPolicy.priorityClass first), else the
+//     globalDefault PriorityClass (jobframework.ExtractPriority), resolved
+//     in link (jobPriority);
 //   - the Workload is named by jobframework.GetWorkloadNameForOwnerWithGVK:
 //     "<lowercase kind>-<name>-<hash of the UID>". The playground keeps
 //     names readable and leaves out the hash: "job-<name>",
@@ -42,8 +45,19 @@ func (d *decoder) beginJob(o *rawObject, gvk jobGVK, rule nameRule) (objMeta, *y
 	m, rest := d.begin(o, true, rule)
 	sa := d.annotations(m, annWorkload, o.kind)
 	spec, _ := d.specAndStatus(rest)
-	w := d.jobWorkload(o, m, gvk, sa, strings.ToLower(gvk.kind)+"-"+m.name)
+	w := d.jobWorkload(o, m, gvk, sa, jobWorkloadName(gvk.kind, m.name))
 	return m, spec, w
+}
+
+// jobWorkloadName is the playground's name for the Workload of a job
+// object: jobframework.GetWorkloadNameForOwnerWithGVK without its hash,
+// "<lowercase kind>-<name>" cut to MaxNameLength like Kueue cuts it.
+func jobWorkloadName(kind, name string) string {
+	n := strings.ToLower(kind) + "-" + name
+	if len(n) > MaxNameLength {
+		n = n[:MaxNameLength]
+	}
+	return n
 }
 
 // jobWorkload builds the wlInfo of a Workload named wlName for the job

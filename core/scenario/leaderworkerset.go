@@ -75,7 +75,8 @@ func (d *decoder) leaderWorkerSet(st *state, o *rawObject) {
 	}
 	for i := int32(0); i < replicas && len(sets) > 0; i++ {
 		w := *proto
-		w.wl.Name = fmt.Sprintf("%s-%d", proto.wl.Name, i)
+		// GetWorkloadName: the owner name is "<name>-<group index>".
+		w.wl.Name = jobWorkloadName(o.kind, fmt.Sprintf("%s-%d", m.name, i))
 		w.wl.PodSets = nil
 		for _, s := range sets {
 			w.wl.PodSets = append(w.wl.PodSets, s.pt.podSet(s.name, s.count, ""))

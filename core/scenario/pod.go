@@ -91,7 +91,7 @@ func (d *decoder) pod(st *state, o *rawObject) {
 		return
 	}
 	if !inGroup {
-		w := d.jobWorkload(o, m, jobGVK{"", "Pod"}, sa, "pod-"+m.name)
+		w := d.jobWorkload(o, m, jobGVK{"", "Pod"}, sa, jobWorkloadName("Pod", m.name))
 		w.wl.PodSets = []core.PodSet{pt.podSet(defaultPodSetName, 1, "")}
 		w.pc = pt.priorityClassName
 		if phase == "Succeeded" || phase == "Failed" {
