@@ -94,7 +94,9 @@ func (d *decoder) replicatedJobs(n *yaml.Node, path, jobSetName string, w *wlInf
 			d.required(item, ip, "name")
 			continue
 		}
-		// The JobSet webhook: replicated job names are DNS labels, unique.
+		// The JobSet webhook (ValidateCreate) requires the Job names built
+		// from the replicated job name to be DNS-1035 labels; the
+		// playground checks the name itself is a DNS label, and unique.
 		if msg := checkDNSLabel(name); msg != "" {
 			d.errorf(nameNode, join(ip, "name"), "invalid replicated job name: %s", msg)
 			continue
@@ -124,14 +126,17 @@ func (d *decoder) replicatedJobs(n *yaml.Node, path, jobSetName string, w *wlInf
 			d.required(jobNode, tp, "spec")
 			continue
 		}
-		// JobSet's webhook defaults an unset restartPolicy to OnFailure.
+		// JobSet's webhook defaults an unset restartPolicy to OnFailure
+		// (sigs.k8s.io/jobset v0.10 pkg/webhooks/jobset_webhook.go:
+		// Default).
 		pt, perReplica, ok := d.jobSpec(specNode, join(tp, "spec"), true)
 		if !ok {
 			continue
 		}
 		count, over := mulCount(replicas, perReplica)
 		if over {
-			d.errorf(nameNode, ip, "replicas x pods per replica overflows int32")
+			// The JobSet webhook rejects it too.
+			d.errorf(nameNode, ip, "the product of replicas and parallelism must not exceed %d for replicated job %q", int32(1<<31-1), name)
 			continue
 		}
 		labels := withLabels(pt.labels, labelJobSetName, jobSetName, labelReplicatedJobName, name)
