@@ -648,6 +648,24 @@ spec:
 `,
 			want: []wlView{kwl("ns/statefulset-web", "lq").Prio(700, "pc-mid").PS("841e2a14", 1, "cpu", "1").Obj()},
 		},
+		// leaderworkerset_webhook.go Default: ApplyDefaultLocalQueue, then
+		// one Workload per group (filterWorkloads); size 1 with a leader
+		// template leaves a worker pod set of count 0.
+		"LeaderWorkerSet in the default LocalQueue": {
+			in: `apiVersion: leaderworkerset.x-k8s.io/v1
+kind: LeaderWorkerSet
+metadata: {name: l, namespace: ns}
+spec:
+  replicas: 2
+  leaderWorkerTemplate:
+    leaderTemplate: {spec: {priorityClassName: pc-low, containers: [{name: c, resources: {requests: {cpu: "1"}}}]}}
+    workerTemplate: {spec: {containers: [{name: c}]}}
+`,
+			want: []wlView{
+				kwl("ns/leaderworkerset-l-0", "default").Prio(100, "pc-low").PS("leader", 1, "cpu", "1").PS("worker", 0).Obj(),
+				kwl("ns/leaderworkerset-l-1", "default").Prio(100, "pc-low").PS("leader", 1, "cpu", "1").PS("worker", 0).Obj(),
+			},
+		},
 		// leaderworkerset_reconciler.go podSets: without a leader template,
 		// one pod set "main" of count size.
 		"LeaderWorkerSet without leader template": {
@@ -896,6 +914,36 @@ spec:
 				{At: "t.yaml:4:7", Object: "TFJob/ns/tf", Field: "spec.tfReplicaSpecs", Msg: `missing required field "tfReplicaSpecs"`},
 				{At: "t.yaml:11:5", Object: "MPIJob/ns/mpi", Field: "spec.mpiReplicaSpecs", Msg: "no replica type has a pod template"},
 				{At: "t.yaml:11:15", Object: "MPIJob/ns/mpi", Field: "spec.mpiReplicaSpecs[Launcher].template", Msg: `missing required field "template"`},
+			},
+		},
+		"XGBoostJob, PaddleJob and JAXJob replica types": {
+			in: `apiVersion: kubeflow.org/v1
+kind: XGBoostJob
+metadata: {name: x, labels: {kueue.x-k8s.io/queue-name: lq}}
+spec:
+  xgbReplicaSpecs:
+    Chief: {template: {spec: {containers: [{name: xgboost}]}}}
+    Worker: {template: {spec: {containers: [{name: xgboost}]}}}
+---
+apiVersion: kubeflow.org/v1
+kind: PaddleJob
+metadata: {name: p, labels: {kueue.x-k8s.io/queue-name: lq}}
+spec:
+  paddleReplicaSpecs:
+    Master: {replicas: 1, restartPolicy: Sometimes, template: {spec: {containers: [{name: paddle}]}}}
+---
+apiVersion: kubeflow.org/v1
+kind: JAXJob
+metadata: {name: j, labels: {kueue.x-k8s.io/queue-name: lq}}
+spec:
+  jaxReplicaSpecs:
+    Master: {template: {spec: {containers: [{name: jax}]}}}
+`,
+			want: []diag{
+				{At: "t.yaml:6:5", Object: "XGBoostJob/default/x", Field: "spec.xgbReplicaSpecs[Chief]", Msg: `unsupported replica type "Chief": supported values: Master, Worker`},
+				{At: "t.yaml:14:42", Object: "PaddleJob/default/p", Field: "spec.paddleReplicaSpecs[Master].restartPolicy", Msg: `unsupported value "Sometimes"`},
+				{At: "t.yaml:21:5", Object: "JAXJob/default/j", Field: "spec.jaxReplicaSpecs", Msg: "no replica type has a pod template"},
+				{At: "t.yaml:21:5", Object: "JAXJob/default/j", Field: "spec.jaxReplicaSpecs[Master]", Msg: `unsupported replica type "Master": supported values: Worker`},
 			},
 		},
 		"kubeflow.org/v1 MPIJob is not a kind Kueue v0.16 queues": {
