@@ -68,8 +68,8 @@ func (d *decoder) configObject(st *state, o *rawObject) {
 // configMap decodes a v1 ConfigMap. One with a controller_manager_config.yaml
 // entry is Kueue's manager ConfigMap (`kubectl get cm -n kueue-system -o
 // yaml` prints it with the others of the namespace): its Configuration is
-// decoded. Any other ConfigMap does not change scheduling and is accepted
-// without being read.
+// decoded. Any other ConfigMap does not change scheduling: it gets the
+// warning every object the playground does not simulate gets.
 func (d *decoder) configMap(st *state, o *rawObject) {
 	m, rest := d.begin(o, true, nameSubdomain)
 	d.annotations(m, annNone, o.kind)
@@ -88,6 +88,7 @@ func (d *decoder) configMap(st *state, o *rawObject) {
 		}
 	}
 	if cfgKey == nil {
+		d.warnf(o.kindNode, "kind", "v1 ConfigMap is not simulated: the playground ignores it (it reads only Kueue's manager ConfigMap, the one with %s)", configMapKey)
 		return
 	}
 	path := key("data", configMapKey)

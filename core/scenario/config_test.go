@@ -107,6 +107,7 @@ fairSharing:
 				Pos: core.Pos{File: "t.yaml", Line: 41, Col: 7},
 			},
 			warnings: []diag{
+				{At: "t.yaml:12:9", Object: "ConfigMap/kueue-system/kube-root-ca.crt", Field: "kind", Msg: "v1 ConfigMap is not simulated: the playground ignores it (it reads only Kueue's manager ConfigMap, the one with controller_manager_config.yaml)"},
 				{At: "t.yaml:51:7", Object: "ConfigMap/kueue-system/kueue-manager-config", Field: "data[controller_manager_config.yaml].manageJobsWithoutQueueName", Msg: "manageJobsWithoutQueueName is not simulated"},
 				{At: "t.yaml:56:7", Object: "ConfigMap/kueue-system/kueue-manager-config", Field: "data[controller_manager_config.yaml].waitForPodsReady", Msg: "waitForPodsReady is not simulated"},
 			},
@@ -182,13 +183,14 @@ data:
 `,
 			errors: []diag{{At: "t.yaml:7:11", Object: "ConfigMap/kueue-system/kueue-manager-config", Field: "data[controller_manager_config.yaml].kind", Msg: `controller_manager_config.yaml must hold a Kueue Configuration`}},
 		},
-		"other ConfigMaps are accepted without being read": {
+		"other ConfigMaps are not read, with the not-simulated warning": {
 			in: `apiVersion: v1
 kind: ConfigMap
 metadata: {name: settings, namespace: team-a}
 data: {a: b}
 immutable: true
 `,
+			warnings: []diag{{At: "t.yaml:2:7", Object: "ConfigMap/team-a/settings", Field: "kind", Msg: "v1 ConfigMap is not simulated: the playground ignores it"}},
 		},
 		"two Configurations: an error on the second": {
 			in: `apiVersion: config.kueue.x-k8s.io/v1beta2

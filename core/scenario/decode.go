@@ -438,11 +438,25 @@ const (
 	apiKueueplay         = "kueueplay/v1alpha1"
 	apiConfigV1beta2     = "config.kueue.x-k8s.io/v1beta2"
 	apiConfigV1beta1     = "config.kueue.x-k8s.io/v1beta1"
+	// Job kinds of Kueue's other integrations, at the versions Kueue
+	// v0.16.1 watches (pkg/controller/jobs/*: each integration's gvk).
+	apiJobSet          = "jobset.x-k8s.io/v1alpha2"
+	apiRay             = "ray.io/v1"
+	apiKubeflow        = "kubeflow.org/v1"
+	apiMPI             = "kubeflow.org/v2beta1"
+	apiTrainer         = "trainer.kubeflow.org/v1alpha1"
+	apiAppWrapper      = "workload.codeflare.dev/v1beta2"
+	apiLeaderWorkerSet = "leaderworkerset.x-k8s.io/v1"
 )
 
 const acceptedKinds = "kueue.x-k8s.io/v1beta2 or kueue.x-k8s.io/v1beta1 " +
 	"(ResourceFlavor, ClusterQueue, Cohort, LocalQueue, Workload, WorkloadPriorityClass), " +
-	"batch/v1 Job, apps/v1 Deployment and ReplicaSet, v1 Namespace, v1 Node, scheduling.k8s.io/v1 PriorityClass, " +
+	"batch/v1 Job, jobset.x-k8s.io/v1alpha2 JobSet, ray.io/v1 RayJob and RayCluster, " +
+	"kubeflow.org/v1 PyTorchJob, TFJob, XGBoostJob, PaddleJob and JAXJob, kubeflow.org/v2beta1 MPIJob, " +
+	"trainer.kubeflow.org/v1alpha1 TrainJob, ClusterTrainingRuntime and TrainingRuntime, " +
+	"workload.codeflare.dev/v1beta2 AppWrapper, " +
+	"leaderworkerset.x-k8s.io/v1 LeaderWorkerSet, apps/v1 StatefulSet, Deployment and ReplicaSet, " +
+	"v1 Pod, Namespace and Node, scheduling.k8s.io/v1 PriorityClass, " +
 	"scheduling.x-k8s.io/v1alpha1 ResourcePolicy, config.kueue.x-k8s.io/v1beta2 or v1beta1 Configuration (also in a v1 ConfigMap), " +
 	"kueueplay/v1alpha1 Scenario"
 
@@ -480,10 +494,51 @@ func (d *decoder) dispatch(st *state, o *rawObject) {
 			d.job(st, o)
 			return
 		}
+	case apiJobSet:
+		if o.kind == "JobSet" {
+			d.jobSet(st, o)
+			return
+		}
+	case apiRay:
+		switch o.kind {
+		case "RayJob":
+			d.rayJob(st, o)
+			return
+		case "RayCluster":
+			d.rayCluster(st, o)
+			return
+		}
+	case apiTrainer:
+		switch o.kind {
+		case "TrainJob":
+			d.trainJob(st, o)
+			return
+		case "ClusterTrainingRuntime", "TrainingRuntime":
+			d.trainingRuntimeObject(st, o)
+			return
+		}
+	case apiAppWrapper:
+		if o.kind == "AppWrapper" {
+			d.appWrapper(st, o)
+			return
+		}
+	case apiLeaderWorkerSet:
+		if o.kind == "LeaderWorkerSet" {
+			d.leaderWorkerSet(st, o)
+			return
+		}
+	case apiKubeflow, apiMPI:
+		if k, ok := kubeflowKindFor(o.apiVersion, o.kind); ok {
+			d.kubeflowJob(st, o, k)
+			return
+		}
 	case apiAppsV1:
 		switch o.kind {
 		case "Deployment", "ReplicaSet":
 			d.deployment(st, o)
+			return
+		case "StatefulSet":
+			d.statefulSet(st, o)
 			return
 		}
 	case apiCoreV1:
@@ -493,6 +548,9 @@ func (d *decoder) dispatch(st *state, o *rawObject) {
 			return
 		case "Node":
 			d.node(st, o)
+			return
+		case "Pod":
+			d.pod(st, o)
 			return
 		}
 	case apiSchedulingV1:

@@ -828,6 +828,9 @@ items:
 - apiVersion: v1
   kind: LimitRange
   metadata: {name: defaults, namespace: team-a}
+- apiVersion: kubeflow.org/v1
+  kind: MPIJob
+  metadata: {name: mpi, namespace: ns}
 - apiVersion: kueue.x-k8s.io/v1beta2
   kind: ResourceFlavor
   metadata: {name: default-flavor}
@@ -842,6 +845,7 @@ items:
 		{At: "t.yaml:12:9", Object: "ClusterRole/batch-admin", Field: "kind", Msg: "rbac.authorization.k8s.io/v1 ClusterRole is not simulated: the playground ignores it"},
 		{At: "t.yaml:15:9", Object: "Service/apps/web", Field: "kind", Msg: "v1 Service is not simulated: the playground ignores it"},
 		{At: "t.yaml:18:9", Object: "LimitRange/team-a/defaults", Field: "kind", Msg: "v1 LimitRange is not simulated: the playground ignores it; Kueue applies a LimitRange's default requests"},
+		{At: "t.yaml:21:9", Object: "MPIJob/ns/mpi", Field: "kind", Msg: "kubeflow.org/v1 MPIJob is not simulated: the playground ignores it; Kueue v0.16.1 queues kubeflow.org/v2beta1 MPIJobs only"},
 	}
 	if diff := diffDiags(want, compact(diags, core.SeverityWarning)); diff != "" {
 		t.Errorf("warnings (-want +got):\n%s", diff)
@@ -1291,5 +1295,69 @@ status:
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("pasted states (-want +got):\n%s", diff)
+	}
+}
+
+// TestOwnedPods checks that a Pod belongs to its controller owner (issue
+// 19, point 1): the Pods of a pasted Job are not queued again.
+func TestOwnedPods(t *testing.T) {
+	const job = `apiVersion: batch/v1
+kind: Job
+metadata: {name: train, namespace: ns, labels: {kueue.x-k8s.io/queue-name: q}}
+spec:
+  template: {spec: {restartPolicy: Never, containers: [{name: c, resources: {requests: {cpu: "1"}}}]}}
+---
+`
+	const pod = `apiVersion: v1
+kind: Pod
+metadata:
+  name: train-abcde
+  namespace: ns
+  labels: {kueue.x-k8s.io/queue-name: q}
+  ownerReferences: [{apiVersion: batch/v1, kind: Job, name: train, controller: true}]
+spec: {containers: [{name: c, resources: {requests: {cpu: "1"}}}]}
+`
+	cases := map[string]struct {
+		in       string
+		want     []string
+		warnings []diag
+	}{
+		"the Job is in the input: its Pod is counted with it": {
+			in:   job + pod,
+			want: []string{"ns/job-train"},
+		},
+		"the Job is not in the input: the Pod is left out, with a warning": {
+			in: pod,
+			warnings: []diag{{At: "t.yaml:7:21", Object: "Pod/ns/train-abcde", Field: "metadata.ownerReferences",
+				Msg: `the Pod belongs to Job "train", which is not in the input: Kueue counts it through that Job's Workload, so the playground leaves the Pod out`}},
+		},
+		"a Pod without an owner is its own workload": {
+			in:   strings.Replace(pod, "  ownerReferences: [{apiVersion: batch/v1, kind: Job, name: train, controller: true}]\n", "", 1),
+			want: []string{"ns/pod-train-abcde"},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			sc, diags := decode(t, tc.in)
+			if sc == nil {
+				t.Fatalf("Decode failed: %v", diags)
+			}
+			var got []string
+			for _, w := range sc.Workloads {
+				got = append(got, w.Namespace+"/"+w.Name)
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("workloads (-want +got):\n%s", diff)
+			}
+			var warns []diag
+			for _, w := range compact(diags, core.SeverityWarning) {
+				if w.Field == "metadata.ownerReferences" {
+					warns = append(warns, w)
+				}
+			}
+			if diff := diffDiags(tc.warnings, warns); diff != "" {
+				t.Errorf("warnings (-want +got):\n%s", diff)
+			}
+		})
 	}
 }

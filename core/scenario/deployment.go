@@ -113,10 +113,12 @@ func (d *decoder) deployment(st *state, o *rawObject) {
 		}
 		dep.Pod = pt.pods(dep.Replicas, labels)
 		if _, ok := pt.labels[labelQueueName]; ok {
+			di.queueLabeled = true
 			d.warnf(pt.labelNodes[labelQueueName], key("spec.template.metadata.labels", labelQueueName), "Kueue's pod integration is not simulated: the pods of this %s are placed without quota", o.kind)
 		}
 	}
 	if _, ok := m.labels[labelQueueName]; ok && isDeployment {
+		di.queueLabeled = true
 		d.warnf(m.labelNodes[labelQueueName], key("metadata.labels", labelQueueName), "Kueue's Deployment integration is not simulated: the pods of this Deployment are placed without quota")
 	}
 	di.dep = dep
@@ -162,7 +164,7 @@ func (d *decoder) linkDeployments(st *state) {
 		at := d.where(w.nameNode.Line, dp.nameNode)
 		what := fmt.Sprintf("Workload %q (%s)", k, at)
 		if w.job {
-			what = fmt.Sprintf("the Workload of Job %q (%s)", w.wl.Namespace+"/"+w.jobName, at)
+			what = fmt.Sprintf("the Workload of %s %q (%s)", w.jobKind, w.wl.Namespace+"/"+w.jobName, at)
 		}
 		d.errorObj(dp.label, dp.nameNode, "metadata.name", "%s %q has the same namespace and name as %s: events and expectations name both by namespace/name, so the playground requires distinct names", dp.dep.Kind, k, what)
 	}
@@ -180,6 +182,21 @@ func (d *decoder) linkDeployments(st *state) {
 			}
 			d.errorObj(dp.label, dp.nameNode, "metadata.name", "%s %q would name its pods %s-0, %s-1, ..., the names the pods of pod set %q of Workload %q (%s) get: rename one", dp.dep.Kind, k, dp.dep.Name, dp.dep.Name, ps.Name, w.wl.Namespace+"/"+w.wl.Name, d.where(w.nameNode.Line, dp.nameNode))
 		}
+	}
+
+	// LocalQueueDefaulting (Beta, on by default) also reaches the pods of
+	// Deployments and ReplicaSets without the queue-name label in a
+	// namespace with a LocalQueue "default" (jobframework.ApplyDefaultLocalQueue
+	// in the Deployment and pod webhooks).
+	lqs := map[string]bool{}
+	for _, q := range st.localQueues {
+		lqs[q.lq.Namespace+"/"+q.lq.Name] = true
+	}
+	for _, dp := range st.deployments {
+		if dp.queueLabeled || !lqs[dp.dep.Namespace+"/"+defaultLocalQueueName] {
+			continue
+		}
+		d.warnObj(dp.label, dp.node, key("metadata.labels", labelQueueName), "namespace %q has a LocalQueue named %q: with LocalQueueDefaulting (on by default) Kueue would queue each pod of this %s as a single-pod Workload; the pod integration is not simulated for them, so the pods are placed without quota", dp.dep.Namespace, defaultLocalQueueName, dp.dep.Kind)
 	}
 
 	// Each Deployment counts with the largest replica count it can reach:

@@ -275,6 +275,29 @@ spec:
 				{At: "t.yaml:7:62", Object: "ReplicaSet/default/web", Field: "spec.template.metadata.labels[kueue.x-k8s.io/queue-name]", Msg: "Kueue's pod integration is not simulated: the pods of this ReplicaSet are placed without quota"},
 			},
 		},
+		// jobframework.ApplyDefaultLocalQueue (Deployment and pod
+		// webhooks): a namespace's LocalQueue "default" reaches unlabeled
+		// Deployments and ReplicaSets too.
+		"LocalQueue default in the namespace": {
+			in: `apiVersion: apps/v1
+kind: ReplicaSet
+metadata: {name: web, namespace: ns}
+spec:
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec: {containers: [{name: c}]}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: LocalQueue
+metadata: {name: default, namespace: ns}
+spec: {clusterQueue: cq}
+---
+` + cqHeader,
+			want: []diag{
+				{At: "t.yaml:1:1", Object: "ReplicaSet/ns/web", Field: "metadata.labels[kueue.x-k8s.io/queue-name]", Msg: `namespace "ns" has a LocalQueue named "default": with LocalQueueDefaulting (on by default) Kueue would queue each pod of this ReplicaSet as a single-pod Workload`},
+			},
+		},
 		"annotations a Deployment does not read, and paused": {
 			in: `apiVersion: apps/v1
 kind: Deployment
@@ -289,7 +312,7 @@ spec:
     spec: {containers: [{name: c}]}
 `,
 			want: []diag{
-				{At: "t.yaml:5:59", Object: "Deployment/default/web", Field: "metadata.annotations[kueueplay/runtime]", Msg: `annotation "kueueplay/runtime" is only read on Workloads and Jobs; it has no effect on a Deployment`},
+				{At: "t.yaml:5:59", Object: "Deployment/default/web", Field: "metadata.annotations[kueueplay/runtime]", Msg: `annotation "kueueplay/runtime" is only read on Workloads and job objects (Job, JobSet, RayJob, Pod, ...); it has no effect on a Deployment`},
 				{At: "t.yaml:7:11", Object: "Deployment/default/web", Field: "spec.paused", Msg: "paused is not simulated"},
 			},
 		},

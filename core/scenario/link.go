@@ -14,6 +14,8 @@ func (d *decoder) link(st *state) {
 	d.linkTopologies(st)
 	d.linkCohorts(st)
 	d.linkLocalQueues(st)
+	d.linkPodGroups(st)
+	d.linkTrainJobs(st)
 	d.linkJobs(st)
 	d.linkWorkloads(st)
 	d.linkTimes(st)
@@ -100,10 +102,11 @@ func (d *decoder) linkLocalQueues(st *state) {
 	}
 }
 
-// linkJobs resolves what depends on other objects for Jobs: the queue when
-// the queue-name label is missing (LocalQueueDefaulting, Beta and on by
+// linkJobs resolves what depends on other objects for job objects of every
+// kind: the queue when the queue-name label is missing (LocalQueueDefaulting, Beta and on by
 // default in Kueue v0.16: a LocalQueue named "default" in the Job's
-// namespace; jobframework.ApplyDefaultLocalQueue), and the priority
+// namespace; jobframework.ApplyDefaultLocalQueue, which the pod webhook
+// applies the same way), and the priority
 // (jobframework.ExtractPriority).
 func (d *decoder) linkJobs(st *state) {
 	lqs := map[string]bool{}
@@ -111,7 +114,7 @@ func (d *decoder) linkJobs(st *state) {
 		lqs[q.lq.Namespace+"/"+q.lq.Name] = true
 	}
 	for _, w := range st.workloads {
-		if !w.job || w.mergedInto != nil {
+		if !w.job || w.dropped {
 			continue
 		}
 		if w.noQueueLabel {
@@ -123,7 +126,7 @@ func (d *decoder) linkJobs(st *state) {
 					continue
 				}
 			} else {
-				d.warnObj(w.label, w.node, key("metadata.labels", labelQueueName), "Job has no %s label; Kueue does not manage it, so the playground leaves it out", labelQueueName)
+				d.warnObj(w.label, w.node, key("metadata.labels", labelQueueName), "%s has no %s label; Kueue does not manage it, so the playground leaves it out", w.jobKind, labelQueueName)
 				w.dropped = true
 				continue
 			}
@@ -177,15 +180,32 @@ func (d *decoder) linkOwners(st *state) {
 			w.wl.Arrival = j.wl.Arrival
 		}
 	}
+	// Pods that belong to an owner: counted with the owner's workload (or
+	// made by the Deployment or ReplicaSet) when the owner is in the input;
+	// otherwise their workload is missing from the input.
+	for _, p := range st.ownedPods {
+		o := p.owner
+		if _, ok := jobs[jobKey{o.group, o.kind, p.namespace, o.name}]; ok {
+			continue
+		}
+		if dp, ok := st.podOwners[p.namespace+"/"+o.name]; ok && dp.dep.Kind == o.kind {
+			continue
+		}
+		if o.kind == "Deployment" || o.kind == "ReplicaSet" {
+			d.warnObj(p.label, o.node, "metadata.ownerReferences", "the Pod belongs to %s %q, which is not in the input, so the playground leaves it out; paste the %s (kubectl get %s -o yaml)", o.kind, o.name, o.kind, strings.ToLower(o.kind)+"s")
+			continue
+		}
+		d.warnObj(p.label, o.node, "metadata.ownerReferences", "the Pod belongs to %s %q, which is not in the input: Kueue counts it through that %s's Workload, so the playground leaves the Pod out; paste the %s or its Workload (kubectl get %s,workloads -o yaml)", o.kind, o.name, o.kind, o.kind, strings.ToLower(o.kind)+"s")
+	}
 }
 
-// registerJobWorkload registers the Workload of a Job whose queue was
-// defaulted.
+// registerJobWorkload registers the Workload of a job object whose queue
+// was defaulted.
 func (d *decoder) registerJobWorkload(st *state, w *wlInfo) bool {
 	obj := d.obj
 	d.obj = w.label
 	defer func() { d.obj = obj }()
-	return d.register(st, "Workload", w.wl.Namespace, w.wl.Name, w.nameNode, w.jobName)
+	return d.register(st, "Workload", w.wl.Namespace, w.wl.Name, w.nameNode, w.jobRef())
 }
 
 // jobPriority mirrors jobframework.ExtractPriority: the
@@ -301,7 +321,7 @@ func (d *decoder) linkTimes(st *state) {
 func (d *decoder) linkScenarioRefs(st *state) {
 	known := map[string]bool{}
 	hint := map[string]string{}
-	jobs := map[string]bool{}
+	jobs := map[string]string{}
 	for _, w := range st.workloads {
 		k := w.wl.Namespace + "/" + w.wl.Name
 		switch {
@@ -314,7 +334,7 @@ func (d *decoder) linkScenarioRefs(st *state) {
 		}
 		if w.job {
 			jk := w.wl.Namespace + "/" + w.jobName
-			jobs[jk] = true
+			jobs[jk] = w.jobKind
 			if _, taken := hint[jk]; !taken {
 				if w.mergedInto != nil {
 					hint[jk] = hint[k]
@@ -344,8 +364,8 @@ func (d *decoder) linkScenarioRefs(st *state) {
 			case isOwner:
 			case known[r.name]:
 				d.errorObj(st.scenario.label, r.node, r.path, "%q is a workload: scale applies to Deployments and ReplicaSets only", r.name)
-			case jobs[r.name]:
-				d.errorObj(st.scenario.label, r.node, r.path, "%q is a Job: scale applies to Deployments and ReplicaSets only", r.name)
+			case jobs[r.name] != "":
+				d.errorObj(st.scenario.label, r.node, r.path, "%q is a %s: scale applies to Deployments and ReplicaSets only", r.name, jobs[r.name])
 			default:
 				d.errorObj(st.scenario.label, r.node, r.path, "unknown Deployment or ReplicaSet %q", r.name)
 			}

@@ -9,8 +9,8 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// Simulation-only settings ride on Workloads and Jobs as annotations, so the
-// manifests stay valid Kubernetes objects.
+// Simulation-only settings ride on Workloads and job objects as
+// annotations, so the manifests stay valid Kubernetes objects.
 const (
 	annotationPrefix           = "kueueplay/"
 	annotationArrival          = "kueueplay/arrival"
@@ -22,6 +22,7 @@ const (
 const (
 	labelQueueName         = "kueue.x-k8s.io/queue-name"
 	labelPriorityClass     = "kueue.x-k8s.io/priority-class"
+	labelMaxExecTime       = "kueue.x-k8s.io/max-exec-time-seconds"
 	labelJobName           = "batch.kubernetes.io/job-name"
 	labelLegacyJobName     = "job-name"
 	labelNamespaceMetaName = "kubernetes.io/metadata.name"
@@ -247,7 +248,7 @@ type annotationUse int
 const (
 	// annNone: none (a warning for each).
 	annNone annotationUse = iota
-	// annWorkload: all three (Workloads and Jobs).
+	// annWorkload: all three (Workloads and job objects).
 	annWorkload
 	// annArrival: only kueueplay/arrival (Deployments and ReplicaSets, which
 	// run until they are scaled down and have no quota to release).
@@ -264,10 +265,10 @@ func (d *decoder) annotations(m objMeta, use annotationUse, kind string) simAnno
 		}
 		n := m.annNodes[k]
 		fp := key("metadata.annotations", k)
-		readOn := "Workloads and Jobs"
+		readOn := "Workloads and job objects (Job, JobSet, RayJob, Pod, ...)"
 		switch k {
 		case annotationArrival:
-			readOn = "Workloads, Jobs, Deployments and ReplicaSets"
+			readOn = "Workloads, job objects, Deployments and ReplicaSets"
 		case annotationRuntime, annotationTerminationDelay:
 		default:
 			d.errorf(n, fp, "unknown kueueplay annotation %q (known: %s, %s, %s)", k, annotationArrival, annotationRuntime, annotationTerminationDelay)
@@ -294,9 +295,9 @@ func (d *decoder) annotations(m objMeta, use annotationUse, kind string) simAnno
 }
 
 // register records an object's key (kind, namespace, name) and reports a
-// duplicate. A Job registers both itself and the Workload it becomes
-// (byJob is then the Job's name), so that a Job x and a Workload job-x in
-// one namespace collide.
+// duplicate. A job object registers both itself and the Workload it
+// becomes (byJob then names the job object: `Job "x"`, `JobSet "y"`), so
+// that a Job x and a Workload job-x in one namespace collide.
 func (d *decoder) register(st *state, kind, namespace, name string, n *yaml.Node, byJob string) bool {
 	if name == "" {
 		return false
@@ -313,9 +314,9 @@ func (d *decoder) register(st *state, kind, namespace, name string, n *yaml.Node
 		st.keys[k] = keyInfo{line: n.Line, byJob: byJob}
 		return true
 	case first.byJob != "":
-		d.errorf(n, "metadata.name", "duplicate %s %q: Job %q (%s) already becomes this Workload", kind, shown, first.byJob, d.where(first.line, n))
+		d.errorf(n, "metadata.name", "duplicate %s %q: %s (%s) already becomes this Workload", kind, shown, first.byJob, d.where(first.line, n))
 	case byJob != "":
-		d.errorf(n, "metadata.name", "duplicate %s %q: Job %q becomes this Workload, which is already defined at %s", kind, shown, byJob, d.where(first.line, n))
+		d.errorf(n, "metadata.name", "duplicate %s %q: %s becomes this Workload, which is already defined at %s", kind, shown, byJob, d.where(first.line, n))
 	default:
 		d.errorf(n, "metadata.name", "duplicate %s %q (first defined at %s)", kind, shown, d.where(first.line, n))
 	}

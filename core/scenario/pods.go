@@ -27,6 +27,23 @@ type podTemplate struct {
 	tolerations       []core.Toleration
 	priorityClassName ref
 	restartPolicy     ref
+	// appWrapperCopy, set before podSpec, computes the requests of the
+	// copy of the pod spec an AppWrapper's pod set holds
+	// (appwrapper utils.GetPodTemplateSpec): container restartPolicy and
+	// pod-level resources are not copied, so sidecars count as plain init
+	// containers and pod-level requests are ignored.
+	appWrapperCopy bool
+	// override, set before podSpec, replaces the resources of the
+	// (regular) container it names: a TrainJob's trainer.resourcesPerNode.
+	override *containerOverride
+}
+
+// containerOverride replaces the effective request of one container;
+// applied records that the pod had it.
+type containerOverride struct {
+	name    string
+	req     rlist
+	applied bool
 }
 
 // rlist is a resource list in Amount units.
@@ -36,6 +53,7 @@ type rlist map[core.ResourceName]core.Amount
 // limits standing in for absent requests (Kueue's
 // UseLimitsAsMissingRequestsInPod, as the API server defaults a Pod).
 type containerReqs struct {
+	name    string
 	req     rlist
 	sidecar bool // an init container with restartPolicy: Always
 }
@@ -51,7 +69,13 @@ const (
 // podTemplate decodes a v1 PodTemplateSpec. Real PodSpec and Container
 // fields the playground does not use are accepted and skipped.
 func (d *decoder) podTemplate(n *yaml.Node, path string) podTemplate {
-	pt := podTemplate{labelsNode: n}
+	return d.podTemplateInto(n, path, podTemplate{})
+}
+
+// podTemplateInto decodes a v1 PodTemplateSpec into pt, whose
+// appWrapperCopy and override options are kept.
+func (d *decoder) podTemplateInto(n *yaml.Node, path string, pt podTemplate) podTemplate {
+	pt.labelsNode = n
 	haveSpec := false
 	for _, p := range d.pairs(n, path) {
 		fp := join(path, p.name)
@@ -89,6 +113,10 @@ func (d *decoder) podSpec(n *yaml.Node, path string, pt *podTemplate) {
 			nContainers = len(list)
 			for i, c := range list {
 				if cr, ok := d.container(c, index(fp, i), false, names); ok {
+					if o := pt.override; o != nil && cr.name == o.name {
+						cr.req = o.req
+						o.applied = true
+					}
 					containers = append(containers, cr)
 				}
 			}
@@ -149,6 +177,12 @@ func (d *decoder) podSpec(n *yaml.Node, path string, pt *podTemplate) {
 	}
 	if nContainers == 0 {
 		d.errorf(n, join(path, "containers"), "must have at least 1 container")
+	}
+	if pt.appWrapperCopy {
+		for i := range inits {
+			inits[i].sidecar = false
+		}
+		podLevel = nil
 	}
 	var over bool
 	pt.requests, over = podRequests(containers, inits, podLevel, overhead, nil)
@@ -213,6 +247,7 @@ func (d *decoder) container(n *yaml.Node, path string, init bool, names map[stri
 	if isNull(n) {
 		return cr, false
 	}
+	cr.name = name
 	if nameNode == nil {
 		d.required(n, path, "name")
 	} else if names[name] {

@@ -33,6 +33,19 @@ type state struct {
 	namespaces       []core.Namespace
 	nodes            []core.Node
 	policies         []core.ResourcePolicy
+	// podGroups maps "namespace/group" to the Pods of a pod group;
+	// podGroupOrder holds the groups in the order of their first Pod.
+	podGroups     map[string]*podGroup
+	podGroupOrder []*podGroup
+	// trainingRuntimes maps "ClusterTrainingRuntime/name" and
+	// "TrainingRuntime/namespace/name" to the runtimes of the file;
+	// trainJobs holds the TrainJobs, in document order.
+	trainingRuntimes map[string]*trainingRuntime
+	trainJobs        []*trainJobInfo
+	// lwsGroups counts the Workloads of the LeaderWorkerSets so far.
+	lwsGroups int
+	// ownedPods are the Pods that belong to their controller owner.
+	ownedPods []ownedPod
 	// deployments holds Deployments and ReplicaSets, in document order;
 	// podOwners maps their "namespace/name" to the first one registered.
 	deployments []*depInfo
@@ -47,11 +60,13 @@ type state struct {
 
 func newState() *state {
 	return &state{
-		keys:           map[string]keyInfo{},
-		podOwners:      map[string]*depInfo{},
-		flavorNames:    map[string]bool{},
-		priorityClass:  map[string]*pcInfo{},
-		workloadPClass: map[string]*pcInfo{},
+		keys:             map[string]keyInfo{},
+		podOwners:        map[string]*depInfo{},
+		podGroups:        map[string]*podGroup{},
+		trainingRuntimes: map[string]*trainingRuntime{},
+		flavorNames:      map[string]bool{},
+		priorityClass:    map[string]*pcInfo{},
+		workloadPClass:   map[string]*pcInfo{},
 		scenario: scenarioInfo{
 			sc: core.Scenario{
 				CycleDuration: core.DefaultCycleDuration,
@@ -128,7 +143,12 @@ type wlInfo struct {
 	// and kind of the job object, for matching the controller
 	// ownerReference of a pasted Workload or Pod to it.
 	jobGroup, jobKind string
-	noQueueLabel      bool
+	// podGroup is set for the Workload of a pod group: jobKind is "Pod",
+	// jobName the group name, and groupPods the names of its Pods, in name
+	// order (each Pod is an owner of the Workload), filled in link.
+	podGroup     bool
+	groupPods    []string
+	noQueueLabel bool
 	// wpc is the kueue.x-k8s.io/priority-class label; pc the pod template's
 	// priorityClassName.
 	wpc, pc ref
@@ -154,6 +174,9 @@ type depInfo struct {
 	node, nameNode *yaml.Node
 	// replicas is spec.replicas as written (node nil when defaulted).
 	replicas ref
+	// queueLabeled: the object or its pod template has the queue-name
+	// label (a warning already says it is not simulated).
+	queueLabeled bool
 }
 
 // scenarioInfo is the decoded Scenario object with the references of its

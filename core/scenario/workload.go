@@ -512,31 +512,35 @@ func (d *decoder) admission(n *yaml.Node, path string, podSets []core.PodSet, w 
 
 // job decodes a batch/v1 Job with the kueue.x-k8s.io/queue-name label into
 // the Workload Kueue's job integration would create for it
-// (pkg/controller/jobs/job/job_controller.go: PodSets): one pod set "main"
-// whose count is podsCount() = min(parallelism, completions) after the
-// Kubernetes Job defaults (both 1 when both are unset, parallelism 1 when
-// only completions is set). The Workload is named job-<name> (Kueue adds a
-// hash suffix; the playground keeps names readable). Its priority is
-// resolved in link (jobframework.ExtractPriority).
+// (pkg/controller/jobs/job/job_controller.go: Job.PodSets): one pod set
+// "main" whose count is podsCount() = min(parallelism, completions) after
+// the Kubernetes Job defaults (both 1 when both are unset, parallelism 1
+// when only completions is set). The Workload is named job-<name> (Kueue
+// adds a hash suffix; the playground keeps names readable). Its priority
+// is resolved in link (jobframework.ExtractPriority).
 func (d *decoder) job(st *state, o *rawObject) {
-	m, rest := d.begin(o, true, nameJob)
-	sa := d.annotations(m, annWorkload, o.kind)
-	w := &wlInfo{label: m.label, node: o.node, nameNode: m.nameNode, job: true, jobName: m.name, jobGroup: "batch", jobKind: "Job", uid: m.uid}
-	wl := core.Workload{
-		Namespace:        m.namespace,
-		Name:             "job-" + m.name,
-		Active:           true,
-		Arrival:          sa.arrival,
-		Runtime:          sa.runtime,
-		TerminationDelay: sa.terminationDelay,
-		Pos:              d.pos(o.node),
+	m, specNode, w := d.beginJob(o, jobGVK{"batch", "Job"}, nameJob)
+	if isNull(specNode) {
+		d.required(o.node, "", "spec")
 	}
-	var specNode *yaml.Node
-	specNode, _ = d.specAndStatus(rest)
+	if pt, count, ok := d.jobSpec(specNode, "spec", false); ok {
+		w.wl.PodSets = []core.PodSet{pt.podSet(defaultPodSetName, count, m.name)}
+		w.pc = pt.priorityClassName
+	}
+	d.addJob(st, o, m, w)
+}
+
+// jobSpec decodes a batch/v1 JobSpec (of a Job, or of a JobSet's
+// replicatedJobs[].template.spec). It returns the pod template and the pod
+// count Kueue uses, min(parallelism, completions) after the Kubernetes Job
+// defaults; ok is false when the template is missing. restartDefaulted
+// says an unset restartPolicy is defaulted to OnFailure by the owner's
+// webhook (JobSet's), so only an explicit Always draws a warning.
+func (d *decoder) jobSpec(specNode *yaml.Node, path string, restartDefaulted bool) (pt podTemplate, count int32, ok bool) {
 	var parallelism, completions *int32
 	var templateNode *yaml.Node
-	for _, p := range d.pairs(specNode, "spec") {
-		fp := join("spec", p.name)
+	for _, p := range d.pairs(specNode, path) {
+		fp := join(path, p.name)
 		switch p.name {
 		case "parallelism":
 			if v, ok := d.int32v(p.val, fp, 0); ok {
@@ -554,13 +558,11 @@ func (d *decoder) job(st *state, o *rawObject) {
 			"ttlSecondsAfterFinished":
 			// Real JobSpec fields the playground does not interpret.
 		default:
-			d.unknown(p, "spec")
+			d.unknown(p, path)
 		}
 	}
-	if isNull(specNode) {
-		d.required(o.node, "", "spec")
-	} else if isNull(templateNode) {
-		d.required(specNode, "spec", "template")
+	if !isNull(specNode) && isNull(templateNode) {
+		d.required(specNode, path, "template")
 	}
 	// Kubernetes' SetDefaults_Job.
 	if parallelism == nil {
@@ -570,38 +572,17 @@ func (d *decoder) job(st *state, o *rawObject) {
 			completions = &one
 		}
 	}
-	count := *parallelism
+	count = *parallelism
 	if completions != nil && *completions < count {
 		count = *completions
 	}
-	if !isNull(templateNode) {
-		pt := d.podTemplate(templateNode, "spec.template")
-		wl.PodSets = []core.PodSet{pt.podSet(defaultPodSetName, count, m.name)}
-		w.pc = pt.priorityClassName
-		if rp := pt.restartPolicy; rp.name == "Always" || rp.node == nil {
-			d.warnf(orNode(rp.node, templateNode), "spec.template.spec.restartPolicy", "Kubernetes rejects a Job whose pod template has restartPolicy Always (the default); set OnFailure or Never")
-		}
+	if isNull(templateNode) {
+		return pt, count, false
 	}
-	if q, ok := m.labels[labelQueueName]; ok {
-		fp := key("metadata.labels", labelQueueName)
-		// jobframework.ValidateQueueName.
-		if msg := checkDNSSubdomain(q, MaxNameLength); msg != "" {
-			d.errorf(m.labelNodes[labelQueueName], fp, "invalid queue name: %s", msg)
-		}
-		wl.Queue = q
-		w.queue = ref{name: q, node: m.labelNodes[labelQueueName], path: fp}
-	} else {
-		w.noQueueLabel = true
+	tp := join(path, "template")
+	pt = d.podTemplate(templateNode, tp)
+	if rp := pt.restartPolicy; rp.name == "Always" || rp.node == nil && !restartDefaulted {
+		d.warnf(orNode(rp.node, templateNode), join(tp, "spec.restartPolicy"), "Kubernetes rejects a Job whose pod template has restartPolicy Always (the default); set OnFailure or Never")
 	}
-	if c, ok := m.labels[labelPriorityClass]; ok && c != "" {
-		w.wpc = ref{name: c, node: m.labelNodes[labelPriorityClass], path: key("metadata.labels", labelPriorityClass)}
-	}
-	w.wl = wl
-	if m.name == "" || !d.register(st, "Job", m.namespace, m.name, m.nameNode, "") {
-		return
-	}
-	if !w.noQueueLabel && !d.register(st, "Workload", m.namespace, wl.Name, m.nameNode, m.name) {
-		return
-	}
-	st.workloads = append(st.workloads, w)
+	return pt, count, true
 }
