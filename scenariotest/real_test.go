@@ -21,6 +21,19 @@ func realInvalid() map[string]struct{ err, why string } {
 	return map[string]struct{ err, why string }{}
 }
 
+// queuedKinds are the apiVersion and kind of every job kind Kueue v0.16.1
+// queues (pkg/controller/jobs), which the playground must turn into
+// workloads rather than leave out.
+func queuedKinds() []string {
+	return []string{
+		"batch/v1 Job", "jobset.x-k8s.io/v1alpha2 JobSet", "ray.io/v1 RayJob", "ray.io/v1 RayCluster",
+		"kubeflow.org/v1 PyTorchJob", "kubeflow.org/v1 TFJob", "kubeflow.org/v1 XGBoostJob",
+		"kubeflow.org/v1 PaddleJob", "kubeflow.org/v1 JAXJob", "kubeflow.org/v2beta1 MPIJob",
+		"trainer.kubeflow.org/v1alpha1 TrainJob", "workload.codeflare.dev/v1beta2 AppWrapper",
+		"leaderworkerset.x-k8s.io/v1 LeaderWorkerSet", "apps/v1 StatefulSet", "apps/v1 Deployment", "v1 Pod",
+	}
+}
+
 // TestRealCorpus decodes every file under testdata/real (issue 19): what
 // Kueue's own examples and kubectl dumps contain must decode, with warnings
 // for what is not simulated, and run to the end.
@@ -58,6 +71,13 @@ func TestRealCorpus(t *testing.T) {
 				return
 			case listed:
 				t.Fatalf("listed as invalid (%s) but decodes", bad.why)
+			}
+			for _, w := range sc.Warnings {
+				for _, k := range queuedKinds() {
+					if strings.HasPrefix(w.Message, k+" is not simulated") {
+						t.Errorf("%s: a kind Kueue queues is left out", w)
+					}
+				}
 			}
 			if tr := sim.Run(sc, sim.Options{}); tr.End == "" {
 				t.Errorf("the run has no end reason")

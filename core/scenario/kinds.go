@@ -85,6 +85,10 @@ func notSimulatedEffect(group, kind string) string {
 		// The kubeflow.org/v2beta1 MPIJob is decoded; this is another
 		// version (the training-operator's v1).
 		return "Kueue v0.16.1 queues kubeflow.org/v2beta1 MPIJobs only, so this one is not managed by Kueue and its workload is not in the run"
+	case "argoproj.io/Workflow", "tekton.dev/PipelineRun", "tekton.dev/TaskRun":
+		return "the Pods it creates are queued by Kueue's pod integration when they carry the queue-name label; paste those Pods to simulate them"
+	case "ray.io/RayService":
+		return "Kueue queues the RayCluster it creates; paste that RayCluster to simulate it"
 	case "batch/CronJob":
 		return "the Jobs it creates are not in the run; paste them as Jobs"
 	case "apps/DaemonSet":
