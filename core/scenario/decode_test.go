@@ -1208,6 +1208,13 @@ spec:
 				{At: "t.yaml:7:36", Object: "Job/default/j", Field: "metadata.labels[kueue.x-k8s.io/priority-class]", Msg: `WorkloadPriorityClass "high" does not exist: Kueue cannot create the Workload for this Job, which stays suspended, so the playground leaves it out; paste the WorkloadPriorityClass`},
 			},
 		},
+		"the queue name written as an annotation": {
+			in: "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: j\n  annotations: {kueue.x-k8s.io/queue-name: q}\nspec:\n  template: {spec: {restartPolicy: Never, containers: [{name: c}]}}\n",
+			warnings: []diag{
+				{At: "t.yaml:1:1", Object: "Job/default/j", Field: "metadata.labels[kueue.x-k8s.io/queue-name]", Msg: "Job has no kueue.x-k8s.io/queue-name label; Kueue does not manage it"},
+				{At: "t.yaml:5:44", Object: "Job/default/j", Field: "metadata.annotations[kueue.x-k8s.io/queue-name]", Msg: "Kueue v0.16 reads the queue from the kueue.x-k8s.io/queue-name label only; this annotation is ignored: move it to metadata.labels"},
+			},
+		},
 		"v1beta1's cohort in a v1beta2 ClusterQueue": {
 			in:     "apiVersion: kueue.x-k8s.io/v1beta2\nkind: ClusterQueue\nmetadata: {name: a}\nspec:\n  namespaceSelector: {}\n  cohort: pool\n",
 			errors: []diag{{At: "t.yaml:6:3", Object: "ClusterQueue/a", Field: "spec.cohort", Msg: `unknown field "cohort" in kueue.x-k8s.io/v1beta2: use "cohortName"`}},

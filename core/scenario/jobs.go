@@ -99,7 +99,7 @@ func (d *decoder) jobLabels(m objMeta, w *wlInfo) {
 		w.wpc = ref{name: c, node: m.labelNodes[labelPriorityClass], path: key("metadata.labels", labelPriorityClass)}
 	}
 	if _, ok := m.ann[labelQueueName]; ok {
-		d.warnf(m.annNodes[labelQueueName], key("metadata.annotations", labelQueueName), "Kueue v0.16 reads the queue from the %s label only; this annotation is ignored", labelQueueName)
+		d.warnf(m.annNodes[labelQueueName], key("metadata.annotations", labelQueueName), "Kueue v0.16 reads the queue from the %s label only; this annotation is ignored: move it to metadata.labels", labelQueueName)
 	}
 	if _, ok := m.labels[labelMaxExecTime]; ok {
 		d.warnf(m.labelNodes[labelMaxExecTime], key("metadata.labels", labelMaxExecTime), "the maximum execution time is not simulated and is ignored (use the kueueplay/runtime annotation)")
