@@ -18,8 +18,10 @@ import (
 // FuzzDecode checks that no input makes Decode panic, and that its result
 // is well formed and deterministic. The seed corpus is in
 // testdata/fuzz/FuzzDecode plus the testdata/*.yaml fixtures, three Kueue
-// Configurations (one in a ConfigMap) and the
-// hostile-input suite's files (testdata/hostile at the module root).
+// Configurations (one in a ConfigMap), the job kinds of testdata/kinds,
+// the corpus of real input (testdata/real at the module root: Kueue's
+// examples and kubectl dumps) and the hostile-input suite's files
+// (testdata/hostile).
 func FuzzDecode(f *testing.F) {
 	for _, name := range []string{"kubectl-list.yaml", "v1beta1.yaml", "jobs.yaml", "config/kubectl-get-cm.yaml", "config/quotas-transformations.yaml", "config/hami.yaml"} {
 		data, err := os.ReadFile("testdata/" + name)
@@ -32,7 +34,12 @@ func FuzzDecode(f *testing.F) {
 	if err != nil || len(hostile) == 0 {
 		f.Fatalf("no hostile-input files under testdata/hostile (%v)", err)
 	}
-	for _, name := range hostile {
+	kinds, _ := filepath.Glob("testdata/kinds/*.yaml")
+	real, _ := filepath.Glob("../../testdata/real/*/*.yaml")
+	if len(kinds) == 0 || len(real) == 0 {
+		f.Fatalf("no seeds under testdata/kinds or testdata/real")
+	}
+	for _, name := range slices.Concat(hostile, kinds, real) {
 		data, err := os.ReadFile(name)
 		if err != nil {
 			f.Fatal(err)
