@@ -38,6 +38,7 @@ var groups = []struct {
 	{"Placement (ResourcePolicy)", []string{"placement"}},
 	{"Queueing and queue status", []string{"queueing", "namespace", "inactive"}},
 	{"Pasted cluster states", []string{"pasted"}},
+	{"From Kueue's docs", []string{"docs"}},
 }
 
 // groupOf returns the group index and title of a file stem.
