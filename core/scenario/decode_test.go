@@ -1208,6 +1208,10 @@ spec:
 				{At: "t.yaml:7:36", Object: "Job/default/j", Field: "metadata.labels[kueue.x-k8s.io/priority-class]", Msg: `WorkloadPriorityClass "high" does not exist: Kueue cannot create the Workload for this Job, which stays suspended, so the playground leaves it out; paste the WorkloadPriorityClass`},
 			},
 		},
+		"fair sharing weights are read but not simulated": {
+			in: "apiVersion: kueue.x-k8s.io/v1beta2\nkind: Cohort\nmetadata: {name: org}\nspec:\n  fairSharing: {weight: \"2\"}\n",
+			warnings: []diag{{At: "t.yaml:5:17", Object: "Cohort/org", Field: "spec.fairSharing.weight", Msg: "fair sharing is not simulated, so the weight changes nothing here"}},
+		},
 		"the queue name written as an annotation": {
 			in: "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: j\n  annotations: {kueue.x-k8s.io/queue-name: q}\nspec:\n  template: {spec: {restartPolicy: Never, containers: [{name: c}]}}\n",
 			warnings: []diag{

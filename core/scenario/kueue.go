@@ -422,7 +422,9 @@ func (d *decoder) clusterQueue(st *state, o *rawObject, v1beta1 bool) {
 		case "admissionScope":
 			for _, q := range d.pairs(p.val, fp) {
 				if q.name == "admissionMode" {
-					d.strEnum(q.val, join(fp, q.name), "UsageBasedAdmissionFairSharing", "NoAdmissionFairSharing")
+					if s, ok := d.strEnum(q.val, join(fp, q.name), "UsageBasedAdmissionFairSharing", "NoAdmissionFairSharing"); ok && s == "UsageBasedAdmissionFairSharing" {
+						d.warnf(q.val, join(fp, q.name), "admission fair sharing is not simulated: the ClusterQueue's workloads are ordered by priority and creation time, not by their LocalQueue's past usage")
+					}
 				} else {
 					d.unknown(q, fp)
 				}
@@ -544,8 +546,8 @@ func (d *decoder) preemption(n *yaml.Node, path string, pr *core.Preemption) {
 }
 
 // fairSharing validates spec.fairSharing like validateFairSharing. Fair
-// sharing is off in Kueue's default configuration, so the weight is not
-// used.
+// sharing (and, for a LocalQueue's weight, admission fair sharing) is not
+// simulated: a weight gets a warning.
 func (d *decoder) fairSharing(n *yaml.Node, path string) {
 	for _, p := range d.pairs(n, path) {
 		fp := join(path, p.name)
@@ -555,7 +557,9 @@ func (d *decoder) fairSharing(n *yaml.Node, path string) {
 		}
 		// The weight is a plain quantity; "cpu" selects milli-units so that
 		// small weights such as 0.5 keep their value.
-		d.nonNegQuantity(p.val, fp, core.ResourceCPU)
+		if _, ok := d.nonNegQuantity(p.val, fp, core.ResourceCPU); ok {
+			d.warnf(p.key, fp, "fair sharing is not simulated, so the weight changes nothing here (in Kueue it counts once the Configuration enables fairSharing, or admissionFairSharing for a LocalQueue)")
+		}
 	}
 }
 
