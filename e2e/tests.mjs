@@ -1355,6 +1355,15 @@ status:
       check(txt.length > 0, "offline, the editor is empty");
       const controlled = await page.evaluate(() => !!navigator.serviceWorker.controller);
       check(controlled, "offline, the page is not controlled by the service worker");
+      // Every gallery scenario is precached from scenarios/bundle.json, not
+      // only the one the page loaded: fetch one the page never asked for.
+      const other = await page.evaluate(async () => {
+        const index = await (await fetch("scenarios/index.json")).json();
+        const pick = index.find((e) => e.file !== "default.yaml");
+        const res = await fetch(`scenarios/${pick.file}`);
+        return { file: pick.file, ok: res.ok, text: res.ok ? await res.text() : "" };
+      });
+      check(other.ok && other.text.includes("kind:"), `offline, gallery scenario ${other.file} is not served from the cache`);
       await page.context().setOffline(false);
     },
   },

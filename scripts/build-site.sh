@@ -55,19 +55,20 @@ run "$editor/node_modules/.bin/esbuild" "$editor/src/editor.js" --bundle --minif
 run env GOOS=js GOARCH=wasm "$GO" build -trimpath -ldflags='-s -w' -o "$tmp/kueueplay.wasm" ./wasm
 echo "+ cp testdata/scenarios/*.yaml $tmp/scenarios/"
 cp testdata/scenarios/*.yaml "$tmp/scenarios/"
-run "$GO" run ./scripts/scenarioindex -o "$tmp/scenarios/index.json" testdata/scenarios
+run "$GO" run ./scripts/scenarioindex -o "$tmp/scenarios/index.json" -bundle "$tmp/scenarios/bundle.json" testdata/scenarios
 
 # The service worker (offline use): site/sw.js after two lines naming this
 # build (a hash of every file) and the files to keep. "./" is the page. The
 # documentation page is not the playground: it counts in the version but is
-# not precached (a visit caches it).
+# not precached (a visit caches it). The scenarios are precached from
+# scenarios/bundle.json, which sw.js expands into one cache entry each.
 files=$(cd "$tmp" && find . -type f ! -name '*.gz' ! -name '*.br' | LC_ALL=C sort)
 version=$(cd "$tmp" && sha256sum $files | sha256sum | cut -c1-16)
 {
 	echo "const VERSION = \"$version\";"
 	printf 'const FILES = ["./"'
 	for f in $files; do
-		case $f in ./docs/*) continue ;; esac
+		case $f in ./docs/* | ./scenarios/*.yaml | ./scenarios/bundle.json) continue ;; esac
 		printf ', "%s"' "${f#./}"
 	done
 	echo '];'

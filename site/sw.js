@@ -6,11 +6,25 @@
 "use strict";
 const CACHE = "kueueplay-" + VERSION;
 
+// precacheScenarios puts every gallery scenario into the cache from
+// scenarios/bundle.json (file name to text), so they work offline: one
+// compressed transfer instead of one per file.
+async function precacheScenarios(cache) {
+  const res = await fetch("scenarios/bundle.json");
+  if (!res.ok) throw new Error(`scenarios/bundle.json: ${res.status}`);
+  const texts = await res.json();
+  await Promise.all(
+    Object.entries(texts).map(([name, text]) =>
+      cache.put(new Request(`scenarios/${name}`), new Response(text, { headers: { "Content-Type": "text/plain; charset=utf-8" } })),
+    ),
+  );
+}
+
 self.addEventListener("install", (event) => {
   event.waitUntil(
     caches
       .open(CACHE)
-      .then((cache) => cache.addAll(FILES))
+      .then((cache) => Promise.all([cache.addAll(FILES), precacheScenarios(cache)]))
       .then(() => self.skipWaiting()),
   );
 });

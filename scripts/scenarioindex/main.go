@@ -3,7 +3,12 @@
 // its gallery group (package gallery), as JSON. `make site` runs
 // it on testdata/scenarios to write build/site/scenarios/index.json.
 //
-//	go run ./scripts/scenarioindex [-o FILE] DIR
+// With -bundle it also writes every scenario's text in one JSON object
+// (file name to text), which the service worker expands into its cache at
+// install: one compressed transfer instead of one per scenario, which
+// compresses far better since the scenarios share most of their words.
+//
+//	go run ./scripts/scenarioindex [-o FILE] [-bundle FILE] DIR
 package main
 
 import (
@@ -11,15 +16,18 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"path"
 
 	"github.com/kueueplay/kueueplay/gallery"
 )
 
 func main() {
 	out := flag.String("o", "", "write the index to `FILE` instead of stdout")
+	bundle := flag.String("bundle", "", "also write every scenario's text to `FILE`, as a JSON object from file name to text")
 	flag.Usage = func() {
-		fmt.Fprintln(flag.CommandLine.Output(), "usage: scenarioindex [-o FILE] DIR")
+		fmt.Fprintln(flag.CommandLine.Output(), "usage: scenarioindex [-o FILE] [-bundle FILE] DIR")
 		flag.PrintDefaults()
 	}
 	flag.Parse()
@@ -27,25 +35,53 @@ func main() {
 		flag.Usage()
 		os.Exit(2)
 	}
-	entries, err := gallery.Index(os.DirFS(flag.Arg(0)))
+	dir := os.DirFS(flag.Arg(0))
+	entries, err := gallery.Index(dir)
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "scenarioindex:", err)
-		os.Exit(1)
+		fail(err)
 	}
-	var w io.Writer = os.Stdout
-	if *out != "" {
-		f, err := os.Create(*out)
+	if err := write(*out, entries, "  "); err != nil {
+		fail(err)
+	}
+	if *bundle == "" {
+		return
+	}
+	// encoding/json writes a map's keys sorted, so the bundle is the same
+	// bytes on every machine.
+	texts := map[string]string{}
+	names, err := fs.Glob(dir, "*.yaml")
+	if err != nil {
+		fail(err)
+	}
+	for _, name := range names {
+		data, err := fs.ReadFile(dir, name)
 		if err != nil {
-			fmt.Fprintln(os.Stderr, "scenarioindex:", err)
-			os.Exit(1)
+			fail(err)
+		}
+		texts[path.Base(name)] = string(data)
+	}
+	if err := write(*bundle, texts, ""); err != nil {
+		fail(err)
+	}
+}
+
+// write encodes v as JSON to file, or to stdout when file is "".
+func write(file string, v any, indent string) error {
+	var w io.Writer = os.Stdout
+	if file != "" {
+		f, err := os.Create(file)
+		if err != nil {
+			return err
 		}
 		defer f.Close()
 		w = f
 	}
 	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(entries); err != nil {
-		fmt.Fprintln(os.Stderr, "scenarioindex:", err)
-		os.Exit(1)
-	}
+	enc.SetIndent("", indent)
+	return enc.Encode(v)
+}
+
+func fail(err error) {
+	fmt.Fprintln(os.Stderr, "scenarioindex:", err)
+	os.Exit(1)
 }
