@@ -75,10 +75,16 @@ func oursView(s *sim.State, w *sim.Workload) view {
 			v.Admission = fmt.Sprintf("%s (%s)", a.ClusterQueue, strings.Join(ps, "; "))
 		}
 		if w.Status == sim.Terminating {
-			if w.Preempted != nil {
+			switch {
+			case w.Preempted != nil:
 				v.Reason = w.Preempted.Reason
+			case w.Spec.Eviction != nil:
+				// Pasted with Evicted=True (the harness writes that
+				// condition, and no Preempted one, on Kueue's side).
+				v.Reason = w.Spec.Eviction.Reason
 			}
-			v.Message = w.Message
+			// A pasted eviction message carries the preemptor's real UID.
+			v.Message = normalizeMessage(w.Message)
 		}
 	}
 	return v

@@ -138,13 +138,29 @@ func tolerations(ts []core.Toleration) []corev1.Toleration {
 }
 
 func flavorObject(f *core.ResourceFlavor) *kueue.ResourceFlavor {
-	return &kueue.ResourceFlavor{
+	rf := &kueue.ResourceFlavor{
 		ObjectMeta: metav1.ObjectMeta{Name: string(f.Name)},
 		Spec: kueue.ResourceFlavorSpec{
 			NodeLabels:  f.NodeLabels,
 			NodeTaints:  taints(f.NodeTaints),
 			Tolerations: tolerations(f.Tolerations),
 		},
+	}
+	if f.TopologyName != "" {
+		name := kueue.TopologyReference(f.TopologyName)
+		rf.Spec.TopologyName = &name
+	}
+	return rf
+}
+
+// topologyObject is a Topology with one level per the playground's needs:
+// only its existence matters to what is compared (a ClusterQueue using a
+// flavor whose Topology is missing is inactive), so the harness gives it
+// the hostname level alone.
+func topologyObject(t *core.Topology) *kueue.Topology {
+	return &kueue.Topology{
+		ObjectMeta: metav1.ObjectMeta{Name: t.Name},
+		Spec:       kueue.TopologySpec{Levels: []kueue.TopologyLevel{{NodeLabel: corev1.LabelHostname}}},
 	}
 }
 
@@ -316,6 +332,16 @@ func admitWorkloadObject(wl *kueue.Workload, w *core.Workload, reservedAt time.T
 			Message: "Quota reserved in ClusterQueue " + adm.ClusterQueue, LastTransitionTime: t},
 		{Type: kueue.WorkloadAdmitted, Status: metav1.ConditionTrue, Reason: "Admitted",
 			Message: "The workload is admitted", LastTransitionTime: t},
+	}
+	// A workload pasted with Evicted=True that still holds its quota. An
+	// inactive one pasted without the condition (the decoder's Deactivated
+	// eviction) gets it from the workload controller's Reconcile instead,
+	// as in a cluster.
+	if ev := w.Eviction; ev != nil && !(!w.Active && ev.Reason == "Deactivated" && ev.Message == "The workload is deactivated") {
+		wl.Status.Conditions = append(wl.Status.Conditions, metav1.Condition{
+			Type: kueue.WorkloadEvicted, Status: metav1.ConditionTrue, Reason: ev.Reason,
+			Message: ev.Message, LastTransitionTime: metav1.NewTime(realTime(ev.At)),
+		})
 	}
 	return nil
 }

@@ -136,6 +136,29 @@ var kueueGates = []struct {
 	{core.GateFlavorFungibility, features.FlavorFungibility},
 	{core.GateLendingLimit, features.LendingLimit},
 	{core.GatePrioritySortingWithinCohort, features.PrioritySortingWithinCohort},
+	// The engine reads it for one thing: a flavor naming a missing
+	// Topology keeps its ClusterQueues inactive.
+	{core.GateTopologyAwareScheduling, features.TopologyAwareScheduling},
+}
+
+// checkTopologies refuses a scenario in which topology-aware scheduling is
+// active: a flavor naming a Topology that exists, with the gate on. Kueue
+// then places the pod sets of that flavor by topology, on Nodes, which the
+// engine does not simulate, so there is nothing to compare. (A flavor
+// naming a missing Topology is compared: its ClusterQueues are inactive on
+// both sides.)
+func checkTopologies(sc *core.Scenario, gates core.FeatureGates) error {
+	if !gates.Enabled(core.GateTopologyAwareScheduling) {
+		return nil
+	}
+	for _, f := range sc.Flavors {
+		for _, t := range sc.Topologies {
+			if f.TopologyName == t.Name {
+				return fmt.Errorf("flavor %s names Topology %s, which exists: Kueue would schedule it topology-aware, which the engine does not simulate, so the harness does not compare this scenario", f.Name, t.Name)
+			}
+		}
+	}
+	return nil
 }
 
 // Run compares the engine and Kueue on a decoded scenario. It is not safe
@@ -165,6 +188,9 @@ func RunWithLog(sc *core.Scenario, log io.Writer) (*Result, error) {
 		return nil, err
 	}
 	if err := checkTimes(sc); err != nil {
+		return nil, err
+	}
+	if err := checkTopologies(sc, gates); err != nil {
 		return nil, err
 	}
 	first := sim.New(sc, gates)

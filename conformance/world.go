@@ -118,6 +118,11 @@ func newWorld(sc *core.Scenario, seqs []int) (*world, error) {
 	for i := range sc.Flavors {
 		cache.AddOrUpdateResourceFlavor(logr.Discard(), flavorObject(&sc.Flavors[i]))
 	}
+	// Topologies reach the cache as Kueue's Topology controller adds them;
+	// a flavor naming a missing one keeps its ClusterQueues inactive.
+	for i := range sc.Topologies {
+		cache.AddOrUpdateTopology(logr.Discard(), topologyObject(&sc.Topologies[i]))
+	}
 	for i := range sc.LocalQueues {
 		// The LocalQueue controller gives the queue manager only the
 		// LocalQueues that are not stopped.

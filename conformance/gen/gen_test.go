@@ -37,7 +37,8 @@ func decode(t *testing.T, s *Scenario, what string) *core.Scenario {
 	}
 	for _, w := range sc.Warnings {
 		if !strings.Contains(w.Message, fmt.Sprintf("LocalQueue %q does not exist", missingQueue)) &&
-			!strings.Contains(w.Message, fmt.Sprintf("ResourceFlavor %q does not exist", missingFlavor)) {
+			!strings.Contains(w.Message, fmt.Sprintf("ResourceFlavor %q does not exist", missingFlavor)) &&
+			!strings.Contains(w.Message, fmt.Sprintf("Topology %q does not exist", missingTopology)) {
 			t.Errorf("%s: unexpected warning: %s", what, w)
 		}
 	}
@@ -421,6 +422,7 @@ func features(s *Scenario) []string {
 	add(len(s.ClusterQueues) == 1, "1 ClusterQueue")
 	for _, f := range s.Flavors {
 		add(len(f.NodeLabels) > 0, "flavor nodeLabels")
+		add(f.TopologyName != "", "flavor topologyName (missing Topology)")
 		add(len(f.NodeTaints) > 0, "flavor nodeTaints")
 		add(len(f.Tolerations) > 0, "flavor tolerations")
 	}
@@ -530,7 +532,7 @@ func features(s *Scenario) []string {
 func TestCoverage(t *testing.T) {
 	want := []string{
 		"5 flavors", "5 ClusterQueues", "1 ClusterQueue",
-		"flavor nodeLabels", "flavor nodeTaints", "flavor tolerations",
+		"flavor nodeLabels", "flavor nodeTaints", "flavor tolerations", "flavor topologyName (missing Topology)",
 		"root Cohort object", "hierarchical cohort", "Cohort quota", "implicit cohort", "no cohort",
 		"Cohort borrowingLimit", "Cohort lendingLimit", "Cohort group with 2+ flavors", "Cohort group with 2+ resources",
 		"Cohort gpu quota", "Cohort memory quota", "Cohort milli-CPU quota", "Cohort zero nominalQuota",

@@ -16,6 +16,9 @@ const pcgStream = 0x6b75657565706c61 // "kueuepla"
 const (
 	missingQueue  = "lq-missing"
 	missingFlavor = "f-missing"
+	// missingTopology is the Topology a flavor may name (Kueue requires
+	// nodeLabels then); no scenario has it.
+	missingTopology = "topology-missing"
 )
 
 // Label and taint keys of the generated flavors.
@@ -109,9 +112,10 @@ func (g *generator) settings() {
 }
 
 // flavors draws 1 to 5 ResourceFlavors. Some carry node labels (which pod
-// set nodeSelectors can match or miss) and some a NoSchedule taint (which
-// only tolerating pod sets, or every pod set when the flavor tolerates its
-// own taint, can use).
+// set nodeSelectors can match or miss), rarely also a topologyName naming
+// a Topology that does not exist (which keeps the ClusterQueues using the
+// flavor inactive), and some a NoSchedule taint (which only tolerating pod
+// sets, or every pod set when the flavor tolerates its own taint, can use).
 func (g *generator) flavors() {
 	n := 1 + g.weighted(15, 35, 30, 12, 8)
 	for i := range n {
@@ -120,6 +124,9 @@ func (g *generator) flavors() {
 			f.NodeLabels = append(f.NodeLabels, Label{labelPool, f.Name})
 			if g.chance(40) {
 				f.NodeLabels = append(f.NodeLabels, Label{labelZone, fmt.Sprintf("z%d", g.r.IntN(2))})
+			}
+			if g.chance(4) {
+				f.TopologyName = missingTopology
 			}
 		}
 		if g.chance(25) {

@@ -221,13 +221,17 @@ func (s *Scenario) Shrinks() []*Scenario {
 	}
 	for i, f := range s.Flavors {
 		if len(f.NodeLabels) > 0 {
-			simplify(func(c *Scenario) { c.Flavors[i].NodeLabels = nil })
+			// A topologyName needs nodeLabels (the CRD's CEL rule).
+			simplify(func(c *Scenario) { c.Flavors[i].NodeLabels, c.Flavors[i].TopologyName = nil, "" })
 		}
 		if len(f.NodeTaints) > 0 {
 			simplify(func(c *Scenario) { c.Flavors[i].NodeTaints = nil })
 		}
 		if len(f.Tolerations) > 0 {
 			simplify(func(c *Scenario) { c.Flavors[i].Tolerations = nil })
+		}
+		if f.TopologyName != "" {
+			simplify(func(c *Scenario) { c.Flavors[i].TopologyName = "" })
 		}
 	}
 	for i, w := range s.Workloads {
@@ -381,10 +385,11 @@ func (s *Scenario) clone() *Scenario {
 	c.Flavors = make([]Flavor, len(s.Flavors))
 	for i, f := range s.Flavors {
 		c.Flavors[i] = Flavor{
-			Name:        f.Name,
-			NodeLabels:  slices.Clone(f.NodeLabels),
-			NodeTaints:  slices.Clone(f.NodeTaints),
-			Tolerations: slices.Clone(f.Tolerations),
+			Name:         f.Name,
+			NodeLabels:   slices.Clone(f.NodeLabels),
+			NodeTaints:   slices.Clone(f.NodeTaints),
+			Tolerations:  slices.Clone(f.Tolerations),
+			TopologyName: f.TopologyName,
 		}
 	}
 	c.Cohorts = make([]Cohort, len(s.Cohorts))

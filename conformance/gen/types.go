@@ -97,6 +97,10 @@ type Flavor struct {
 	NodeLabels  []Label
 	NodeTaints  []Taint
 	Tolerations []Toleration
+	// TopologyName names a Topology the scenario never has (missingTopology):
+	// with Kueue's TopologyAwareScheduling gate on, as by default, every
+	// ClusterQueue using the flavor is inactive (TopologyNotFound).
+	TopologyName string
 }
 
 // Quota is the quota of one resource in one flavor. BorrowingLimit and

@@ -82,6 +82,9 @@ func writeFlavor(b *bytes.Buffer, f *Flavor) {
 		}
 	}
 	writeTolerations(b, "  ", f.Tolerations)
+	if f.TopologyName != "" {
+		fmt.Fprintf(b, "  topologyName: %s\n", f.TopologyName)
+	}
 }
 
 func writeTolerations(b *bytes.Buffer, indent string, tols []Toleration) {
