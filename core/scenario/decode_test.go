@@ -1372,3 +1372,65 @@ spec: {containers: [{name: c, resources: {requests: {cpu: "1"}}}]}
 		})
 	}
 }
+
+// TestOwnedJobs checks that a job object owned by another job kind (a
+// JobSet's Jobs) is not queued on its own.
+func TestOwnedJobs(t *testing.T) {
+	const jobset = `apiVersion: jobset.x-k8s.io/v1alpha2
+kind: JobSet
+metadata: {name: js, namespace: ns, labels: {kueue.x-k8s.io/queue-name: q}}
+spec:
+  replicatedJobs:
+  - name: workers
+    template: {spec: {template: {spec: {restartPolicy: Never, containers: [{name: c, resources: {requests: {cpu: "1"}}}]}}}}
+---
+`
+	const child = `apiVersion: batch/v1
+kind: Job
+metadata:
+  name: js-workers-0
+  namespace: ns
+  ownerReferences: [{apiVersion: jobset.x-k8s.io/v1alpha2, kind: JobSet, name: js, controller: true}]
+spec:
+  template: {spec: {restartPolicy: Never, containers: [{name: c, resources: {requests: {cpu: "1"}}}]}}
+`
+	cases := map[string]struct {
+		in       string
+		want     []string
+		warnings []diag
+	}{
+		"the JobSet is in the input": {
+			in:   jobset + child,
+			want: []string{"ns/jobset-js"},
+		},
+		"the JobSet is not in the input": {
+			in: child,
+			warnings: []diag{{At: "t.yaml:6:21", Object: "Job/ns/js-workers-0", Field: "metadata.ownerReferences",
+				Msg: `this Job belongs to JobSet "js", which is not in the input: Kueue counts it through that JobSet's Workload`}},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			sc, diags := decode(t, tc.in)
+			if sc == nil {
+				t.Fatalf("Decode failed: %v", diags)
+			}
+			var got []string
+			for _, w := range sc.Workloads {
+				got = append(got, w.Namespace+"/"+w.Name)
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("workloads (-want +got):\n%s", diff)
+			}
+			var warns []diag
+			for _, w := range compact(diags, core.SeverityWarning) {
+				if w.Field == "metadata.ownerReferences" || strings.Contains(w.Msg, "queue-name") {
+					warns = append(warns, w)
+				}
+			}
+			if diff := diffDiags(tc.warnings, warns); diff != "" {
+				t.Errorf("warnings (-want +got):\n%s", diff)
+			}
+		})
+	}
+}

@@ -37,8 +37,17 @@ func (d *decoder) jobSet(st *state, o *rawObject) {
 			listNode = p.val
 			pts = d.replicatedJobs(p.val, fp, m.name, w)
 		case "startupPolicy":
-			if !isNull(p.val) {
-				d.warnf(p.key, fp, "startupPolicy is not simulated: all the replicated jobs' pods start together once the Workload is admitted (Kueue admits the whole JobSet at once either way)")
+			// AnyOrder is the default (kubectl prints it); only InOrder
+			// changes when pods start.
+			for _, q := range d.pairs(p.val, fp) {
+				switch q.name {
+				case "startupPolicyOrder":
+					if s, ok := d.strEnum(q.val, join(fp, q.name), "AnyOrder", "InOrder"); ok && s == "InOrder" {
+						d.warnf(q.val, join(fp, q.name), "startupPolicyOrder InOrder is not simulated: all the replicated jobs' pods start together once the Workload is admitted (Kueue admits the whole JobSet at once either way)")
+					}
+				default:
+					d.unknown(q, fp)
+				}
 			}
 		case "network", "successPolicy", "failurePolicy", "suspend", "coordinator",
 			"managedBy", "ttlSecondsAfterFinished", "volumeClaimPolicies":

@@ -357,7 +357,7 @@ spec:
 `,
 			want: []wlView{kwl("ns/jobset-js", "lq").PS("a", 1).PS("b", 1).Obj()},
 			warnings: []diag{
-				{At: "t.yaml:36:3", Object: "JobSet/ns/js", Field: "spec.startupPolicy", Msg: "startupPolicy is not simulated"},
+				{At: "t.yaml:36:39", Object: "JobSet/ns/js", Field: "spec.startupPolicy.startupPolicyOrder", Msg: "startupPolicyOrder InOrder is not simulated"},
 				{At: "t.yaml:41:5", Object: "JobSet/ns/js", Field: "spec.replicatedJobs[1].dependsOn", Msg: "dependsOn is not simulated"},
 			},
 		},

@@ -156,6 +156,22 @@ func (d *decoder) linkOwners(st *state) {
 			}
 		}
 	}
+	// A job object whose controller owner is a job kind Kueue integrates
+	// (the Jobs of a JobSet, the RayCluster of a RayJob, the JobSet of a
+	// TrainJob) is not queued on its own: jobframework's reconciler skips
+	// it (IsOwnerManagedByKueueForObject) and its owner's Workload holds
+	// its quota.
+	for _, w := range st.workloads {
+		o := w.owner
+		if !w.job || o == nil || o.kind == "Deployment" || o.kind == "ReplicaSet" || !podOwnerKind(o.group, o.kind) {
+			continue
+		}
+		w.dropped = true
+		if _, ok := jobs[jobKey{o.group, o.kind, w.wl.Namespace, o.name}]; ok {
+			continue
+		}
+		d.warnObj(w.label, o.node, "metadata.ownerReferences", "this %s belongs to %s %q, which is not in the input: Kueue counts it through that %s's Workload, so the playground leaves it out; paste the %s or its Workload", w.jobKind, o.kind, o.name, o.kind, o.kind)
+	}
 	for _, w := range st.workloads {
 		if w.job || w.owner == nil {
 			continue
