@@ -1209,7 +1209,7 @@ spec:
 			},
 		},
 		"fair sharing weights are read but not simulated": {
-			in: "apiVersion: kueue.x-k8s.io/v1beta2\nkind: Cohort\nmetadata: {name: org}\nspec:\n  fairSharing: {weight: \"2\"}\n",
+			in:       "apiVersion: kueue.x-k8s.io/v1beta2\nkind: Cohort\nmetadata: {name: org}\nspec:\n  fairSharing: {weight: \"2\"}\n",
 			warnings: []diag{{At: "t.yaml:5:17", Object: "Cohort/org", Field: "spec.fairSharing.weight", Msg: "fair sharing is not simulated, so the weight changes nothing here"}},
 		},
 		"the queue name written as an annotation": {
