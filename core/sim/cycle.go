@@ -488,6 +488,7 @@ func (s *State) admit(e *entry) {
 	w.Last = nil
 	w.AdmittedAt = s.Now
 	w.Preempted = nil // SetQuotaReservation resets the Preempted condition
+	w.Drained = nil
 	s.admitSeq++
 	w.AdmitSeq = s.admitSeq
 	if w.Spec.Runtime != nil {

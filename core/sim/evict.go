@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/kueueplay/kueueplay/core"
 	"github.com/kueueplay/kueueplay/core/preempt"
@@ -77,12 +78,22 @@ func (s *State) issuePreemptions(e *entry, claims []map[core.FlavorResource]core
 // quota until its termination delay is over (release).
 func (s *State) evict(i int, reason, msg, by string, ts *trace.Step) {
 	w := s.mutWorkload(i)
-	w.Status = Terminating
-	w.FinishAt = nil
 	w.Preemptions++
 	w.Preempted = &Preemption{At: s.Now, Reason: reason, By: by}
 	w.Message = msg
 	w.Explanation = fmt.Sprintf("evicted by %s (%s); it keeps its quota while it terminates", by, reason)
+	delay := s.terminate(i)
+	ts.Events = append(ts.Events, trace.Event{Kind: trace.EventEvict, Workload: w.Key, ClusterQueue: w.Admission.ClusterQueue, Preemptor: by,
+		Message: fmt.Sprintf("evicted by %s (%s); it releases its quota after its termination delay of %v", by, reason, delay)})
+}
+
+// terminate starts the termination of an evicted workload: it keeps its
+// quota until its termination delay is over (release). It returns the
+// delay.
+func (s *State) terminate(i int) time.Duration {
+	w := s.mutWorkload(i)
+	w.Status = Terminating
+	w.FinishAt = nil
 	delay := s.Scenario.TerminationDelay
 	if w.Spec.TerminationDelay != nil {
 		delay = *w.Spec.TerminationDelay
@@ -96,8 +107,71 @@ func (s *State) evict(i int, reason, msg, by string, ts *trace.Step) {
 	if qi := s.QueueIndex(w.Admission.ClusterQueue); qi >= 0 {
 		s.mutQueue(qi).Generation++
 	}
-	ts.Events = append(ts.Events, trace.Event{Kind: trace.EventEvict, Workload: w.Key, ClusterQueue: w.Admission.ClusterQueue, Preemptor: by,
-		Message: fmt.Sprintf("evicted by %s (%s); it releases its quota after its termination delay of %v", by, reason, delay)})
+	return delay
+}
+
+// Eviction reasons and messages of a stopped queue (workload.Evict's
+// reason and message in WorkloadReconciler.reconcileOnLocalQueueActiveState
+// and reconcileOnClusterQueueActiveState).
+const (
+	ReasonLocalQueueStopped   = "LocalQueueStopped"
+	ReasonClusterQueueStopped = "ClusterQueueStopped"
+	msgLocalQueueStopped      = "The LocalQueue is stopped"
+	msgClusterQueueStopped    = "The ClusterQueue is stopped"
+)
+
+// drainStopped evicts, in document order, every admitted workload whose
+// LocalQueue or ClusterQueue has stopPolicy HoldAndDrain, as the workload
+// controller's Reconcile does for an admitted workload (Kueue reconciles
+// every workload when it starts; the playground's stop policies never
+// change during a run, so this happens once, at time 0).
+// reconcileOnLocalQueueActiveState runs first: a workload of a draining
+// LocalQueue is evicted with LocalQueueStopped. Otherwise
+// reconcileOnClusterQueueActiveState looks at the ClusterQueue the queue
+// manager maps the workload's LocalQueue to (Manager.ClusterQueueForWorkload),
+// which it only knows for an existing LocalQueue that is not stopped: a
+// workload of a missing or held LocalQueue is not evicted by its
+// ClusterQueue's HoldAndDrain.
+func (s *State) drainStopped(ts *trace.Step) {
+	for i := range s.NumWorkloads() {
+		w := s.Workload(i)
+		if w.Status != Admitted {
+			continue
+		}
+		lq, ok := s.static.localQs[w.Spec.Namespace+"/"+w.Spec.Queue]
+		if !ok {
+			continue
+		}
+		d := &Drain{At: s.Now}
+		switch {
+		case lq.StopPolicy == "HoldAndDrain":
+			d.Reason, d.Message, d.LocalQueue = ReasonLocalQueueStopped, msgLocalQueueStopped, lq.Namespace+"/"+lq.Name
+		case lq.StopPolicy != "" && lq.StopPolicy != "None":
+			continue
+		default:
+			qi := s.QueueIndex(lq.ClusterQueue)
+			if qi < 0 || s.Queues[qi].Spec.StopPolicy != "HoldAndDrain" {
+				continue
+			}
+			d.Reason, d.Message, d.ClusterQueue = ReasonClusterQueueStopped, msgClusterQueueStopped, lq.ClusterQueue
+		}
+		s.drain(i, d, ts)
+	}
+}
+
+// drain evicts workload i because its queue is stopped with HoldAndDrain.
+func (s *State) drain(i int, d *Drain, ts *trace.Step) {
+	w := s.mutWorkload(i)
+	w.Drained = d
+	w.Message = d.Message
+	queue := "ClusterQueue " + d.ClusterQueue
+	if d.LocalQueue != "" {
+		queue = "LocalQueue " + d.LocalQueue
+	}
+	w.Explanation = fmt.Sprintf("evicted (%s) because %s has stopPolicy HoldAndDrain; it keeps its quota while it terminates", d.Reason, queue)
+	delay := s.terminate(i)
+	ts.Events = append(ts.Events, trace.Event{Kind: trace.EventEvict, Workload: w.Key, ClusterQueue: w.Admission.ClusterQueue, Reason: d.Reason,
+		Message: fmt.Sprintf("evicted (%s: %s): %s has stopPolicy HoldAndDrain; it releases its quota after its termination delay of %v and is not queued again while the queue is stopped", d.Reason, d.Message, queue, delay)})
 }
 
 // release ends a terminating workload's termination: its quota is freed,
@@ -126,8 +200,25 @@ func (s *State) release(i int, ts *trace.Step) {
 	s.setTerminating(i)
 	ev := trace.Event{Kind: trace.EventRelease, Workload: w.Key, ClusterQueue: w.ClusterQueue,
 		Message: fmt.Sprintf("terminated: its quota is released (%s) and it is queued again", formatUsage(usage))}
-	if !requeue {
+	d := w.Drained
+	switch {
+	case !requeue:
 		ev.Message = fmt.Sprintf("terminated: its quota is released (%s); it is inactive (spec.active: false), so it is not queued again", formatUsage(usage))
+	case d != nil:
+		// The job controller sets Requeued=False (reason d.Reason), so the
+		// queue manager parks the workload in its ClusterQueue
+		// (ClusterQueue.PushOrUpdate: backoffWaitingTimeExpired is false),
+		// or, its LocalQueue being stopped, does not queue it at all; the
+		// workload controller's Reconcile then writes the inactive queue's
+		// message.
+		if d.LocalQueue != "" {
+			w.Message = fmt.Sprintf("LocalQueue %s is inactive", w.Spec.Queue)
+			ev.Message = fmt.Sprintf("terminated: its quota is released (%s); it is not queued while LocalQueue %s is stopped", formatUsage(usage), d.LocalQueue)
+		} else {
+			w.Message = fmt.Sprintf("ClusterQueue %s is inactive", d.ClusterQueue)
+			ev.Message = fmt.Sprintf("terminated: its quota is released (%s); it stays parked (Requeued=False) while ClusterQueue %s is stopped", formatUsage(usage), d.ClusterQueue)
+		}
+		w.Explanation = fmt.Sprintf("evicted (%s: %s) at %v; it terminated and waits for the queue to be restarted (stopPolicy None)", d.Reason, d.Message, d.At)
 	}
 	if qi >= 0 {
 		s.Tree.RemoveUsageMap(s.Queues[qi].Node, usage)
@@ -135,10 +226,22 @@ func (s *State) release(i int, ts *trace.Step) {
 		s.hold(qi, i, false)
 	}
 	ts.Events = append(ts.Events, ev)
-	if !requeue {
+	switch {
+	case !requeue:
 		w.ClusterQueue = ""
-	} else if cq := s.QueueIndex(w.ClusterQueue); cq >= 0 {
-		s.pushHeap(cq, i)
+	case d == nil:
+		if cq := s.QueueIndex(w.ClusterQueue); cq >= 0 {
+			s.pushHeap(cq, i)
+		}
+	case d.LocalQueue == "":
+		// Parked in the ClusterQueue of its LocalQueue (which a pasted
+		// admission need not name).
+		w.ClusterQueue = d.ClusterQueue
+		s.park(s.QueueIndex(d.ClusterQueue), i)
+	default:
+		// In no queue, as a workload created in a stopped LocalQueue
+		// (arrive).
+		w.ClusterQueue = ""
 	}
 	if qi >= 0 {
 		s.requeueAfter(qi, ts)

@@ -117,6 +117,7 @@ func New(sc *core.Scenario, gates core.FeatureGates) *State {
 		}
 	}
 	s.placePods(&ts)
+	s.drainStopped(&ts)
 	s.initialEvents, s.initialPlacements = ts.Events, ts.Placements
 	return s
 }

@@ -68,6 +68,11 @@ type Workload struct {
 	// Preempted is set from an eviction by preemption until the workload
 	// is admitted again (the Preempted condition is True meanwhile).
 	Preempted *Preemption
+	// Drained is set when the workload was evicted because its LocalQueue
+	// or ClusterQueue has stopPolicy HoldAndDrain. It stays set after the
+	// release: Kueue leaves such a workload with Requeued=False, so the
+	// queue manager never requeues it while the queue is stopped.
+	Drained *Drain
 	// ReleaseAt is when a terminating workload releases its quota.
 	ReleaseAt *time.Duration
 
@@ -93,6 +98,19 @@ type Preemption struct {
 	At     time.Duration
 	Reason string
 	By     string
+}
+
+// Drain records an eviction by a stopped queue (stopPolicy HoldAndDrain):
+// the workload controller's reconcileOnLocalQueueActiveState or
+// reconcileOnClusterQueueActiveState.
+type Drain struct {
+	At time.Duration
+	// Reason is the Evicted condition's reason, LocalQueueStopped or
+	// ClusterQueueStopped, and Message its message.
+	Reason, Message string
+	// LocalQueue is set (namespace/name) for LocalQueueStopped,
+	// ClusterQueue for ClusterQueueStopped.
+	LocalQueue, ClusterQueue string
 }
 
 // ClusterQueue is the engine's view of one ClusterQueue and its queue.
@@ -485,6 +503,11 @@ func (s *State) requeueTree(qi int) []string {
 		cq := s.Queues[q]
 		for _, w := range slices.Clone(cq.Parked) {
 			wl := s.Workload(w)
+			if wl.Drained != nil {
+				// Requeued=False: ClusterQueue.backoffWaitingTimeExpired
+				// keeps it in the inadmissible set.
+				continue
+			}
 			if !cq.Spec.NamespaceSelector.Matches(s.namespaceLabels(wl.Spec.Namespace)) {
 				continue
 			}

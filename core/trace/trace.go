@@ -180,8 +180,10 @@ const (
 	EventRelease  EventKind = "release"
 	EventRequeue  EventKind = "requeue"
 	EventInactive EventKind = "inactive"
-	// EventEvict is a workload evicted by preemption; it keeps its quota
-	// until its termination delay is over (then a release event).
+	// EventEvict is a workload evicted by preemption, or because its
+	// LocalQueue or ClusterQueue has stopPolicy HoldAndDrain (Reason says
+	// which); it keeps its quota until its termination delay is over (then
+	// a release event).
 	EventEvict EventKind = "evict"
 	// EventScale is a Deployment or ReplicaSet created or scaled (its
 	// name is in Workload).
@@ -200,6 +202,9 @@ type Event struct {
 	Message string `json:"message"`
 	// Preemptor is the workload whose preemption caused an evict event.
 	Preemptor string `json:"preemptor,omitempty"`
+	// Reason is the Evicted condition's reason of an evict event that
+	// is not a preemption: LocalQueueStopped or ClusterQueueStopped.
+	Reason string `json:"reason,omitempty"`
 }
 
 // Head is a workload popped as the head of its ClusterQueue in a cycle.
