@@ -28,8 +28,9 @@ type view struct {
 	// Admission is the ClusterQueue and, per pod set, each resource's
 	// flavor, for admitted and terminating workloads.
 	Admission string
-	// Reason is why a terminating workload was evicted (the Preempted
-	// condition's reason).
+	// Reason is why a terminating workload was evicted: the Preempted
+	// condition's reason, or the Evicted condition's when it was not
+	// preempted (LocalQueueStopped, ClusterQueueStopped).
 	Reason string
 	// Message is the pending message (QuotaReserved=False) of a pending
 	// workload, or the eviction message of a terminating one.
@@ -65,7 +66,9 @@ func oursView(s *sim.State, w *sim.Workload) view {
 		case w.Parked:
 			v.Queue = "parked"
 		}
-		v.Message = w.Message
+		// A pasted eviction's message, kept after the release, carries
+		// the preemptor's real UID.
+		v.Message = normalizeMessage(w.Message)
 	case sim.Admitted, sim.Terminating:
 		if a := w.Admission; a != nil {
 			var ps []string
@@ -78,6 +81,8 @@ func oursView(s *sim.State, w *sim.Workload) view {
 			switch {
 			case w.Preempted != nil:
 				v.Reason = w.Preempted.Reason
+			case w.Drained != nil:
+				v.Reason = w.Drained.Reason
 			case w.Spec.Eviction != nil:
 				// Pasted with Evicted=True (the harness writes that
 				// condition, and no Preempted one, on Kueue's side).

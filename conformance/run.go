@@ -246,6 +246,14 @@ func RunWithLog(sc *core.Scenario, log io.Writer) (*Result, error) {
 				}
 			}
 		}
+		if ts.Kind == trace.StepInitial {
+			// The workload controller's start-up pass (world.startup),
+			// which drains the queues with stopPolicy HoldAndDrain.
+			if err := w.startup(); err != nil {
+				runErr = fmt.Errorf("step %d (start-up reconcile): %w", ts.Index, err)
+				return
+			}
+		}
 		res.Steps, res.Cycles, res.KueueCycles = ts.Index, ts.Cycle, w.cycles
 		diffs, err := compare(s, w, created)
 		if err != nil {

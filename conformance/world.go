@@ -243,6 +243,25 @@ func (w *world) cycle() (bool, error) {
 	return true, w.sync()
 }
 
+// startup plays the workload controller's first pass over the workloads
+// the cluster starts with: controller-runtime reconciles every object its
+// informer lists when the manager starts, and the harness's world is
+// built with those workloads already seen (newWorld), so nothing else
+// would reconcile them. Kueue's own WorkloadReconciler.Reconcile runs on
+// each, in key order; for an admitted workload of a LocalQueue or
+// ClusterQueue with stopPolicy HoldAndDrain it is what evicts it
+// (reconcileOnLocalQueueActiveState, reconcileOnClusterQueueActiveState:
+// workload.Evict with LocalQueueStopped or ClusterQueueStopped). sync then
+// feeds the resulting updates to the controller as usual.
+func (w *world) startup() error {
+	for _, k := range sortedKeys(w.seen) {
+		if _, err := w.wlRec.Reconcile(w.ctx, ctrl.Request{NamespacedName: k}); err != nil {
+			return fmt.Errorf("workload controller, %s: %w", k, err)
+		}
+	}
+	return w.sync()
+}
+
 // sync plays the informer and the workload controller: every workload
 // created, changed or deleted since the last sync goes to the controller's
 // event handler (which updates the cache and the queues), then to its

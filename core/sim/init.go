@@ -133,7 +133,8 @@ func admittedAt(w *core.Workload) time.Duration {
 // condition (or inactive) terminating: it keeps its quota until its
 // termination delay, counted from the eviction, is over (but not before
 // the simulation starts), as Kueue keeps it until the job's pods are gone
-// (jobframework's reconciler, then UnsetQuotaReservationWithCondition).
+// (jobframework's reconciler, then UnsetQuotaReservationWithCondition). An
+// inactive one's quota is free at once.
 func (s *State) startEvicted(i int) {
 	w := s.mutWorkload(i)
 	ev := w.Spec.Eviction
@@ -145,6 +146,13 @@ func (s *State) startEvicted(i int) {
 		delay = *w.Spec.TerminationDelay
 	}
 	at := max(0, ev.At+delay)
+	if !w.Spec.Active {
+		// Kueue's cache drops an inactive workload's usage on the first
+		// update it sees (WorkloadReconciler.Update: !active →
+		// cache.DeleteWorkload), while its pods still terminate: the
+		// quota is free for the scheduler at once.
+		at = max(0, ev.At)
+	}
 	w.ReleaseAt = &at
 	w.Explanation = fmt.Sprintf("pasted evicted (Evicted=True, reason %s); it keeps its quota while it terminates, until %v", ev.Reason, at)
 	s.setRunning(i)
