@@ -457,6 +457,7 @@ func features(s *Scenario) []string {
 	for _, lq := range s.LocalQueues {
 		lqs[lq.ClusterQueue]++
 		add(true, "namespace "+lq.Namespace)
+		add(lq.StopPolicy != "", "LocalQueue stopPolicy="+lq.StopPolicy)
 	}
 	for _, cq := range s.ClusterQueues {
 		add(cq.Cohort != "" && !objects[cq.Cohort], "implicit cohort")
@@ -466,6 +467,7 @@ func features(s *Scenario) []string {
 		add(lqs[cq.Name] == 2, "2 LocalQueues for a ClusterQueue")
 		quotas(cq.ResourceGroups, "")
 		add(true, "queueingStrategy="+cq.QueueingStrategy)
+		add(cq.StopPolicy != "", "ClusterQueue stopPolicy="+cq.StopPolicy)
 		add(true, "withinClusterQueue="+cq.Preemption.WithinClusterQueue)
 		add(true, "reclaimWithinCohort="+cq.Preemption.ReclaimWithinCohort)
 		add(true, "borrowWithinCohort="+cq.Preemption.BorrowWithinCohort)
@@ -541,6 +543,7 @@ func TestCoverage(t *testing.T) {
 		"borrowingLimit", "lendingLimit",
 		"2 LocalQueues for a ClusterQueue", "namespace ns-a", "namespace ns-b", "namespace ns-c",
 		"queueingStrategy=", "queueingStrategy=BestEffortFIFO", "queueingStrategy=StrictFIFO",
+		"ClusterQueue stopPolicy=Hold", "ClusterQueue stopPolicy=HoldAndDrain", "LocalQueue stopPolicy=Hold", "LocalQueue stopPolicy=HoldAndDrain",
 		"withinClusterQueue=", "withinClusterQueue=Never", "withinClusterQueue=LowerPriority", "withinClusterQueue=LowerOrNewerEqualPriority",
 		"reclaimWithinCohort=", "reclaimWithinCohort=Never", "reclaimWithinCohort=LowerPriority", "reclaimWithinCohort=Any",
 		"borrowWithinCohort=", "borrowWithinCohort=Never", "borrowWithinCohort=LowerPriority", "maxPriorityThreshold",

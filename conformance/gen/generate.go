@@ -224,6 +224,7 @@ func (g *generator) clusterQueues() {
 		cq.Preemption = g.preemption(preemptive)
 		cq.FlavorFungibility = g.fungibility()
 		cq.ResourceGroups = g.cqResourceGroups(cq.Cohort != "")
+		cq.StopPolicy = g.stopPolicy()
 		g.s.ClusterQueues = append(g.s.ClusterQueues, cq)
 	}
 }
@@ -412,6 +413,16 @@ func (g *generator) quota(resource string, withLimits, forCohort bool) Quota {
 	return q
 }
 
+// stopPolicy rarely (4%) stops a ClusterQueue or LocalQueue: Hold or
+// HoldAndDrain, equally. (Generated workloads never start admitted, so
+// HoldAndDrain drains nothing here; the testdata scenarios cover that.)
+func (g *generator) stopPolicy() string {
+	if !g.chance(4) {
+		return ""
+	}
+	return pick(g, []string{"Hold", "HoldAndDrain"})
+}
+
 // localQueues draws one or two LocalQueues per ClusterQueue, in namespaces
 // ns-a, ns-b, ... (two ClusterQueues may share a namespace). LocalQueue
 // names are unique across namespaces, so removing objects never makes
@@ -426,6 +437,7 @@ func (g *generator) localQueues() {
 				Namespace:    namespaceName(g.r.IntN(nsCount)),
 				Name:         fmt.Sprintf("lq%d", i),
 				ClusterQueue: cq.Name,
+				StopPolicy:   g.stopPolicy(),
 			})
 			i++
 		}

@@ -184,6 +184,7 @@ func (s *Scenario) Shrinks() []*Scenario {
 			reset func(cq *ClusterQueue)
 		}{
 			{cq.QueueingStrategy != "", func(cq *ClusterQueue) { cq.QueueingStrategy = "" }},
+			{cq.StopPolicy != "", func(cq *ClusterQueue) { cq.StopPolicy = "" }},
 			{cq.Preemption.WithinClusterQueue != "", func(cq *ClusterQueue) { cq.Preemption.WithinClusterQueue = "" }},
 			{cq.Preemption.ReclaimWithinCohort != "", func(cq *ClusterQueue) { cq.Preemption.ReclaimWithinCohort = "" }},
 			{cq.Preemption.BorrowWithinCohort != "", func(cq *ClusterQueue) {
@@ -217,6 +218,11 @@ func (s *Scenario) Shrinks() []*Scenario {
 		}
 		if w.TerminationDelaySeconds != nil {
 			simplify(func(c *Scenario) { c.Workloads[i].TerminationDelaySeconds = nil })
+		}
+	}
+	for i, lq := range s.LocalQueues {
+		if lq.StopPolicy != "" {
+			simplify(func(c *Scenario) { c.LocalQueues[i].StopPolicy = "" })
 		}
 	}
 	for i, f := range s.Flavors {

@@ -169,11 +169,15 @@ type ClusterQueue struct {
 	Preemption        Preemption
 	FlavorFungibility FlavorFungibility
 	ResourceGroups    []ResourceGroup
+	// StopPolicy is Hold, HoldAndDrain or empty (None).
+	StopPolicy string
 }
 
-// LocalQueue is a LocalQueue.
+// LocalQueue is a LocalQueue. StopPolicy is Hold, HoldAndDrain or empty
+// (None).
 type LocalQueue struct {
 	Namespace, Name, ClusterQueue string
+	StopPolicy                    string
 }
 
 // Request is one per-pod resource request.

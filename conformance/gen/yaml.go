@@ -36,8 +36,12 @@ func (s *Scenario) YAML() []byte {
 		writeClusterQueue(&b, &s.ClusterQueues[i])
 	}
 	for _, lq := range s.LocalQueues {
-		fmt.Fprintf(&b, "---\napiVersion: %s\nkind: LocalQueue\nmetadata: {name: %s, namespace: %s}\nspec: {clusterQueue: %s}\n",
-			apiKueue, lq.Name, lq.Namespace, lq.ClusterQueue)
+		stop := ""
+		if lq.StopPolicy != "" {
+			stop = ", stopPolicy: " + lq.StopPolicy
+		}
+		fmt.Fprintf(&b, "---\napiVersion: %s\nkind: LocalQueue\nmetadata: {name: %s, namespace: %s}\nspec: {clusterQueue: %s%s}\n",
+			apiKueue, lq.Name, lq.Namespace, lq.ClusterQueue, stop)
 	}
 	for i := range s.Workloads {
 		writeWorkload(&b, &s.Workloads[i])
@@ -120,6 +124,9 @@ func writeClusterQueue(b *bytes.Buffer, cq *ClusterQueue) {
 		fmt.Fprintf(b, "  cohortName: %s\n", cq.Cohort)
 	}
 	b.WriteString("  namespaceSelector: {}\n")
+	if cq.StopPolicy != "" {
+		fmt.Fprintf(b, "  stopPolicy: %s\n", cq.StopPolicy)
+	}
 	if cq.QueueingStrategy != "" {
 		fmt.Fprintf(b, "  queueingStrategy: %s\n", cq.QueueingStrategy)
 	}
