@@ -3,7 +3,6 @@ package core
 import (
 	"fmt"
 	"slices"
-	"strings"
 )
 
 // Feature gate names the engine reads. Every other gate of Kueue v0.16.1 is
@@ -246,39 +245,10 @@ func validateGateName(name string, suggest bool) error {
 	return fmt.Errorf("%s", msg)
 }
 
-// nearestGate returns the known gate closest to name (case-insensitive
-// edit distance, at most a third of the name's length), or "".
+// nearestGate returns the known gate closest to name (see Nearest), or "".
 func nearestGate(name string) string {
 	if len(name) > 64 {
 		return "" // longer than any gate by far
 	}
-	best, bestDist := "", len(name)/3+1
-	lower := strings.ToLower(name)
-	for _, g := range KnownGates() {
-		if dist := editDistance(lower, strings.ToLower(g)); dist < bestDist {
-			best, bestDist = g, dist
-		}
-	}
-	return best
-}
-
-// editDistance is the Levenshtein distance between a and b, in bytes.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
+	return Nearest(name, KnownGates())
 }

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/kueueplay/kueueplay/core"
 )
 
 // What the decoder does with an object whose apiVersion and kind it does not
@@ -109,7 +111,7 @@ func (d *decoder) unsupported(o *rawObject) {
 		if group == "" {
 			msg = fmt.Sprintf("the core API group (apiVersion v1) has no kind %q", clip(o.kind))
 		}
-		if near := nearest(o.kind, kinds); near != "" {
+		if near := core.Nearest(o.kind, kinds); near != "" {
 			msg += fmt.Sprintf("; did you mean %q?", near)
 		}
 		d.errorf(o.kindNode, "kind", "%s", msg)
@@ -154,51 +156,4 @@ func containsString(list []string, s string) bool {
 		}
 	}
 	return false
-}
-
-// nearest returns the candidate closest to s by edit distance (ignoring
-// case), if it is close enough to be a likely misspelling: at most a third
-// of the longer word's length, and at most 3. Ties go to the first
-// candidate in the list.
-func nearest(s string, candidates []string) string {
-	best, bestDist := "", 4
-	ls := strings.ToLower(s)
-	for _, c := range candidates {
-		dist := editDistance(ls, strings.ToLower(c))
-		limit := max(len(s), len(c)) / 3
-		if dist <= limit && dist < bestDist {
-			best, bestDist = c, dist
-		}
-	}
-	return best
-}
-
-// editDistance is the Levenshtein distance between a and b, in bytes. The
-// strings it is used on are kind and field names, at most a few dozen
-// bytes (longer input is cut to keep the cost bounded).
-func editDistance(a, b string) int {
-	const maxLen = 64
-	if len(a) > maxLen {
-		a = a[:maxLen]
-	}
-	if len(b) > maxLen {
-		b = b[:maxLen]
-	}
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

@@ -377,7 +377,7 @@ func (d *decoder) unknown(p pair, path string) {
 	msg := fmt.Sprintf("unknown field %q", p.name)
 	if d.suggestions < maxSuggestions {
 		d.suggestions++
-		if near := nearest(p.name, knownFields()); near != "" && near != p.name {
+		if near := core.Nearest(p.name, knownFields()); near != "" && near != p.name {
 			msg += fmt.Sprintf("; did you mean %q?", near)
 		}
 	}
