@@ -449,17 +449,6 @@ const (
 	apiLeaderWorkerSet = "leaderworkerset.x-k8s.io/v1"
 )
 
-const acceptedKinds = "kueue.x-k8s.io/v1beta2 or kueue.x-k8s.io/v1beta1 " +
-	"(ResourceFlavor, ClusterQueue, Cohort, LocalQueue, Workload, WorkloadPriorityClass), " +
-	"batch/v1 Job, jobset.x-k8s.io/v1alpha2 JobSet, ray.io/v1 RayJob and RayCluster, " +
-	"kubeflow.org/v1 PyTorchJob, TFJob, XGBoostJob, PaddleJob and JAXJob, kubeflow.org/v2beta1 MPIJob, " +
-	"trainer.kubeflow.org/v1alpha1 TrainJob, ClusterTrainingRuntime and TrainingRuntime, " +
-	"workload.codeflare.dev/v1beta2 AppWrapper, " +
-	"leaderworkerset.x-k8s.io/v1 LeaderWorkerSet, apps/v1 StatefulSet, Deployment and ReplicaSet, " +
-	"v1 Pod, Namespace and Node, scheduling.k8s.io/v1 PriorityClass, " +
-	"scheduling.x-k8s.io/v1alpha1 ResourcePolicy, config.kueue.x-k8s.io/v1beta2 or v1beta1 Configuration (also in a v1 ConfigMap), " +
-	"kueueplay/v1alpha1 Scenario"
-
 // dispatch decodes one object according to its apiVersion and kind.
 func (d *decoder) dispatch(st *state, o *rawObject) {
 	d.obj = ""

@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -106,7 +107,7 @@ func (d *decoder) unsupported(o *rawObject) {
 	d.obj = objectLabel(o.kind, name, namespace, namespace != "")
 	group := groupOf(o.apiVersion)
 	kinds := realKinds(group)
-	if kinds != nil && !containsString(kinds, o.kind) {
+	if kinds != nil && !slices.Contains(kinds, o.kind) {
 		msg := fmt.Sprintf("API group %q has no kind %q", group, clip(o.kind))
 		if group == "" {
 			msg = fmt.Sprintf("the core API group (apiVersion v1) has no kind %q", clip(o.kind))
@@ -123,7 +124,7 @@ func (d *decoder) unsupported(o *rawObject) {
 		if group == "" {
 			version = o.apiVersion
 		}
-		if !containsString(versions, version) {
+		if !slices.Contains(versions, version) {
 			want := versions[0]
 			if group != "" {
 				want = group + "/" + want
@@ -147,13 +148,4 @@ func metaNode(o *rawObject) *yaml.Node {
 		}
 	}
 	return nil
-}
-
-func containsString(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

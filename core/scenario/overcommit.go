@@ -23,9 +23,12 @@ import (
 // it. Each warning is at the ClusterQueue or Cohort object, or for a cohort
 // only named by ClusterQueues, at the first of them by name.
 func (d *decoder) overcommit(sc *core.Scenario) {
+	// Most inputs paste no admission: no tree to build for them.
+	if !slices.ContainsFunc(sc.Workloads, func(w core.Workload) bool { return w.Admission != nil }) {
+		return
+	}
 	gates := core.FeatureGates{}.With(sc.Gates)
 	t := quota.Build(sc.ClusterQueues, sc.Cohorts, gates.Enabled(core.GateLendingLimit))
-	admitted := false
 	for i := range sc.Workloads {
 		w := &sc.Workloads[i]
 		if w.Admission == nil {
@@ -33,11 +36,7 @@ func (d *decoder) overcommit(sc *core.Scenario) {
 		}
 		if qi := t.ClusterQueue(w.Admission.ClusterQueue); qi >= 0 {
 			t.AddUsageMap(qi, w.AdmissionUsage())
-			admitted = true
 		}
-	}
-	if !admitted {
-		return
 	}
 	positions := map[string]core.Pos{}
 	cqs := slices.Clone(sc.ClusterQueues)
