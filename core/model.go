@@ -362,6 +362,14 @@ type Workload struct {
 	// virtual time (negative or zero for before the simulation), or nil.
 	AdmittedAt *time.Duration
 
+	// ReplicaOf is set on the Workload Kueue's pod integration makes of
+	// one pod of a queued Deployment or ReplicaSet: the owner's key
+	// ("namespace/name", see Deployment.Key). Such a workload is created
+	// and deleted by the owner's replica count (scale events), not by an
+	// arrival of its own. PodName is its pod's name, <owner>-<index>.
+	ReplicaOf string
+	PodName   string
+
 	Pos Pos
 }
 
@@ -415,7 +423,10 @@ type Expectation struct {
 	Pending     []string
 	Terminating []string
 	Finished    []string
-	Preempted   []string
+	// Deleted lists workloads deleted by an event or, for the pod
+	// workloads of a queued Deployment, by a scale-down.
+	Deleted   []string
+	Preempted []string
 	// Messages maps a workload to its expected pending message. A key may
 	// also name a Deployment or ReplicaSet: its value is then the reason
 	// of the owner's first pending pod (the same applies to an admitted

@@ -38,8 +38,11 @@ const (
 	MaxDeploymentPods = 100_000
 )
 
-// Deployment is an apps/v1 Deployment or ReplicaSet of the scenario. Kueue
-// does not manage it: its pods go straight to the placement layer.
+// Deployment is an apps/v1 Deployment or ReplicaSet of the scenario. When
+// Kueue does not manage it (Queue is ""), its pods go straight to the
+// placement layer. When it does (Queue is set), each pod is a single-pod
+// Workload of Kueue's pod integration, queued like any other, and placed
+// once admitted.
 type Deployment struct {
 	Kind      string // "Deployment" or "ReplicaSet"
 	Namespace string
@@ -63,7 +66,17 @@ type Deployment struct {
 	// Arrival is the kueueplay/arrival annotation (default 0): when the
 	// object is created and its pods appear.
 	Arrival time.Duration
-	Pos     Pos
+	// Queue is the LocalQueue (in Namespace) Kueue queues the pods in: the
+	// queue-name label of a Deployment, else of the pod template, else
+	// "default" when the namespace has that LocalQueue
+	// (LocalQueueDefaulting); "" when Kueue does not manage the pods.
+	Queue string
+	// Workloads are the indexes in Scenario.Workloads of the pods'
+	// Workloads, in pod index order: one for every pod the owner ever
+	// creates (spec.replicas at creation, then each scale-up). Their
+	// Arrival is when the pod is created; ReplicaOf names the owner.
+	Workloads []int
+	Pos       Pos
 }
 
 // Key returns the "namespace/name" key events and expectations use.

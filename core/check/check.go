@@ -184,7 +184,7 @@ func compare(e *core.Expectation, snap snapshot) (map[string]*Workload, map[stri
 	for _, list := range []struct {
 		keys  []string
 		state string
-	}{{e.Pending, "pending"}, {e.Terminating, "terminating"}, {e.Finished, "finished"}} {
+	}{{e.Pending, "pending"}, {e.Terminating, "terminating"}, {e.Finished, "finished"}, {e.Deleted, "deleted"}} {
 		for _, k := range list.keys {
 			get(want, k).State = list.state
 			get(got, k).State = state(k)

@@ -51,6 +51,10 @@ type configInfo struct {
 	label string
 	// node is the Configuration's mapping, for positions.
 	node *yaml.Node
+	// noPods is set when integrations.frameworks enables no pod
+	// integration; noPodsAt is the frameworks key, path its field path.
+	noPods   bool
+	noPodsAt ref
 }
 
 // configObject decodes o when it is a Configuration, or a ConfigMap that
@@ -278,7 +282,7 @@ func (d *decoder) configuration(st *state, o *rawObject, label, path string) {
 		case "waitForPodsReady":
 			d.waitForPodsReady(p, fp, v1beta1)
 		case "integrations":
-			d.integrations(p.val, fp, v1beta1)
+			d.integrations(p.val, fp, v1beta1, ci)
 		case "multiKueue":
 			fields := []string{"gcInterval", "origin", "workerLostTimeout", "dispatcherName", "externalFrameworks"}
 			if !v1beta1 {
@@ -361,14 +365,17 @@ func (d *decoder) fairSharingConfig(p pair, path string, v1beta1 bool) {
 	}
 }
 
-// integrations decodes integrations. The playground's model is Kueue's
-// default frameworks (batch/job only): Jobs are managed, the pods of
-// Deployments and ReplicaSets are placed without Kueue. A list without
-// batch/job is a warning. The pod and deployment frameworks (in Kueue's
-// default manager configuration) are not: they matter only for pods with
-// a queue-name label, and the Deployment decoder already warns about each
-// Deployment or ReplicaSet whose pods carry one.
-func (d *decoder) integrations(n *yaml.Node, path string, v1beta1 bool) {
+// integrations decodes integrations. The playground queues what Kueue's
+// shipped manager configuration enables: Jobs and the other job kinds,
+// and, through the pod integration, Pods and the pods of Deployments and
+// ReplicaSets with a queue. A list without batch/job is a warning. A list
+// without any framework that enables the pod integration ("pod", or
+// "deployment", "statefulset" and "leaderworkerset", which enable it
+// implicitly: ImplicitlyEnabledFrameworkNames in their registrations)
+// sets ci.noPods: the pods of Deployments and ReplicaSets are then placed
+// without Kueue (linkQueuedDeployments), and queued Pods get a warning
+// (linkConfiguration).
+func (d *decoder) integrations(n *yaml.Node, path string, v1beta1 bool, ci *configInfo) {
 	fields := []string{"frameworks", "externalFrameworks", "labelKeysToCopy"}
 	if v1beta1 {
 		fields = append(fields, "podOptions")
@@ -386,6 +393,10 @@ func (d *decoder) integrations(n *yaml.Node, path string, v1beta1 bool) {
 			if !slices.Contains(names, "batch/job") {
 				d.warnf(p.key, fp, "integrations.frameworks without batch/job is not simulated: Kueue would not manage batch/v1 Jobs, which the playground queues")
 			}
+			ci.noPods = !slices.ContainsFunc(names, func(n string) bool {
+				return n == "pod" || n == "deployment" || n == "statefulset" || n == "leaderworkerset.x-k8s.io/leaderworkerset"
+			})
+			ci.noPodsAt = ref{node: p.key, path: fp}
 		case p.name == "podOptions":
 			d.knownFields(p.val, fp, "namespaceSelector", "podSelector")
 		}
@@ -518,7 +529,16 @@ func (d *decoder) linkConfiguration(st *state) {
 		return
 	}
 	cfg := &ci.cfg
-	for _, w := range st.workloads {
+	if ci.noPods && slices.ContainsFunc(st.workloads, func(w *wlInfo) bool { return !w.dropped && w.jobKind == "Pod" }) {
+		d.warnObj(ci.label, ci.noPodsAt.node, ci.noPodsAt.path, "integrations.frameworks enables no pod integration (pod, or deployment, statefulset or leaderworkerset, which enable it), and that is not simulated for Pods: Kueue would not queue the Pods of the input, which the playground queues")
+	}
+	ws := slices.Clone(st.workloads)
+	for _, dp := range st.deployments {
+		if dp.proto != nil {
+			ws = append(ws, dp.proto) // the Workload of each of its pods
+		}
+	}
+	for _, w := range ws {
 		for i := range w.wl.PodSets {
 			ps := &w.wl.PodSets[i]
 			out, conflicts, err := cfg.EffectiveRequests(ps.Requests)

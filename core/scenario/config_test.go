@@ -264,8 +264,14 @@ featureGates:
 				{At: "t.yaml:24:3", Object: "Configuration", Field: "featureGates[HierarchicalCohorts]", Msg: "feature gate HierarchicalCohorts=false is not simulated"},
 			},
 		},
-		"pod and deployment integrations: only the Deployment decoder's own warning": {
+		"pod and deployment integrations: the Deployment's pods are queued, no warning": {
 			in: readTestdata(t, "config/default-manager-config.yaml") + `---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: LocalQueue
+metadata: {name: q, namespace: team-a}
+spec: {clusterQueue: cq}
+---
+` + cqHeader + `---
 apiVersion: apps/v1
 kind: Deployment
 metadata: {name: web, namespace: team-a}
@@ -275,8 +281,34 @@ spec:
     metadata: {labels: {app: web, kueue.x-k8s.io/queue-name: q}}
     spec: {containers: [{name: c, resources: {requests: {cpu: 1}}}]}
 `,
-			want:     &core.Configuration{Source: "Configuration", APIVersion: "config.kueue.x-k8s.io/v1beta2", Pos: core.Pos{File: "t.yaml", Line: 2, Col: 1}},
-			warnings: []diag{{At: "t.yaml:94:62", Object: "Deployment/team-a/web", Field: "spec.template.metadata.labels[kueue.x-k8s.io/queue-name]", Msg: "Kueue's pod integration is not simulated"}},
+			want: &core.Configuration{Source: "Configuration", APIVersion: "config.kueue.x-k8s.io/v1beta2", Pos: core.Pos{File: "t.yaml", Line: 2, Col: 1}},
+		},
+		"frameworks without a pod integration": {
+			in: `apiVersion: config.kueue.x-k8s.io/v1beta2
+kind: Configuration
+integrations:
+  frameworks: [batch/job, jobset.x-k8s.io/jobset]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: p, namespace: team-a, labels: {kueue.x-k8s.io/queue-name: q}}
+spec: {containers: [{name: c}]}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, namespace: team-a, labels: {kueue.x-k8s.io/queue-name: q}}
+spec:
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec: {containers: [{name: c}]}
+`,
+			want: &core.Configuration{Source: "Configuration", APIVersion: "config.kueue.x-k8s.io/v1beta2", Pos: core.Pos{File: "t.yaml", Line: 1, Col: 1}},
+			warnings: []diag{
+				{At: "t.yaml:4:3", Object: "Configuration", Field: "integrations.frameworks", Msg: "and that is not simulated for Pods: Kueue would not queue the Pods of the input"},
+				{At: "t.yaml:8:76", Object: "Pod/team-a/p", Field: "metadata.labels[kueue.x-k8s.io/queue-name]", Msg: `LocalQueue "q" does not exist`},
+				{At: "t.yaml:13:78", Object: "Deployment/team-a/web", Field: "metadata.labels[kueue.x-k8s.io/queue-name]", Msg: "the Configuration's integrations.frameworks (line 4) enables no pod integration: Kueue does not queue the pods of this Deployment, so they are placed without quota"},
+			},
 		},
 		"transformations are validated as Kueue does": {
 			in: `apiVersion: config.kueue.x-k8s.io/v1beta2

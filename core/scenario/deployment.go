@@ -1,9 +1,13 @@
 package scenario
 
 import (
+	"cmp"
 	"fmt"
 	"hash/fnv"
 	"math"
+	"slices"
+	"strconv"
+	"time"
 
 	"go.yaml.in/yaml/v3"
 
@@ -27,8 +31,9 @@ func podTemplateHash(namespace, name string) string {
 }
 
 // deployment decodes an apps/v1 Deployment or ReplicaSet (kind says which).
-// Kueue does not manage it; its pods go straight to the placement layer. It
-// validates like the API server (ValidateDeploymentSpec,
+// When Kueue queues its pods (see podWorkload and linkQueuedDeployments),
+// each pod is a single-pod Workload; otherwise its pods go straight to the
+// placement layer. It validates like the API server (ValidateDeploymentSpec,
 // ValidateReplicaSetSpec): spec.selector and spec.template are required,
 // the selector must not be empty and must match the template's labels, and
 // the template's restartPolicy must be Always. spec.replicas defaults to 1
@@ -111,15 +116,11 @@ func (d *decoder) deployment(st *state, o *rawObject) {
 		if isDeployment {
 			labels[labelPodTemplateHash] = podTemplateHash(m.namespace, m.name)
 		}
+		di.proto = d.podWorkload(o, m, pt, labels, isDeployment)
 		dep.Pod = pt.pods(dep.Replicas, labels)
-		if _, ok := pt.labels[labelQueueName]; ok {
-			di.queueLabeled = true
-			d.warnf(pt.labelNodes[labelQueueName], key("spec.template.metadata.labels", labelQueueName), "Kueue's pod integration is not simulated: the pods of this %s are placed without quota", o.kind)
-		}
 	}
-	if _, ok := m.labels[labelQueueName]; ok && isDeployment {
-		di.queueLabeled = true
-		d.warnf(m.labelNodes[labelQueueName], key("metadata.labels", labelQueueName), "Kueue's Deployment integration is not simulated: the pods of this Deployment are placed without quota")
+	if _, ok := m.labels[labelQueueName]; ok && !isDeployment && (di.proto == nil || di.proto.queue.name == "") {
+		d.warnf(m.labelNodes[labelQueueName], key("metadata.labels", labelQueueName), "Kueue has no ReplicaSet integration: its pod integration reads the queue-name label of the pods, so this label is ignored; put it on spec.template.metadata.labels")
 	}
 	di.dep = dep
 	if m.name == "" || !d.register(st, o.kind, m.namespace, m.name, m.nameNode, "") {
@@ -184,21 +185,6 @@ func (d *decoder) linkDeployments(st *state) {
 		}
 	}
 
-	// LocalQueueDefaulting (Beta, on by default) also reaches the pods of
-	// Deployments and ReplicaSets without the queue-name label in a
-	// namespace with a LocalQueue "default" (jobframework.ApplyDefaultLocalQueue
-	// in the Deployment and pod webhooks).
-	lqs := map[string]bool{}
-	for _, q := range st.localQueues {
-		lqs[q.lq.Namespace+"/"+q.lq.Name] = true
-	}
-	for _, dp := range st.deployments {
-		if dp.queueLabeled || !lqs[dp.dep.Namespace+"/"+defaultLocalQueueName] {
-			continue
-		}
-		d.warnObj(dp.label, dp.node, key("metadata.labels", labelQueueName), "namespace %q has a LocalQueue named %q: with LocalQueueDefaulting (on by default) Kueue would queue each pod of this %s as a single-pod Workload; the pod integration is not simulated for them, so the pods are placed without quota", dp.dep.Namespace, defaultLocalQueueName, dp.dep.Kind)
-	}
-
 	// Each Deployment counts with the largest replica count it can reach:
 	// spec.replicas or a scale event's replicas.
 	peak := map[string]*scaleRef{}
@@ -222,4 +208,169 @@ func (d *decoder) linkDeployments(st *state) {
 			return
 		}
 	}
+}
+
+// podWorkload builds the Workload Kueue's pod integration would make of one
+// pod of the Deployment or ReplicaSet o (pod_controller.go
+// constructPodSets: one pod set "main" of count 1), less what
+// linkQueuedDeployments fills in per pod (name, creation time) or once the
+// whole input is known (the default LocalQueue, the priority value).
+// labels are the pods' labels; the queue-name and priority-class labels a
+// Deployment webhook copies into the template are added to them.
+//
+// The queue is a Deployment's queue-name label, which the Deployment
+// webhook copies into the pod template (deployment_webhook.go Default),
+// else the template's own; a ReplicaSet has no integration, so only its
+// template's label counts. The priority class label likewise; without one,
+// the template's priorityClassName (jobframework.ExtractPriority on the
+// Pod).
+func (d *decoder) podWorkload(o *rawObject, m objMeta, pt podTemplate, labels map[string]string, isDeployment bool) *wlInfo {
+	w := &wlInfo{
+		label: m.label, node: o.node, nameNode: m.nameNode,
+		job: true, jobKind: o.kind, jobName: m.name,
+		wl: core.Workload{Namespace: m.namespace, Active: true, Pos: d.pos(o.node)},
+		pc: pt.priorityClassName,
+	}
+	type source struct {
+		labels map[string]string
+		nodes  map[string]*yaml.Node
+		path   string
+	}
+	sources := []source{{pt.labels, pt.labelNodes, "spec.template.metadata.labels"}}
+	if isDeployment {
+		sources = append([]source{{m.labels, m.labelNodes, "metadata.labels"}}, sources...)
+	}
+	w.noQueueLabel = true
+	for _, src := range sources {
+		v, ok := src.labels[labelQueueName]
+		if !ok || !w.noQueueLabel {
+			continue
+		}
+		fp := key(src.path, labelQueueName)
+		// jobframework.ValidateQueueName.
+		if msg := checkDNSSubdomain(v, MaxNameLength); msg != "" {
+			d.errorf(src.nodes[labelQueueName], fp, "invalid queue name: %s", msg)
+		}
+		w.noQueueLabel = false
+		w.wl.Queue = v
+		w.queue = ref{name: v, node: src.nodes[labelQueueName], path: fp}
+		labels[labelQueueName] = v
+	}
+	for _, src := range sources {
+		if c, ok := src.labels[labelPriorityClass]; ok && c != "" && w.wpc.name == "" {
+			w.wpc = ref{name: c, node: src.nodes[labelPriorityClass], path: key(src.path, labelPriorityClass)}
+			labels[labelPriorityClass] = c
+		}
+	}
+	ps := pt.pods(1, labels)
+	ps.Name = defaultPodSetName
+	w.wl.PodSets = []core.PodSet{ps}
+	return w
+}
+
+// linkQueuedDeployments makes the Workloads of the pods Kueue queues: the
+// pods of a Deployment or ReplicaSet with a queue (see podWorkload), or,
+// without one, in a namespace with a LocalQueue "default"
+// (LocalQueueDefaulting, Beta and on by default:
+// jobframework.ApplyDefaultLocalQueue in the Deployment and pod webhooks).
+// Each pod is one Workload named pod-<pod name>, pod index order, one for
+// every pod the owner ever creates (podCreations). Kueue names it after
+// the Pod and a hash of its UID (GetWorkloadNameForOwnerWithGVK); the
+// playground's pods have no UID, so the name is the pod's alone.
+//
+// The checks that would repeat for each pod (the priority class, the
+// LocalQueue) run once, on the owner.
+func (d *decoder) linkQueuedDeployments(st *state) {
+	lqs := map[string]bool{}
+	for _, q := range st.localQueues {
+		lqs[q.lq.Namespace+"/"+q.lq.Name] = true
+	}
+	total := 0
+	for _, dp := range st.deployments {
+		w := dp.proto
+		if w == nil || dp.dep.Name == "" {
+			continue
+		}
+		ns := dp.dep.Namespace
+		if w.noQueueLabel && !lqs[ns+"/"+defaultLocalQueueName] {
+			continue
+		}
+		if ci := st.config; ci != nil && ci.noPods {
+			at, path := dp.node, key("metadata.labels", labelQueueName)
+			if w.queue.node != nil {
+				at, path = w.queue.node, w.queue.path
+			}
+			d.warnObj(w.label, at, path, "the Configuration's integrations.frameworks (%s) enables no pod integration: Kueue does not queue the pods of this %s, so they are placed without quota", d.where(ci.noPodsAt.node.Line, dp.node), dp.dep.Kind)
+			continue
+		}
+		if w.noQueueLabel {
+			if !lqs[ns+"/"+defaultLocalQueueName] {
+				continue
+			}
+			w.wl.Queue = defaultLocalQueueName
+			w.queue = ref{name: defaultLocalQueueName, node: dp.node, path: key("metadata.labels", labelQueueName)}
+			for i := range w.wl.PodSets {
+				w.wl.PodSets[i].Labels[labelQueueName] = defaultLocalQueueName
+			}
+		}
+		dp.dep.Queue = w.wl.Queue
+		d.jobPriority(st, w)
+		if w.dropped {
+			continue
+		}
+		if !lqs[ns+"/"+w.wl.Queue] {
+			d.warnObj(w.label, w.queue.node, w.queue.path, "LocalQueue %q does not exist in namespace %q: the Workloads of this %s's pods stay pending and its pods stay gated; paste the LocalQueue (kubectl get localqueues -A -o yaml) or fix the queue name", w.wl.Queue, ns, dp.dep.Kind)
+		}
+		times := podCreations(&st.scenario.sc, &dp.dep)
+		total += len(times)
+		if total > MaxObjects {
+			d.errorObj(dp.label, orNode(dp.replicas.node, dp.node), "spec.replicas", "the Deployments and ReplicaSets whose pods Kueue queues make more than %d Workloads together (one per pod ever created; MaxObjects)", MaxObjects)
+			return
+		}
+		for k, at := range times {
+			suffix := "-" + strconv.Itoa(k)
+			name := jobWorkloadName("Pod", dp.dep.Name)
+			name = name[:min(len(name), MaxNameLength-len(suffix))] + suffix
+			pw := &wlInfo{
+				label: w.label, node: w.node, nameNode: w.nameNode, queue: w.queue,
+				job: true, jobKind: "Pod", jobName: dp.dep.Name + suffix,
+				wl: w.wl,
+			}
+			pw.wl.Name, pw.wl.PodName, pw.wl.Arrival, pw.wl.ReplicaOf = name, pw.jobName, at, dp.dep.Key()
+			if !d.registerJobWorkload(st, pw) {
+				continue
+			}
+			st.workloads = append(st.workloads, pw)
+			dp.workloads = append(dp.workloads, pw)
+		}
+	}
+}
+
+// podCreations returns when each pod of dep is created, in pod index
+// order, as the engine creates them (sim.scaleDeployment): spec.replicas
+// pods when the object is created, then, for each scale event at or after
+// that (by time, then document order), the pods that raise the replica
+// count to the event's. A scale-down deletes pods; a later scale-up
+// creates new ones with new indexes.
+func podCreations(sc *core.Scenario, dep *core.Deployment) []time.Duration {
+	var evs []*core.Event
+	for i := range sc.Events {
+		e := &sc.Events[i]
+		if e.Kind == core.EventScale && e.Target == dep.Key() && e.At >= dep.Arrival {
+			evs = append(evs, e)
+		}
+	}
+	slices.SortStableFunc(evs, func(a, b *core.Event) int { return cmp.Compare(a.At, b.At) })
+	out := make([]time.Duration, 0, dep.Replicas)
+	for range dep.Replicas {
+		out = append(out, dep.Arrival)
+	}
+	cur := dep.Replicas
+	for _, e := range evs {
+		for ; cur < e.Replicas; cur++ {
+			out = append(out, e.At)
+		}
+		cur = e.Replicas
+	}
+	return out
 }

@@ -244,60 +244,6 @@ func TestDeploymentWarnings(t *testing.T) {
 		in   string
 		want []diag
 	}{
-		"queue-name label on the template and on the Deployment": {
-			in: `apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: web
-  labels: {kueue.x-k8s.io/queue-name: q}
-spec:
-  selector: {matchLabels: {app: web}}
-  template:
-    metadata: {labels: {app: web, kueue.x-k8s.io/queue-name: q}}
-    spec: {containers: [{name: c}]}
-`,
-			want: []diag{
-				{At: "t.yaml:5:39", Object: "Deployment/default/web", Field: "metadata.labels[kueue.x-k8s.io/queue-name]", Msg: "Kueue's Deployment integration is not simulated: the pods of this Deployment are placed without quota"},
-				{At: "t.yaml:9:62", Object: "Deployment/default/web", Field: "spec.template.metadata.labels[kueue.x-k8s.io/queue-name]", Msg: "Kueue's pod integration is not simulated: the pods of this Deployment are placed without quota"},
-			},
-		},
-		"queue-name label on a ReplicaSet's template": {
-			in: `apiVersion: apps/v1
-kind: ReplicaSet
-metadata: {name: web}
-spec:
-  selector: {matchLabels: {app: web}}
-  template:
-    metadata: {labels: {app: web, kueue.x-k8s.io/queue-name: q}}
-    spec: {containers: [{name: c}]}
-`,
-			want: []diag{
-				{At: "t.yaml:7:62", Object: "ReplicaSet/default/web", Field: "spec.template.metadata.labels[kueue.x-k8s.io/queue-name]", Msg: "Kueue's pod integration is not simulated: the pods of this ReplicaSet are placed without quota"},
-			},
-		},
-		// jobframework.ApplyDefaultLocalQueue (Deployment and pod
-		// webhooks): a namespace's LocalQueue "default" reaches unlabeled
-		// Deployments and ReplicaSets too.
-		"LocalQueue default in the namespace": {
-			in: `apiVersion: apps/v1
-kind: ReplicaSet
-metadata: {name: web, namespace: ns}
-spec:
-  selector: {matchLabels: {app: web}}
-  template:
-    metadata: {labels: {app: web}}
-    spec: {containers: [{name: c}]}
----
-apiVersion: kueue.x-k8s.io/v1beta2
-kind: LocalQueue
-metadata: {name: default, namespace: ns}
-spec: {clusterQueue: cq}
----
-` + cqHeader,
-			want: []diag{
-				{At: "t.yaml:1:1", Object: "ReplicaSet/ns/web", Field: "metadata.labels[kueue.x-k8s.io/queue-name]", Msg: `namespace "ns" has a LocalQueue named "default": with LocalQueueDefaulting (on by default) Kueue would queue each pod of this ReplicaSet as a single-pod Workload`},
-			},
-		},
 		"annotations a Deployment does not read, and paused": {
 			in: `apiVersion: apps/v1
 kind: Deployment
@@ -529,6 +475,232 @@ func TestDeploymentPodsBound(t *testing.T) {
 			in: scenario("  - {at: 1m, scale: ns/d0, replicas: 5}\n  - {at: 2m, scale: ns/small, replicas: 1}\n") +
 				full(10) + "---\n" + deploymentDoc("Deployment", "ns", "small", "  replicas: 0\n"),
 			want: []diag{{At: "t.yaml:6:41", Object: "Scenario", Field: "spec.events[1].replicas", Msg: "ask for 100001 pods up to Deployment \"ns/small\""}},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			_, diags := decode(t, tc.in)
+			if diff := diffDiags(tc.want, compact(diags, core.SeverityError)); diff != "" {
+				t.Errorf("errors (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// queuedDoc is a Deployment or ReplicaSet named web in namespace ns with
+// 2 replicas of 1-CPU pods; meta and tmpl are extra labels of the object
+// and of its pod template ("k: v" lists), spec extra spec lines.
+func queuedDoc(kind, meta, tmpl, spec string) string {
+	return fmt.Sprintf(`apiVersion: apps/v1
+kind: %s
+metadata:
+  name: web
+  namespace: ns
+  labels: {%s}
+spec:
+  replicas: 2
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web, %s}}
+    spec: {containers: [{name: c, resources: {requests: {cpu: "1"}}}]}
+%s`, kind, meta, tmpl, spec)
+}
+
+// queueObjects are a ClusterQueue cq, LocalQueues q and (when dflt) default
+// in namespace ns, and a WorkloadPriorityClass high of value 100.
+func queueObjects(dflt bool) string {
+	s := cqHeader + `---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: LocalQueue
+metadata: {name: q, namespace: ns}
+spec: {clusterQueue: cq}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: WorkloadPriorityClass
+metadata: {name: high}
+value: 100
+`
+	if dflt {
+		s += `---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: LocalQueue
+metadata: {name: default, namespace: ns}
+spec: {clusterQueue: cq}
+`
+	}
+	return s
+}
+
+// podWl is the Workload of pod index i of web in namespace ns, created at
+// arrival, in LocalQueue queue.
+type podWl struct {
+	name, queue, podName, replicaOf string
+	priority                        int32
+	arrival                         time.Duration
+	labels                          map[string]string
+}
+
+// TestQueuedDeployments checks that each pod of a Deployment or ReplicaSet
+// Kueue queues is one single-pod Workload, named pod-<pod>, one for every
+// pod ever created (spec.replicas, then each scale-up), with the queue and
+// priority the Deployment webhook and the pod webhook give it.
+func TestQueuedDeployments(t *testing.T) {
+	const hash = "pod-template-hash"
+	webHash := podTemplateHash("ns", "web")
+	wl := func(i int, queue string, arrival time.Duration, priority int32, labels ...string) podWl {
+		w := podWl{name: fmt.Sprintf("pod-web-%d", i), podName: fmt.Sprintf("web-%d", i), queue: queue, replicaOf: "ns/web",
+			priority: priority, arrival: arrival, labels: map[string]string{"app": "web"}}
+		for k := 0; k+1 < len(labels); k += 2 {
+			w.labels[labels[k]] = labels[k+1]
+		}
+		return w
+	}
+	cases := map[string]struct {
+		in        string
+		wantQueue string
+		want      []podWl
+		warnings  []diag
+	}{
+		"queue-name label on the Deployment, copied to the pods": {
+			in:        queuedDoc("Deployment", "kueue.x-k8s.io/queue-name: q", "", "") + "---\n" + queueObjects(false),
+			wantQueue: "q",
+			want: []podWl{
+				wl(0, "q", 0, 0, hash, webHash, labelQueueName, "q"),
+				wl(1, "q", 0, 0, hash, webHash, labelQueueName, "q"),
+			},
+		},
+		"the Deployment's label wins over the template's": {
+			in:        queuedDoc("Deployment", "kueue.x-k8s.io/queue-name: q", "kueue.x-k8s.io/queue-name: other", "") + "---\n" + queueObjects(false),
+			wantQueue: "q",
+			want: []podWl{
+				wl(0, "q", 0, 0, hash, webHash, labelQueueName, "q"),
+				wl(1, "q", 0, 0, hash, webHash, labelQueueName, "q"),
+			},
+		},
+		"ReplicaSet: the template's label and priority class": {
+			in:        queuedDoc("ReplicaSet", "", "kueue.x-k8s.io/queue-name: q, kueue.x-k8s.io/priority-class: high", "") + "---\n" + queueObjects(false),
+			wantQueue: "q",
+			want: []podWl{
+				wl(0, "q", 0, 100, labelQueueName, "q", labelPriorityClass, "high"),
+				wl(1, "q", 0, 100, labelQueueName, "q", labelPriorityClass, "high"),
+			},
+		},
+		"ReplicaSet: the object's label is not read": {
+			in:       queuedDoc("ReplicaSet", "kueue.x-k8s.io/queue-name: q", "", "") + "---\n" + queueObjects(false),
+			warnings: []diag{{At: "t.yaml:6:39", Object: "ReplicaSet/ns/web", Field: "metadata.labels[kueue.x-k8s.io/queue-name]", Msg: "Kueue has no ReplicaSet integration"}},
+		},
+		"LocalQueueDefaulting: the namespace's LocalQueue default": {
+			in:        queuedDoc("ReplicaSet", "", "", "") + "---\n" + queueObjects(true),
+			wantQueue: "default",
+			want: []podWl{
+				wl(0, "default", 0, 0, labelQueueName, "default"),
+				wl(1, "default", 0, 0, labelQueueName, "default"),
+			},
+		},
+		"without a queue, the pods are not Kueue's": {
+			in: queuedDoc("Deployment", "", "", "") + "---\n" + queueObjects(false),
+		},
+		"scale events create pods with new indexes": {
+			// Created at 10s with 2 pods; scaled to 1 (index 1 or 0 goes),
+			// then to 3 (two new pods, 2 and 3), then to 3 again (none).
+			// A scale before the Deployment exists is ignored.
+			in: queuedDoc("Deployment", "kueue.x-k8s.io/queue-name: q", "", "") +
+				"  # arrival below\n" + "---\n" + queueObjects(false) +
+				"---\napiVersion: kueueplay/v1alpha1\nkind: Scenario\nspec:\n  events:\n" +
+				"  - {at: 5s, scale: ns/web, replicas: 9}\n  - {at: 1m, scale: ns/web, replicas: 3}\n  - {at: 30s, scale: ns/web, replicas: 1}\n  - {at: 2m, scale: ns/web, replicas: 3}\n",
+			wantQueue: "q",
+			want: []podWl{
+				wl(0, "q", 10*time.Second, 0, hash, webHash, labelQueueName, "q"),
+				wl(1, "q", 10*time.Second, 0, hash, webHash, labelQueueName, "q"),
+				wl(2, "q", time.Minute, 0, hash, webHash, labelQueueName, "q"),
+				wl(3, "q", time.Minute, 0, hash, webHash, labelQueueName, "q"),
+			},
+		},
+		"a LocalQueue that does not exist": {
+			in:        queuedDoc("Deployment", "kueue.x-k8s.io/queue-name: nope", "", "") + "---\n" + queueObjects(false),
+			wantQueue: "nope",
+			want: []podWl{
+				wl(0, "nope", 0, 0, hash, webHash, labelQueueName, "nope"),
+				wl(1, "nope", 0, 0, hash, webHash, labelQueueName, "nope"),
+			},
+			warnings: []diag{{At: "t.yaml:6:39", Object: "Deployment/ns/web", Field: "metadata.labels[kueue.x-k8s.io/queue-name]", Msg: `LocalQueue "nope" does not exist in namespace "ns": the Workloads of this Deployment's pods stay pending`}},
+		},
+		"a priority class that does not exist: one warning, no Workloads": {
+			in:        queuedDoc("Deployment", "kueue.x-k8s.io/queue-name: q, kueue.x-k8s.io/priority-class: nope", "", "") + "---\n" + queueObjects(false),
+			wantQueue: "q",
+			warnings:  []diag{{At: "t.yaml:6:73", Object: "Deployment/ns/web", Field: "metadata.labels[kueue.x-k8s.io/priority-class]", Msg: `WorkloadPriorityClass "nope" does not exist`}},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			in := strings.Replace(tc.in, "  # arrival below\n", "", 1)
+			if in != tc.in {
+				in = strings.Replace(in, "  name: web\n", "  name: web\n  annotations: {kueueplay/arrival: 10s}\n", 1)
+			}
+			sc, diags := decode(t, in)
+			if sc == nil {
+				t.Fatalf("Decode failed: %v", diags)
+			}
+			if diff := diffDiags(tc.warnings, compact(sc.Warnings, core.SeverityWarning)); diff != "" {
+				t.Errorf("warnings (-want +got):\n%s", diff)
+			}
+			if len(sc.Deployments) != 1 {
+				t.Fatalf("got %d Deployments, want 1", len(sc.Deployments))
+			}
+			dep := sc.Deployments[0]
+			if dep.Queue != tc.wantQueue {
+				t.Errorf("Deployment.Queue = %q, want %q", dep.Queue, tc.wantQueue)
+			}
+			var got []podWl
+			for _, i := range dep.Workloads {
+				w := sc.Workloads[i]
+				if len(w.PodSets) != 1 || w.PodSets[0].Name != "main" || w.PodSets[0].Count != 1 {
+					t.Errorf("%s: pod sets %+v, want one pod set main of count 1", w.Name, w.PodSets)
+					continue
+				}
+				if got, want := w.PodSets[0].Requests[core.ResourceCPU], core.Amount(1000); got != want {
+					t.Errorf("%s: cpu request %d, want %d", w.Name, got, want)
+				}
+				got = append(got, podWl{name: w.Name, queue: w.Queue, podName: w.PodName, replicaOf: w.ReplicaOf,
+					priority: w.Priority, arrival: w.Arrival, labels: w.PodSets[0].Labels})
+			}
+			if diff := cmp.Diff(tc.want, got, cmp.AllowUnexported(podWl{})); diff != "" {
+				t.Errorf("pod Workloads (-want +got):\n%s", diff)
+			}
+			if len(sc.Workloads) != len(dep.Workloads) {
+				t.Errorf("%d Workloads in the scenario, %d of them the Deployment's", len(sc.Workloads), len(dep.Workloads))
+			}
+		})
+	}
+}
+
+// TestQueuedDeploymentErrors covers what a queued Deployment refuses.
+func TestQueuedDeploymentErrors(t *testing.T) {
+	events := func(lines string) string {
+		return "---\napiVersion: kueueplay/v1alpha1\nkind: Scenario\nspec:\n  events:\n" + lines
+	}
+	cases := map[string]struct {
+		in   string
+		want []diag
+	}{
+		"an event finishes a pod's Workload": {
+			in: queuedDoc("Deployment", "kueue.x-k8s.io/queue-name: q", "", "") + "---\n" + queueObjects(false) +
+				events("  - {at: 1m, delete: ns/pod-web-1}\n"),
+			want: []diag{{At: "t.yaml:34:22", Object: "Scenario", Field: "spec.events[0].delete", Msg: `"ns/pod-web-1" is the Workload of a pod of Deployment "ns/web": the ReplicaSet controller creates and deletes those pods, so scale the owner instead`}},
+		},
+		"an invalid queue name": {
+			in:   queuedDoc("ReplicaSet", "", "kueue.x-k8s.io/queue-name: q_x", "") + "---\n" + queueObjects(false),
+			want: []diag{{At: "t.yaml:11:62", Object: "ReplicaSet/ns/web", Field: "spec.template.metadata.labels[kueue.x-k8s.io/queue-name]", Msg: "invalid queue name"}},
+		},
+		"a pod's Workload takes a Workload's name": {
+			in:   queuedDoc("Deployment", "kueue.x-k8s.io/queue-name: q", "", "") + "---\n" + queueObjects(false) + "---\n" + wlDoc("ns", "pod-web-1"),
+			want: []diag{{At: "t.yaml:4:9", Object: "Deployment/ns/web", Field: "metadata.name", Msg: `duplicate Workload "ns/pod-web-1": Pod "web-1" becomes this Workload, which is already defined at line 32`}},
+		},
+		"more Workloads than MaxObjects": {
+			// 10,000 pods, then six scale-ups from 0 to 10,000: 70,000.
+			in: strings.Replace(queuedDoc("Deployment", "kueue.x-k8s.io/queue-name: q", "", ""), "replicas: 2", "replicas: 10000", 1) +
+				"---\n" + queueObjects(false) + events(strings.Repeat("  - {at: 1m, scale: ns/web, replicas: 0}\n  - {at: 1m, scale: ns/web, replicas: 10000}\n", 6)),
+			want: []diag{{At: "t.yaml:8:13", Object: "Deployment/ns/web", Field: "spec.replicas", Msg: "make more than 60000 Workloads together (one per pod ever created; MaxObjects)"}},
 		},
 	}
 	for name, tc := range cases {

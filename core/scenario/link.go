@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -19,6 +20,7 @@ func (d *decoder) link(st *state) {
 	d.linkJobs(st)
 	d.linkWorkloads(st)
 	d.linkTimes(st)
+	d.linkQueuedDeployments(st)
 	d.linkDeployments(st)
 	d.linkScenarioRefs(st)
 }
@@ -360,11 +362,19 @@ func (d *decoder) linkScenarioRefs(st *state) {
 			}
 		}
 	}
+	replicaOf := map[string]string{}
+	for _, dp := range st.deployments {
+		for _, w := range dp.workloads {
+			replicaOf[w.wl.Namespace+"/"+w.wl.Name] = dp.dep.Kind + " " + strconv.Quote(dp.dep.Key())
+		}
+	}
 	for _, r := range st.scenario.refs {
 		dp, isOwner := st.podOwners[r.name]
 		switch r.kind {
 		case refWorkload:
 			switch {
+			case known[r.name] && replicaOf[r.name] != "" && strings.HasPrefix(r.path, "spec.events"):
+				d.errorObj(st.scenario.label, r.node, r.path, "%q is the Workload of a pod of %s: the ReplicaSet controller creates and deletes those pods, so scale the owner instead", r.name, replicaOf[r.name])
 			case known[r.name]:
 			case isOwner:
 				d.errorObj(st.scenario.label, r.node, r.path, "%q is a %s, not a workload: only scale, pods and messages name Deployments and ReplicaSets", r.name, dp.dep.Kind)

@@ -304,6 +304,8 @@ func (d *decoder) expectation(n *yaml.Node, path string, si *scenarioInfo) (core
 			ex.Terminating = list(p, fp)
 		case "finished":
 			ex.Finished = list(p, fp)
+		case "deleted":
+			ex.Deleted = list(p, fp)
 		case "preempted":
 			ex.Preempted = list(p, fp)
 		case "messages":

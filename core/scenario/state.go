@@ -174,9 +174,11 @@ type depInfo struct {
 	node, nameNode *yaml.Node
 	// replicas is spec.replicas as written (node nil when defaulted).
 	replicas ref
-	// queueLabeled: the object or its pod template has the queue-name
-	// label (a warning already says it is not simulated).
-	queueLabeled bool
+	// proto is the Workload of one pod when Kueue may queue them (nil
+	// without a pod template); linkQueuedDeployments decides and makes
+	// workloads, the Workload of each pod ever created, in index order.
+	proto     *wlInfo
+	workloads []*wlInfo
 }
 
 // scenarioInfo is the decoded Scenario object with the references of its
@@ -236,14 +238,22 @@ func (st *state) build() *core.Scenario {
 		sc.LocalQueues = append(sc.LocalQueues, q.lq)
 	}
 	sc.Namespaces = st.namespaces
+	index := map[*wlInfo]int{}
 	for _, w := range st.workloads {
 		if !w.dropped {
+			index[w] = len(sc.Workloads)
 			sc.Workloads = append(sc.Workloads, w.wl)
 		}
 	}
 	sc.Nodes = st.nodes
 	for _, dp := range st.deployments {
-		sc.Deployments = append(sc.Deployments, dp.dep)
+		dep := dp.dep
+		for _, w := range dp.workloads {
+			if i, ok := index[w]; ok {
+				dep.Workloads = append(dep.Workloads, i)
+			}
+		}
+		sc.Deployments = append(sc.Deployments, dep)
 	}
 	sc.ResourcePolicies = st.policies
 	return &sc

@@ -220,6 +220,13 @@ func (s *State) release(i int, ts *trace.Step) {
 		}
 		w.Explanation = fmt.Sprintf("evicted (%s: %s) at %v; it terminated and waits for the queue to be restarted (stopPolicy None)", d.Reason, d.Message, d.At)
 	}
+	if w.Spec.ReplicaOf != "" && requeue && d == nil {
+		// Kueue's pod controller stops an evicted pod by deleting it
+		// (pod_controller.go Stop); its ReplicaSet creates a replacement,
+		// whose new Workload is queued at once. The playground requeues
+		// this workload in its place (see the README).
+		ev.Message += fmt.Sprintf("; Kueue deletes its pod, and the replacement pod of %s is queued in its place (in Kueue as a new Workload; the playground keeps this one)", w.Spec.ReplicaOf)
+	}
 	if qi >= 0 {
 		s.Tree.RemoveUsageMap(s.Queues[qi].Node, usage)
 		s.mutQueue(qi).Generation++

@@ -250,7 +250,9 @@ func scheduledEvents(sc *core.Scenario) []scheduled {
 	}
 	for i := range sc.Workloads {
 		w := &sc.Workloads[i]
-		if w.Admission != nil {
+		if w.Admission != nil || w.ReplicaOf != "" {
+			// A pod's workload is created by its Deployment or ReplicaSet
+			// (State.scaleQueued).
 			continue
 		}
 		evs = append(evs, scheduled{at: w.Arrival, kind: kindArrival, wl: i, doc: i})

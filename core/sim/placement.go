@@ -247,8 +247,13 @@ func (s *State) createPods(i int, ts *trace.Step) {
 	for _, ps := range sets {
 		count, t := ps.count, ps.template
 		for idx := range count {
+			name, owner := fmt.Sprintf("%s-%s-%d", w.Spec.Name, ps.name, idx), w.Key
+			if w.Spec.ReplicaOf != "" {
+				// The one pod of a queued Deployment's pod workload.
+				name, owner = w.Spec.PodName, w.Spec.ReplicaOf
+			}
 			p.pods = append(p.pods, podRec{
-				pod: place.Pod{Namespace: w.Spec.Namespace, Name: fmt.Sprintf("%s-%s-%d", w.Spec.Name, ps.name, idx), Owner: w.Key, Template: t},
+				pod: place.Pod{Namespace: w.Spec.Namespace, Name: name, Owner: owner, Template: t},
 				wl:  i, dep: -1, seq: seq, triedAt: -1,
 			})
 			seq++
@@ -447,6 +452,10 @@ func (s *State) PlacedPods(owner string) (map[string]int, string) {
 // them (see scaleDownOrder).
 func (s *State) scaleDeployment(i int, replicas int32, ts *trace.Step, why string) {
 	d := &s.Scenario.Deployments[i]
+	if d.Queue != "" {
+		s.scaleQueued(i, replicas, ts, why)
+		return
+	}
 	ev := trace.Event{Kind: trace.EventScale, Workload: d.Key(), Message: why}
 	if s.place == nil {
 		ev.Message += "; the scenario has no Nodes, so its pods are not simulated"
@@ -543,30 +552,30 @@ func (s *State) scaleDeployment(i int, replicas int32, ts *trace.Step, why strin
 //     is the same every time).
 func (s *State) scaleDownOrder(idx []int, perNode map[int]int) []int {
 	p := s.place
-	cost := s.deletionCost
 	out := slices.Clone(idx)
 	slices.SortStableFunc(out, func(a, b int) int {
 		ra, rb := &p.pods[a], &p.pods[b]
-		if ra.bound != rb.bound {
-			if !ra.bound {
-				return -1
-			}
-			return 1
-		}
-		if ra.bound {
-			if c := cmp.Compare(cost(ra), cost(rb)); c != 0 {
-				return c
-			}
-			if c := cmp.Compare(perNode[rb.binding.Node], perNode[ra.binding.Node]); c != 0 {
-				return c
-			}
-			if c := cmp.Compare(s.logAge(ra.readyAt), s.logAge(rb.readyAt)); c != 0 {
-				return c
-			}
-		}
-		return cmp.Compare(rb.seq, ra.seq)
+		return cmp.Or(s.comparePodsToDelete(ra, rb, perNode), cmp.Compare(rb.seq, ra.seq))
 	})
 	return out
+}
+
+// comparePodsToDelete is rules 1-5 of scaleDownOrder; 0 when they tie.
+func (s *State) comparePodsToDelete(ra, rb *podRec, perNode map[int]int) int {
+	cost := s.deletionCost
+	if ra.bound != rb.bound {
+		if !ra.bound {
+			return -1
+		}
+		return 1
+	}
+	if !ra.bound {
+		return 0
+	}
+	return cmp.Or(
+		cmp.Compare(cost(ra), cost(rb)),
+		cmp.Compare(perNode[rb.binding.Node], perNode[ra.binding.Node]),
+		cmp.Compare(s.logAge(ra.readyAt), s.logAge(rb.readyAt)))
 }
 
 // deletionCost is a pod's pod-deletion-cost: 0 without the annotation
