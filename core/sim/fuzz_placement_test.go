@@ -18,8 +18,9 @@ import (
 // in two tiers with small allocatable cpu and pods, a ResourcePolicy
 // (required or prefer, optional matchLabelKeys and ignoreTerminatingPod,
 // units with maxCount 0-3 or none), up to 8 workloads and a Deployment
-// with scale events. It goes through the decoder, so the fuzzer also
-// covers the placement fields' decoding.
+// with scale events, whose pods Kueue queues a third of the time. It goes
+// through the decoder, so the fuzzer also covers the placement fields'
+// decoding.
 func placementYAML(data []byte) string {
 	src := &byteSource{b: data}
 	var b strings.Builder
@@ -69,10 +70,6 @@ func placementYAML(data []byte) string {
 	}
 	doc("apiVersion: scheduling.x-k8s.io/v1alpha1\nkind: ResourcePolicy\nmetadata: {name: rp, namespace: team}\nspec:\n  strategy: %s\n%s  matchPolicy: {ignoreTerminatingPod: %t}\n  units:\n%s",
 		[]string{"required", "prefer"}[src.n(2)], keys, src.n(2) == 1, units.String())
-	if deployment {
-		doc("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: team}\nspec:\n  replicas: %d\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec:\n      containers: [{name: c, image: nginx, resources: {requests: {cpu: \"%d\"}}}]\n",
-			src.n(5), src.n(2))
-	}
 	for i := range src.n(9) {
 		ann := fmt.Sprintf("kueueplay/arrival: %ds", src.n(6))
 		if src.n(2) == 0 {
@@ -80,6 +77,18 @@ func placementYAML(data []byte) string {
 		}
 		doc("apiVersion: batch/v1\nkind: Job\nmetadata: {name: job-%d, namespace: team, labels: {kueue.x-k8s.io/queue-name: lq%d}, annotations: {%s}}\nspec:\n  parallelism: %d\n  completions: 4\n  template:\n    spec:\n      priorityClassName: \"\"\n      restartPolicy: Never\n      containers: [{name: c, image: busybox, resources: {requests: {cpu: \"%d\"}}}]\n",
 			i, src.n(nq), ann, 1+src.n(4), 1+src.n(2))
+	}
+	if deployment {
+		replicas, cpu := src.n(5), src.n(2)
+		// A third of the Deployments have their pods queued by Kueue
+		// (one single-pod Workload each); drawn last, so that the bytes
+		// before keep their meaning.
+		labels := ""
+		if src.n(3) == 0 {
+			labels = ", labels: {kueue.x-k8s.io/queue-name: lq0}"
+		}
+		doc("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: team%s}\nspec:\n  replicas: %d\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec:\n      containers: [{name: c, image: nginx, resources: {requests: {cpu: \"%d\"}}}]\n",
+			labels, replicas, cpu)
 	}
 	return b.String()
 }

@@ -32,6 +32,10 @@ import (
 //     ignoreTerminatingPod); every pod belongs to an admitted or
 //     terminating workload or to a created Deployment, and a Deployment
 //     has no more pods than its replicas.
+//  6. A Deployment whose pods Kueue queues has as many pod workloads
+//     pending, admitted or terminating as its replica count at this time
+//     (replayed from spec.replicas and the scale events), or all of its
+//     pod workloads when it has fewer.
 func CheckInvariants(s *State) []string {
 	var bad []string
 	t := s.Tree
@@ -115,6 +119,7 @@ func CheckInvariants(s *State) []string {
 	}
 	slices.Sort(bad)
 	bad = append(bad, s.placementInvariants()...)
+	bad = append(bad, s.replicaInvariants()...)
 	return bad
 }
 
@@ -179,6 +184,48 @@ func (s *State) placementInvariants() []string {
 		}
 		if u.MaxCount != nil && n > int(*u.MaxCount) {
 			bad = append(bad, fmt.Sprintf("ResourcePolicy %s unit %s counts %d pods in group %q, above its maxCount %d", u.Policy, u.Unit, n, u.Group, *u.MaxCount))
+		}
+	}
+	return bad
+}
+
+// replicaInvariants is invariant 6. The replica counts are replayed from
+// the scheduled events applied so far.
+func (s *State) replicaInvariants() []string {
+	byKey := map[string]int{}
+	for i := range s.Scenario.Deployments {
+		byKey[s.Scenario.Deployments[i].Key()] = i
+	}
+	want := map[int]int32{} // created Deployments only
+	for _, ev := range s.static.events[:s.nextEvent] {
+		switch ev.kind {
+		case kindDeployment:
+			want[ev.wl] = s.Scenario.Deployments[ev.wl].Replicas
+		case kindScale:
+			if i, ok := byKey[ev.event.Target]; ok {
+				if _, created := want[i]; created {
+					want[i] = ev.event.Replicas
+				}
+			}
+		}
+	}
+	var bad []string
+	for i := range s.Scenario.Deployments {
+		d := &s.Scenario.Deployments[i]
+		if d.Queue == "" {
+			continue
+		}
+		live, notCreated := 0, 0
+		for _, wi := range d.Workloads {
+			switch s.Workload(wi).Status {
+			case Pending, Admitted, Terminating:
+				live++
+			case NotCreated:
+				notCreated++
+			}
+		}
+		if exp := min(int(want[i]), live+notCreated); live != exp {
+			bad = append(bad, fmt.Sprintf("%s %s has %d live pod workloads for %d replicas", d.Kind, d.Key(), live, want[i]))
 		}
 	}
 	return bad
