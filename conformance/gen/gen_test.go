@@ -98,9 +98,38 @@ func checkDecoded(t *testing.T, s *Scenario, sc *core.Scenario) {
 	if len(sc.Gates) != len(s.Gates) || !cmp.Equal(map[string]bool(sc.Gates), map[string]bool(wantGates), cmpEmptyMap) {
 		t.Errorf("seed %d: gates %v, want %v", s.Seed, sc.Gates, wantGates)
 	}
+	// A Deployment's pods are Workloads of their own (one per pod ever
+	// created, after the others) and its scales events (after the others).
+	podWorkloads, scales := 0, 0
+	for _, d := range s.Deployments {
+		n, cur := int(d.Replicas), d.Replicas
+		for _, sc := range d.Scales {
+			n += int(max(0, sc.Replicas-cur))
+			cur = sc.Replicas
+		}
+		podWorkloads += n
+		scales += len(d.Scales)
+	}
 	if len(sc.Flavors) != len(s.Flavors) || len(sc.Cohorts) != len(s.Cohorts) || len(sc.ClusterQueues) != len(s.ClusterQueues) ||
-		len(sc.LocalQueues) != len(s.LocalQueues) || len(sc.Workloads) != len(s.Workloads) || len(sc.Events) != len(s.Events) {
+		len(sc.LocalQueues) != len(s.LocalQueues) || len(sc.Workloads) != len(s.Workloads)+podWorkloads ||
+		len(sc.Events) != len(s.Events)+scales || len(sc.Deployments) != len(s.Deployments) {
 		t.Fatalf("seed %d: decoded object counts differ from the generated ones", s.Seed)
+	}
+	for i, d := range s.Deployments {
+		got := sc.Deployments[i]
+		want := map[core.ResourceName]core.Amount{}
+		for _, r := range d.Pod.Requests {
+			want[core.ResourceName(r.Resource)] = amount(r.Resource, r.Amount)
+		}
+		if got.Key() != d.Key() || got.Queue != d.Queue || got.Replicas != d.Replicas || got.Arrival != seconds(d.ArrivalSeconds) ||
+			!cmp.Equal(got.Pod.Requests, want) || len(got.Pod.NodeSelector) != len(d.Pod.NodeSelector) || len(got.Pod.Tolerations) != len(d.Pod.Tolerations) {
+			t.Errorf("seed %d: Deployment %s decoded as %+v", s.Seed, d.Key(), got)
+		}
+		for _, wi := range got.Workloads {
+			if w := sc.Workloads[wi]; w.ReplicaOf != d.Key() || w.Queue != d.Queue || len(w.PodSets) != 1 || w.PodSets[0].Count != 1 || !cmp.Equal(w.PodSets[0].Requests, want) {
+				t.Errorf("seed %d: pod workload %s of %s decoded as %+v", s.Seed, w.Key(), d.Key(), w)
+			}
+		}
 	}
 	for i, f := range s.Flavors {
 		got := sc.Flavors[i]

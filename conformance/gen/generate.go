@@ -58,6 +58,7 @@ func Generate(seed uint64) *Scenario {
 	g.localQueues()
 	g.workloads()
 	g.events()
+	g.deployments() // last: the draws before keep their meaning
 	return g.s
 }
 
@@ -662,4 +663,24 @@ func (g *generator) events() {
 		g.s.Events = append(g.s.Events, Event{AtSeconds: w.ArrivalSeconds + 1 + g.r.IntN(12), Kind: kind, Workload: w.Key()})
 	}
 	slices.SortStableFunc(g.s.Events, func(a, b Event) int { return a.AtSeconds - b.AtSeconds })
+}
+
+// deployments draws, for about one scenario in eight, a Deployment whose
+// pods Kueue queues: 0 to 4 replicas of one pod drawn like a pod set of its
+// LocalQueue's ClusterQueue, arriving in the first 10s, and up to two scale
+// events to 0 to 5 replicas after it arrives.
+func (g *generator) deployments() {
+	if len(g.s.LocalQueues) == 0 || !g.chance(12) {
+		return
+	}
+	lq := pick(g, g.s.LocalQueues)
+	d := Deployment{Namespace: lq.Namespace, Name: "web", Queue: lq.Name,
+		Replicas: int32(g.weighted(10, 35, 30, 15, 10)), ArrivalSeconds: g.r.IntN(10)}
+	d.Pod = g.podSet("main", g.clusterQueue(lq.ClusterQueue), 1)
+	d.Pod.Count = 1
+	for range g.weighted(30, 40, 30) {
+		d.Scales = append(d.Scales, Scale{AtSeconds: d.ArrivalSeconds + 1 + g.r.IntN(15), Replicas: int32(g.r.IntN(6))})
+	}
+	slices.SortStableFunc(d.Scales, func(a, b Scale) int { return a.AtSeconds - b.AtSeconds })
+	g.s.Deployments = append(g.s.Deployments, d)
 }

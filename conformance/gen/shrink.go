@@ -7,12 +7,16 @@ import (
 )
 
 // Size returns the number of objects (ResourceFlavors, Cohorts,
-// ClusterQueues, LocalQueues, Workloads), pod sets and events: a rough
+// ClusterQueues, LocalQueues, Workloads, Deployments), pod sets and events
+// (scale events included): a rough
 // measure of how much there is to read in a reproduction.
 func (s *Scenario) Size() int {
 	n := len(s.Flavors) + len(s.Cohorts) + len(s.ClusterQueues) + len(s.LocalQueues) + len(s.Workloads) + len(s.Events)
 	for _, w := range s.Workloads {
 		n += len(w.PodSets)
+	}
+	for _, d := range s.Deployments {
+		n += 1 + len(d.Scales)
 	}
 	return n
 }
@@ -28,7 +32,8 @@ func (s *Scenario) Size() int {
 // Cohort; a covered resource of a group with two or more; a flavor of a
 // group with two or more; a ResourceFlavor nothing references; an event; a
 // pod set of a workload with two or more; a request of a pod set with two
-// or more. Removing a workload also removes the events naming it;
+// or more; a Deployment; a scale event. Removing a workload also removes
+// the events naming it;
 // removing resources from a ClusterQueue also removes them from its
 // workloads' requests (dropping pod sets and workloads left with nothing
 // to request); removing the last reference to a flavor also removes the
@@ -38,7 +43,8 @@ func (s *Scenario) Size() int {
 // its cohort, a Cohort its parent, with the limits that needed it), drop a
 // borrowingLimit or lendingLimit, reset a policy field to unset, set a pod
 // count to 1, a priority to 0 or an arrival to 0s, drop a runtime or a
-// termination delay, remove a flavor's labels, taints or tolerations, a
+// termination delay, set a Deployment's replicas to 1 or its arrival to
+// 0s, remove a flavor's labels, taints or tolerations, a
 // pod set's tolerations or nodeSelector, a feature gate, and set the
 // default termination delay to 0s.
 //
@@ -128,6 +134,12 @@ func (s *Scenario) Shrinks() []*Scenario {
 	}
 	for i := range s.Events {
 		remove(func(c *Scenario) { c.Events = slices.Delete(c.Events, i, i+1) })
+	}
+	for i, d := range s.Deployments {
+		remove(func(c *Scenario) { c.Deployments = slices.Delete(c.Deployments, i, i+1) })
+		for j := range d.Scales {
+			remove(func(c *Scenario) { c.Deployments[i].Scales = slices.Delete(c.Deployments[i].Scales, j, j+1) })
+		}
 	}
 	for i, w := range s.Workloads {
 		if len(w.PodSets) >= 2 {
@@ -220,6 +232,14 @@ func (s *Scenario) Shrinks() []*Scenario {
 			simplify(func(c *Scenario) { c.Workloads[i].TerminationDelaySeconds = nil })
 		}
 	}
+	for i, d := range s.Deployments {
+		if d.Replicas != 1 {
+			simplify(func(c *Scenario) { c.Deployments[i].Replicas = 1 })
+		}
+		if d.ArrivalSeconds != 0 {
+			simplify(func(c *Scenario) { c.Deployments[i].ArrivalSeconds = 0 })
+		}
+	}
 	for i, lq := range s.LocalQueues {
 		if lq.StopPolicy != "" {
 			simplify(func(c *Scenario) { c.LocalQueues[i].StopPolicy = "" })
@@ -285,11 +305,13 @@ func (s *Scenario) removeClusterQueue(i int) {
 	}
 }
 
-// removeLocalQueue removes LocalQueue i and its workloads.
+// removeLocalQueue removes LocalQueue i, its workloads and its
+// Deployments.
 func (s *Scenario) removeLocalQueue(i int) {
 	lq := s.LocalQueues[i]
 	s.LocalQueues = slices.Delete(s.LocalQueues, i, i+1)
 	s.removeWorkloads(func(w *Workload) bool { return w.Namespace == lq.Namespace && w.Queue == lq.Name })
+	s.Deployments = slices.DeleteFunc(s.Deployments, func(d Deployment) bool { return d.Namespace == lq.Namespace && d.Queue == lq.Name })
 }
 
 // removeWorkloads removes the workloads drop selects and the events that
@@ -333,6 +355,12 @@ func (s *Scenario) trimRequests(cq string, resources []string) {
 		w.PodSets = slices.DeleteFunc(w.PodSets, func(ps PodSet) bool { return len(ps.Requests) == 0 })
 	}
 	s.removeWorkloads(func(w *Workload) bool { return len(w.PodSets) == 0 })
+	for i := range s.Deployments {
+		if d := &s.Deployments[i]; s.clusterQueueOf(&Workload{Namespace: d.Namespace, Queue: d.Queue}) == cq {
+			d.Pod.Requests = slices.DeleteFunc(d.Pod.Requests, func(r Request) bool { return slices.Contains(resources, r.Resource) })
+		}
+	}
+	s.Deployments = slices.DeleteFunc(s.Deployments, func(d Deployment) bool { return len(d.Pod.Requests) == 0 })
 }
 
 // removeCovered removes the k-th covered resource of a group, with its
@@ -424,6 +452,14 @@ func (s *Scenario) clone() *Scenario {
 		c.Workloads[i] = w
 	}
 	c.Events = slices.Clone(s.Events)
+	c.Deployments = make([]Deployment, len(s.Deployments))
+	for i, d := range s.Deployments {
+		d.Pod.Requests = slices.Clone(d.Pod.Requests)
+		d.Pod.NodeSelector = slices.Clone(d.Pod.NodeSelector)
+		d.Pod.Tolerations = slices.Clone(d.Pod.Tolerations)
+		d.Scales = slices.Clone(d.Scales)
+		c.Deployments[i] = d
+	}
 	return &c
 }
 
@@ -507,6 +543,22 @@ func (s *Scenario) validate() error {
 	for _, w := range s.Workloads {
 		if err := validateWorkload(&w); err != nil {
 			return fmt.Errorf("Workload %s: %w", w.Key(), err)
+		}
+	}
+	if err := unique("Deployment", s.Deployments, func(d Deployment) string { return d.Key() }); err != nil {
+		return err
+	}
+	for _, d := range s.Deployments {
+		if s.clusterQueueOf(&Workload{Namespace: d.Namespace, Queue: d.Queue}) == "" {
+			return fmt.Errorf("Deployment %s: LocalQueue %s does not exist", d.Key(), d.Queue)
+		}
+		if d.Replicas < 0 || d.ArrivalSeconds < 0 || len(d.Pod.Requests) == 0 {
+			return fmt.Errorf("Deployment %s: negative replicas or arrival, or no request", d.Key())
+		}
+		for _, sc := range d.Scales {
+			if sc.AtSeconds < d.ArrivalSeconds || sc.Replicas < 0 {
+				return fmt.Errorf("Deployment %s: scale %+v before it arrives or negative", d.Key(), sc)
+			}
 		}
 	}
 	for _, e := range s.Events {

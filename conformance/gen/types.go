@@ -67,6 +67,8 @@ type Scenario struct {
 	LocalQueues   []LocalQueue
 	Workloads     []Workload
 	Events        []Event
+	// Deployments are apps/v1 Deployments whose pods Kueue queues.
+	Deployments []Deployment
 }
 
 // Gate is one entry of spec.featureGates.
@@ -221,4 +223,28 @@ type Event struct {
 	AtSeconds int
 	Kind      string
 	Workload  string
+}
+
+// Deployment is an apps/v1 Deployment with the queue-name label of
+// LocalQueue Queue in Namespace: Kueue's pod integration makes each of its
+// pods a single-pod Workload (pod-<name>-<index> in the playground),
+// created and deleted with the replica count. Pod is its pod template
+// (Count unused; the template's requests, nodeSelector and tolerations).
+type Deployment struct {
+	Namespace, Name, Queue string
+	Replicas               int32
+	// ArrivalSeconds is the kueueplay/arrival annotation.
+	ArrivalSeconds int
+	Pod            PodSet
+	// Scales are its scale events, by time.
+	Scales []Scale
+}
+
+// Key returns "namespace/name", the form scale events use.
+func (d *Deployment) Key() string { return d.Namespace + "/" + d.Name }
+
+// Scale is a spec.events entry {at, scale, replicas}.
+type Scale struct {
+	AtSeconds int
+	Replicas  int32
 }

@@ -46,6 +46,9 @@ func (s *Scenario) YAML() []byte {
 	for i := range s.Workloads {
 		writeWorkload(&b, &s.Workloads[i])
 	}
+	for i := range s.Deployments {
+		writeDeployment(&b, &s.Deployments[i])
+	}
 	return b.Bytes()
 }
 
@@ -59,10 +62,19 @@ func (s *Scenario) writeScenario(b *bytes.Buffer) {
 			fmt.Fprintf(b, "    %s: %t\n", g.Name, g.Value)
 		}
 	}
-	if len(s.Events) > 0 {
+	scales := 0
+	for _, d := range s.Deployments {
+		scales += len(d.Scales)
+	}
+	if len(s.Events) > 0 || scales > 0 {
 		b.WriteString("  events:\n")
 		for _, e := range s.Events {
 			fmt.Fprintf(b, "  - {at: %ds, %s: %s}\n", e.AtSeconds, e.Kind, e.Workload)
+		}
+		for _, d := range s.Deployments {
+			for _, sc := range d.Scales {
+				fmt.Fprintf(b, "  - {at: %ds, scale: %s, replicas: %d}\n", sc.AtSeconds, d.Key(), sc.Replicas)
+			}
 		}
 	}
 }
@@ -184,6 +196,13 @@ func writeResourceGroups(b *bytes.Buffer, groups []ResourceGroup) {
 	}
 }
 
+func writeDeployment(b *bytes.Buffer, d *Deployment) {
+	fmt.Fprintf(b, "---\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: %s\n  namespace: %s\n", d.Name, d.Namespace)
+	fmt.Fprintf(b, "  labels: {kueue.x-k8s.io/queue-name: %s}\n  annotations: {kueueplay/arrival: %ds}\n", d.Queue, d.ArrivalSeconds)
+	fmt.Fprintf(b, "spec:\n  replicas: %d\n  selector: {matchLabels: {app: %s}}\n  template:\n    metadata: {labels: {app: %s}}\n    spec:\n", d.Replicas, d.Name, d.Name)
+	writePodSpec(b, "      ", &d.Pod)
+}
+
 func writeWorkload(b *bytes.Buffer, w *Workload) {
 	fmt.Fprintf(b, "---\napiVersion: %s\nkind: Workload\nmetadata:\n  name: %s\n  namespace: %s\n", apiKueue, w.Name, w.Namespace)
 	fmt.Fprintf(b, "  annotations:\n    kueueplay/arrival: %ds\n", w.ArrivalSeconds)
@@ -200,19 +219,25 @@ func writeWorkload(b *bytes.Buffer, w *Workload) {
 	b.WriteString("  podSets:\n")
 	for _, ps := range w.PodSets {
 		fmt.Fprintf(b, "  - name: %s\n    count: %d\n    template:\n      spec:\n", ps.Name, ps.Count)
-		if len(ps.NodeSelector) > 0 {
-			b.WriteString("        nodeSelector:\n")
-			for _, l := range ps.NodeSelector {
-				fmt.Fprintf(b, "          %s: %s\n", l.Key, l.Value)
-			}
-		}
-		writeTolerations(b, "        ", ps.Tolerations)
-		reqs := make([]string, len(ps.Requests))
-		for i, r := range ps.Requests {
-			reqs[i] = fmt.Sprintf("%s: %q", r.Resource, quantity(r.Resource, r.Amount))
-		}
-		fmt.Fprintf(b, "        containers:\n        - name: c\n          resources:\n            requests: {%s}\n", strings.Join(reqs, ", "))
+		writePodSpec(b, "        ", &ps)
 	}
+}
+
+// writePodSpec writes the fields of a pod spec at indent: nodeSelector,
+// tolerations and one container with the pod set's requests.
+func writePodSpec(b *bytes.Buffer, indent string, ps *PodSet) {
+	if len(ps.NodeSelector) > 0 {
+		b.WriteString(indent + "nodeSelector:\n")
+		for _, l := range ps.NodeSelector {
+			fmt.Fprintf(b, "%s  %s: %s\n", indent, l.Key, l.Value)
+		}
+	}
+	writeTolerations(b, indent, ps.Tolerations)
+	reqs := make([]string, len(ps.Requests))
+	for i, r := range ps.Requests {
+		reqs[i] = fmt.Sprintf("%s: %q", r.Resource, quantity(r.Resource, r.Amount))
+	}
+	fmt.Fprintf(b, "%scontainers:\n%s- name: c\n%s  resources:\n%s    requests: {%s}\n", indent, indent, indent, indent, strings.Join(reqs, ", "))
 }
 
 // quantity formats an amount of resource (in the generator's unit: milli

@@ -29,11 +29,13 @@
 // Kueue appends a hash of the object's UID, which the playground leaves out
 // to keep names readable.
 //
-// Deployments and ReplicaSets stay pod owners placed without quota: Kueue's
-// Deployment integration only propagates the queue-name label to the pod
-// template, after which each pod becomes a single-pod Workload of the pod
-// integration, which the playground does not simulate for them (a warning
-// says so).
+// Deployments and ReplicaSets whose pods Kueue queues (a queue-name label,
+// which Kueue's Deployment webhook copies into the pod template, or the
+// namespace's LocalQueue "default") become one single-pod Workload per pod
+// they ever create, as Kueue's pod integration makes them
+// (deployment.go: podWorkload, linkQueuedDeployments); the engine creates
+// and deletes them with the replica count. Other Deployments and
+// ReplicaSets are pod owners placed without quota.
 //
 // Decode walks go.yaml.in/yaml/v3's node tree by hand, so every diagnostic
 // carries the line and column of the node it is about. Decoding is strict:
