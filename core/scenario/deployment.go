@@ -41,7 +41,7 @@ func podTemplateHash(namespace, name string) string {
 func (d *decoder) deployment(st *state, o *rawObject) {
 	m, rest := d.begin(o, true, nameSubdomain)
 	sa := d.annotations(m, annArrival, o.kind)
-	di := &depInfo{label: m.label, node: o.node, nameNode: m.nameNode}
+	di := &depInfo{label: m.label, node: o.node, nameNode: m.nameNode, owner: m.owner}
 	dep := core.Deployment{
 		Kind:      o.kind,
 		Namespace: m.namespace,
@@ -196,6 +196,9 @@ func (d *decoder) linkDeployments(st *state) {
 	}
 	total := 0
 	for _, dp := range st.deployments {
+		if dp.ownedBy != nil {
+			continue
+		}
 		n := int(dp.dep.Replicas)
 		obj, node, path := dp.label, orNode(dp.replicas.node, dp.node), "spec.replicas"
 		if s, ok := peak[dp.dep.Key()]; ok && int(s.replicas) > n {
@@ -285,10 +288,11 @@ func (d *decoder) linkQueuedDeployments(st *state) {
 	for _, q := range st.localQueues {
 		lqs[q.lq.Namespace+"/"+q.lq.Name] = true
 	}
+	d.adoptPodWorkloads(st)
 	total := 0
 	for _, dp := range st.deployments {
 		w := dp.proto
-		if w == nil || dp.dep.Name == "" {
+		if w == nil || dp.dep.Name == "" || dp.ownedBy != nil {
 			continue
 		}
 		ns := dp.dep.Namespace
@@ -321,8 +325,19 @@ func (d *decoder) linkQueuedDeployments(st *state) {
 		if !lqs[ns+"/"+w.wl.Queue] {
 			d.warnObj(w.label, w.queue.node, w.queue.path, "LocalQueue %q does not exist in namespace %q: the Workloads of this %s's pods stay pending and its pods stay gated; paste the LocalQueue (kubectl get localqueues -A -o yaml) or fix the queue name", w.wl.Queue, ns, dp.dep.Kind)
 		}
-		times := podCreations(&st.scenario.sc, &dp.dep)
-		total += len(times)
+		for _, a := range dp.adopted {
+			a.w.wl.ReplicaOf, a.w.wl.PodName = dp.dep.Key(), a.pod
+			dp.workloads = append(dp.workloads, a.w)
+		}
+		switch {
+		case len(dp.adopted) > 0 && dp.dep.Arrival != 0:
+			d.warnObj(dp.label, dp.node, key("metadata.annotations", annotationArrival), "the Workloads of %d pods of this %s are in the input, so it exists from the start: %s is ignored", len(dp.adopted), dp.dep.Kind, annotationArrival)
+			dp.dep.Arrival = 0
+		case len(dp.adopted) == 0 && dp.podsInInput > 0:
+			d.warnObj(dp.label, dp.node, "", "%d pods of this %s are in the input but not their Workloads, so the playground does not know which hold quota: it starts the %s with new pods, all pending; paste the Workloads too (kubectl get workloads -o yaml)", dp.podsInInput, dp.dep.Kind, dp.dep.Kind)
+		}
+		times := podCreations(&st.scenario.sc, &dp.dep, len(dp.adopted))
+		total += len(times) + len(dp.adopted)
 		if total > MaxObjects {
 			d.errorObj(dp.label, orNode(dp.replicas.node, dp.node), "spec.replicas", "the Deployments and ReplicaSets whose pods Kueue queues make more than %d Workloads together (one per pod ever created; MaxObjects)", MaxObjects)
 			return
@@ -346,13 +361,14 @@ func (d *decoder) linkQueuedDeployments(st *state) {
 	}
 }
 
-// podCreations returns when each pod of dep is created, in pod index
-// order, as the engine creates them (sim.scaleDeployment): spec.replicas
-// pods when the object is created, then, for each scale event at or after
-// that (by time, then document order), the pods that raise the replica
-// count to the event's. A scale-down deletes pods; a later scale-up
-// creates new ones with new indexes.
-func podCreations(sc *core.Scenario, dep *core.Deployment) []time.Duration {
+// podCreations returns when each new pod of dep is created, in pod index
+// order, as the engine creates them (sim.scaleDeployment): when the object
+// is created, the pods that raise existing (its pods the input holds) to
+// spec.replicas, then, for each scale event at or after that (by time,
+// then document order), the pods that raise the replica count to the
+// event's. A scale-down deletes pods; a later scale-up creates new ones
+// with new indexes.
+func podCreations(sc *core.Scenario, dep *core.Deployment, existing int) []time.Duration {
 	var evs []*core.Event
 	for i := range sc.Events {
 		e := &sc.Events[i]
@@ -362,7 +378,7 @@ func podCreations(sc *core.Scenario, dep *core.Deployment) []time.Duration {
 	}
 	slices.SortStableFunc(evs, func(a, b *core.Event) int { return cmp.Compare(a.At, b.At) })
 	out := make([]time.Duration, 0, dep.Replicas)
-	for range dep.Replicas {
+	for cur := int32(existing); cur < dep.Replicas; cur++ {
 		out = append(out, dep.Arrival)
 	}
 	cur := dep.Replicas
@@ -373,4 +389,56 @@ func podCreations(sc *core.Scenario, dep *core.Deployment) []time.Duration {
 		cur = e.Replicas
 	}
 	return out
+}
+
+// linkDeploymentOwners leaves out a ReplicaSet whose controller
+// ownerReference names a Deployment of the input, as `kubectl get
+// deployments,replicasets` prints them together: the Deployment makes the
+// ReplicaSet and its pods, so the playground simulates the Deployment and
+// the ReplicaSet would count every pod twice. A ReplicaSet whose Deployment
+// is not in the input stands on its own.
+func (d *decoder) linkDeploymentOwners(st *state) {
+	for _, dp := range st.deployments {
+		o := dp.owner
+		if dp.dep.Kind != "ReplicaSet" || o == nil || o.group != "apps" || o.kind != "Deployment" {
+			continue
+		}
+		if owner, ok := st.podOwners[dp.dep.Namespace+"/"+o.name]; ok && owner.dep.Kind == "Deployment" {
+			dp.ownedBy = owner
+		}
+	}
+}
+
+// adoptPodWorkloads finds the pasted Workloads of a Deployment's or
+// ReplicaSet's pods: Kueue's pod integration makes a Workload owned by
+// each pod (controller ownerReference kind Pod), and the pod is owned by
+// its ReplicaSet, owned in turn by its Deployment. A Workload whose Pod
+// is in the input and belongs to an owner of the input is that owner's
+// pod workload, with the state the input gives it (linkQueuedDeployments
+// counts it among the owner's pods).
+func (d *decoder) adoptPodWorkloads(st *state) {
+	ownerOf := map[string]*depInfo{} // "namespace/pod"
+	for _, p := range st.ownedPods {
+		if p.owner.kind != "Deployment" && p.owner.kind != "ReplicaSet" {
+			continue
+		}
+		dp, ok := st.podOwners[p.namespace+"/"+p.owner.name]
+		if !ok || dp.dep.Kind != p.owner.kind {
+			continue
+		}
+		if dp.ownedBy != nil {
+			dp = dp.ownedBy
+		}
+		ownerOf[p.namespace+"/"+p.name] = dp
+		dp.podsInInput++
+	}
+	for _, w := range st.workloads {
+		o := w.owner
+		if w.dropped || w.job || o == nil || o.group != "" || o.kind != "Pod" {
+			continue
+		}
+		if dp := ownerOf[w.wl.Namespace+"/"+o.name]; dp != nil {
+			dp.adopted = append(dp.adopted, adoptedPod{w: w, pod: o.name})
+		}
+	}
 }

@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -711,4 +712,111 @@ func TestQueuedDeploymentErrors(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestPastedDeployment decodes a kubectl dump of a Deployment whose pods
+// Kueue queues (testdata/real/kubectl/deployment-replicaset-pods-workloads.yaml:
+// the Deployment, its ReplicaSet, three Pods and their Workloads, two
+// admitted and one pending) with some kinds of items taken out: the
+// Deployment is simulated once, with the pasted pod Workloads as its pods.
+func TestPastedDeployment(t *testing.T) {
+	data, err := os.ReadFile("../../testdata/real/kubectl/deployment-replicaset-pods-workloads.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// without returns the dump without its items of the given kinds.
+	without := func(kinds ...string) string {
+		parts := strings.Split(string(data), "\n- apiVersion: ")
+		out := parts[0]
+		for _, p := range parts[1:] {
+			keep := true
+			for _, k := range kinds {
+				if strings.Contains(p, "\n  kind: "+k+"\n") {
+					keep = false
+				}
+			}
+			if keep {
+				out += "\n- apiVersion: " + p
+			}
+		}
+		return out
+	}
+	const (
+		admitted1 = "shop/pod-web-6b7f9c8d5-4xk2p-8a1f3"
+		admitted2 = "shop/pod-web-6b7f9c8d5-9qz7m-2c4e6"
+		pending   = "shop/pod-web-6b7f9c8d5-t5w8r-7d9b1"
+	)
+	type pod struct{ Workload, Pod, ReplicaOf string }
+	cases := map[string]struct {
+		in       string
+		owner    string
+		want     []pod
+		warnings []diag
+	}{
+		"the whole dump: one Deployment, the pasted pod Workloads": {
+			in:    string(data),
+			owner: "Deployment shop/web",
+			want: []pod{
+				{admitted1, "web-6b7f9c8d5-4xk2p", "shop/web"},
+				{admitted2, "web-6b7f9c8d5-9qz7m", "shop/web"},
+				{pending, "web-6b7f9c8d5-t5w8r", "shop/web"},
+			},
+		},
+		"without the Deployment, the ReplicaSet stands for it": {
+			in:    without("Deployment"),
+			owner: "ReplicaSet shop/web-6b7f9c8d5",
+			want: []pod{
+				{admitted1, "web-6b7f9c8d5-4xk2p", "shop/web-6b7f9c8d5"},
+				{admitted2, "web-6b7f9c8d5-9qz7m", "shop/web-6b7f9c8d5"},
+				{pending, "web-6b7f9c8d5-t5w8r", "shop/web-6b7f9c8d5"},
+			},
+		},
+		"without the Workloads, new pending pods and a warning": {
+			in:    without("Workload"),
+			owner: "Deployment shop/web",
+			want: []pod{
+				{"shop/pod-web-0", "web-0", "shop/web"},
+				{"shop/pod-web-1", "web-1", "shop/web"},
+				{"shop/pod-web-2", "web-2", "shop/web"},
+			},
+			warnings: []diag{{At: "deployment-replicaset-pods-workloads.yaml:75:3", Object: "Deployment/shop/web", Msg: "3 pods of this Deployment are in the input but not their Workloads"}},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			sc, err := Decode("deployment-replicaset-pods-workloads.yaml", []byte(tc.in))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := diffDiags(tc.warnings, compact(sc.Warnings, core.SeverityWarning)); diff != "" {
+				t.Errorf("warnings (-want +got):\n%s", diff)
+			}
+			if len(sc.Deployments) != 1 {
+				t.Fatalf("%d Deployments and ReplicaSets, want 1", len(sc.Deployments))
+			}
+			dep := sc.Deployments[0]
+			if got := dep.Kind + " " + dep.Key(); got != tc.owner {
+				t.Errorf("simulated %s, want %s", got, tc.owner)
+			}
+			var got []pod
+			for _, i := range dep.Workloads {
+				w := sc.Workloads[i]
+				got = append(got, pod{w.Key(), w.PodName, w.ReplicaOf})
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("pod workloads (-want +got):\n%s", diff)
+			}
+			if len(sc.Workloads) != len(tc.want) {
+				t.Errorf("%d workloads in all, want only the pods' %d", len(sc.Workloads), len(tc.want))
+			}
+		})
+	}
+	t.Run("a scale event may not name the Deployment's ReplicaSet", func(t *testing.T) {
+		in := string(data) + "---\napiVersion: kueueplay/v1alpha1\nkind: Scenario\nspec:\n  events:\n  - {at: 1m, scale: shop/web-6b7f9c8d5, replicas: 1}\n"
+		_, diags := decode(t, in)
+		want := []diag{{At: "t.yaml:601:21", Object: "Scenario", Field: "spec.events[0].scale", Msg: `ReplicaSet "shop/web-6b7f9c8d5" belongs to Deployment "shop/web" of the input, which the playground simulates in its place: scale the Deployment`}}
+		if diff := diffDiags(want, compact(diags, core.SeverityError)); diff != "" {
+			t.Errorf("errors (-want +got):\n%s", diff)
+		}
+	})
 }

@@ -10,6 +10,7 @@ import (
 // link runs the checks that span objects, once every object is decoded.
 func (d *decoder) link(st *state) {
 	d.linkOwners(st)
+	d.linkDeploymentOwners(st)
 	d.linkConfiguration(st)
 	d.linkClusterQueues(st)
 	d.linkTopologies(st)
@@ -387,6 +388,8 @@ func (d *decoder) linkScenarioRefs(st *state) {
 			}
 		case refScalable:
 			switch {
+			case isOwner && dp.ownedBy != nil:
+				d.errorObj(st.scenario.label, r.node, r.path, "ReplicaSet %q belongs to Deployment %q of the input, which the playground simulates in its place: scale the Deployment", r.name, dp.ownedBy.dep.Key())
 			case isOwner:
 			case known[r.name]:
 				d.errorObj(st.scenario.label, r.node, r.path, "%q is a workload: scale applies to Deployments and ReplicaSets only", r.name)

@@ -70,7 +70,7 @@ type groupPod struct {
 func (d *decoder) pod(st *state, o *rawObject) {
 	m, rest := d.begin(o, true, nameSubdomain)
 	if m.owner != nil && podOwnerKind(m.owner.group, m.owner.kind) {
-		st.ownedPods = append(st.ownedPods, ownedPod{label: m.label, namespace: m.namespace, owner: m.owner})
+		st.ownedPods = append(st.ownedPods, ownedPod{label: m.label, namespace: m.namespace, name: m.name, owner: m.owner})
 		return
 	}
 	sa := d.annotations(m, annWorkload, o.kind)
@@ -160,7 +160,7 @@ func (d *decoder) pod(st *state, o *rawObject) {
 
 // ownedPod is a Pod that belongs to its controller owner.
 type ownedPod struct {
-	label, namespace string
+	label, namespace, name string
 	owner            *ownerRef
 }
 

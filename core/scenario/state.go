@@ -179,6 +179,22 @@ type depInfo struct {
 	// workloads, the Workload of each pod ever created, in index order.
 	proto     *wlInfo
 	workloads []*wlInfo
+	// owner is the object's controller ownerReference; ownedBy is set on a
+	// ReplicaSet whose owner is a Deployment of the input, which stands
+	// for it (linkDeploymentOwners): the ReplicaSet is left out.
+	owner   *ownerRef
+	ownedBy *depInfo
+	// adopted are the Workload objects of the input whose Pod belongs to
+	// this owner (a pasted cluster's pod workloads), with their pods'
+	// names; podsInInput counts the owner's Pods in the input.
+	adopted     []adoptedPod
+	podsInInput int
+}
+
+// adoptedPod is a pasted Workload of a queued Deployment's pod.
+type adoptedPod struct {
+	w   *wlInfo
+	pod string
 }
 
 // scenarioInfo is the decoded Scenario object with the references of its
@@ -247,6 +263,9 @@ func (st *state) build() *core.Scenario {
 	}
 	sc.Nodes = st.nodes
 	for _, dp := range st.deployments {
+		if dp.ownedBy != nil {
+			continue // its Deployment stands for it
+		}
 		dep := dp.dep
 		for _, w := range dp.workloads {
 			if i, ok := index[w]; ok {

@@ -212,8 +212,8 @@ func (s *State) replicaInvariants() []string {
 	var bad []string
 	for i := range s.Scenario.Deployments {
 		d := &s.Scenario.Deployments[i]
-		if d.Queue == "" {
-			continue
+		if _, created := want[i]; d.Queue == "" || !created {
+			continue // before it is created, only pasted pods can be live
 		}
 		live, notCreated := 0, 0
 		for _, wi := range d.Workloads {
