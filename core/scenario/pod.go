@@ -161,7 +161,7 @@ func (d *decoder) pod(st *state, o *rawObject) {
 // ownedPod is a Pod that belongs to its controller owner.
 type ownedPod struct {
 	label, namespace, name string
-	owner            *ownerRef
+	owner                  *ownerRef
 }
 
 // podOwnerKind reports whether a Pod owned by an object of this group and
