@@ -113,7 +113,7 @@ func (s *State) deleteReplicas(i int, live []int, n int, replicas int32, ts *tra
 		}
 		sd.Removed = append(sd.Removed, rp)
 		s.remove(r.wl, ts, Deleted, trace.EventDelete,
-			fmt.Sprintf("deleted: %s %s was scaled to %d replica(s) and the ReplicaSet deleted pod %s (%s); Kueue finishes its Workload", d.Kind, d.Key(), replicas, w.Spec.PodName, why))
+			fmt.Sprintf("%s %s was scaled to %d replica(s) and the ReplicaSet deleted pod %s (%s); Kueue finishes its Workload", d.Kind, d.Key(), replicas, w.Spec.PodName, why))
 	}
 	if s.place != nil {
 		ts.ScaleDowns = append(ts.ScaleDowns, sd) // the cluster view's
