@@ -181,6 +181,10 @@ func (s *State) drain(i int, d *Drain, ts *trace.Step) {
 // message, then the cache's deleteWorkload and
 // QueueAssociatedInadmissibleWorkloadsAfter).
 func (s *State) release(i int, ts *trace.Step) {
+	if s.Workload(i).ScaledIn {
+		s.remove(i, ts, Deleted, trace.EventDelete, "its pod terminated and, its replacement having been deleted by a scale-in, it is not queued again; Kueue finishes its Workload")
+		return
+	}
 	w := s.mutWorkload(i)
 	qi := s.QueueIndex(w.Admission.ClusterQueue)
 	usage := w.Admission.Usage

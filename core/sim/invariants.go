@@ -217,10 +217,10 @@ func (s *State) replicaInvariants() []string {
 		}
 		live, notCreated := 0, 0
 		for _, wi := range d.Workloads {
-			switch s.Workload(wi).Status {
-			case Pending, Admitted, Terminating:
+			switch w := s.Workload(wi); {
+			case w.Status == Pending, w.Status == Admitted, w.Status == Terminating && !w.ScaledIn:
 				live++
-			case NotCreated:
+			case w.Status == NotCreated:
 				notCreated++
 			}
 		}

@@ -31,10 +31,10 @@ func (s *State) scaleQueued(i int, replicas int32, ts *trace.Step, why string) {
 	}
 	var live, next []int
 	for _, wi := range d.Workloads {
-		switch s.Workload(wi).Status {
-		case NotCreated:
+		switch w := s.Workload(wi); {
+		case w.Status == NotCreated:
 			next = append(next, wi)
-		case Pending, Admitted, Terminating:
+		case w.Status == Pending, w.Status == Admitted, w.Status == Terminating && !w.ScaledIn:
 			live = append(live, wi)
 		}
 	}
@@ -95,6 +95,7 @@ func (s *State) deleteReplicas(i int, live []int, n int, replicas int32, ts *tra
 		}
 		reps = append(reps, r)
 	}
+	scaleEv := len(ts.Events) - 1 // the scale event, just written
 	order := s.replicasToDelete(reps, perNode)
 	sd := trace.ScaleDown{Owner: d.Key(), From: int32(len(live)), To: replicas}
 	var kept *replica
@@ -112,6 +113,14 @@ func (s *State) deleteReplicas(i int, live []int, n int, replicas int32, ts *tra
 			}
 		}
 		sd.Removed = append(sd.Removed, rp)
+		if w.Status == Terminating {
+			// The pod that goes is the replacement of w's evicted pod
+			// (see release); w keeps its quota until its pod has
+			// terminated, and then finishes.
+			s.mutWorkload(r.wl).ScaledIn = true
+			ts.Events[scaleEv].Message += fmt.Sprintf("; the ReplicaSet deleted the replacement of evicted pod %s (%s): %s finishes once its pod has terminated, instead of being queued again", w.Spec.PodName, why, w.Key)
+			continue
+		}
 		s.remove(r.wl, ts, Deleted, trace.EventDelete,
 			fmt.Sprintf("%s %s was scaled to %d replica(s) and the ReplicaSet deleted pod %s (%s); Kueue finishes its Workload", d.Kind, d.Key(), replicas, w.Spec.PodName, why))
 	}
@@ -164,7 +173,7 @@ func (s *State) replicaRemovalReason(r replica, kept *replica, perNode map[int]i
 	case kept == nil:
 		return "every pod goes"
 	case w.Status == Terminating:
-		return "its pod was evicted and Kueue deleted it; the replacement pod is pending and unassigned, and unassigned pods go first"
+		return "the replacement of an evicted pod is pending and unassigned, and unassigned pods go first"
 	case w.Status != Admitted:
 		return "its Workload is not admitted, so Kueue keeps the pod gated: unassigned pods go first"
 	case s.place == nil:

@@ -71,9 +71,15 @@ func podEvents(tr *trace.Trace) []string {
 		for _, ev := range st.Events {
 			switch {
 			case ev.Kind == trace.EventScale:
-				out = append(out, fmt.Sprintf("%v scale", at))
+				line := fmt.Sprintf("%v scale", at)
+				if _, repl, ok := strings.Cut(ev.Message, "; the ReplicaSet deleted the replacement of "); ok {
+					line += ": replacement of " + repl
+				}
+				out = append(out, line)
 			case ev.Kind == trace.EventArrival && strings.HasPrefix(ev.Workload, "shop/pod-web-"):
 				out = append(out, fmt.Sprintf("%v arrival %s", at, ev.Workload))
+			case ev.Kind == trace.EventDelete && !strings.Contains(ev.Message, " deleted pod "):
+				out = append(out, fmt.Sprintf("%v delete %s: %s", at, ev.Workload, ev.Message))
 			case ev.Kind == trace.EventDelete:
 				_, why, _ := strings.Cut(ev.Message, " deleted pod ")
 				_, why, _ = strings.Cut(why, " (")
@@ -135,10 +141,11 @@ func TestQueuedDeploymentScale(t *testing.T) {
 				"labels: {kueue.x-k8s.io/queue-name: main}}", "labels: {kueue.x-k8s.io/queue-name: main}, annotations: {kueueplay/arrival: 10s}}", 1),
 			want: []string{"1s scale", "10s scale", "10s arrival shop/pod-web-0"},
 		},
-		"an evicted pod's workload still counts, and goes first": {
+		"the replacement of an evicted pod goes first": {
 			// urgent preempts web-1 (admitted last) at 10s; web-1
-			// terminates until 15s. At 12s scale in to 1: web-1 goes
-			// first, as the replacement of its deleted pod.
+			// terminates until 15s, and its replacement is pending. At
+			// 12s scale in to 1: the replacement goes first; web-1 keeps
+			// its quota until 15s and is then deleted, not queued again.
 			in: queuedScenario(2, 0, 2, "  - {at: 12s, scale: shop/web, replicas: 1}\n", `---
 apiVersion: kueue.x-k8s.io/v1beta2
 kind: Workload
@@ -150,8 +157,8 @@ spec:
 `),
 			want: []string{
 				"0s scale", "0s arrival shop/pod-web-0", "0s arrival shop/pod-web-1",
-				"12s scale",
-				"12s delete shop/pod-web-1: its pod was evicted and Kueue deleted it; the replacement pod is pending and unassigned, and unassigned pods go first",
+				"12s scale: replacement of evicted pod web-1 (the replacement of an evicted pod is pending and unassigned, and unassigned pods go first): shop/pod-web-1 finishes once its pod has terminated, instead of being queued again",
+				"15s delete shop/pod-web-1: its pod terminated and, its replacement having been deleted by a scale-in, it is not queued again; Kueue finishes its Workload; its quota is released (default/cpu 1)",
 			},
 		},
 	}

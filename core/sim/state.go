@@ -73,6 +73,10 @@ type Workload struct {
 	// release: Kueue leaves such a workload with Requeued=False, so the
 	// queue manager never requeues it while the queue is stopped.
 	Drained *Drain
+	// ScaledIn is set on an evicted (terminating) pod workload of a
+	// queued Deployment when a scale-in deleted the pod that replaces its
+	// pod: on release it is deleted instead of queued again.
+	ScaledIn bool
 	// ReleaseAt is when a terminating workload releases its quota.
 	ReleaseAt *time.Duration
 
