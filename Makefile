@@ -27,7 +27,7 @@ WASM_EXEC = $(shell $(GO) env GOROOT)/lib/wasm/go_js_wasm_exec
 
 .PHONY: test deps vet wasm-vet wasm-build test-native test-wasm check-node \
 	worker worker-deps deploy-worker \
-	check-imports site run golden bench fuzz test-fuzz help test-e2e test-conformance \
+	check-imports site run golden bench bench-scale fuzz test-fuzz help test-e2e test-conformance \
 	conformance-long conformance-kueue
 
 # The conformance harness is built against a copy of Kueue v0.16.1 whose
@@ -151,6 +151,12 @@ golden:
 ## bench: core benchmarks (BenchmarkCycle: 30 queues, 15,000 workloads, ns per cycle; BenchmarkPreemption: Kueue's scalability shape with its summary)
 bench:
 	$(GO) test -run '^$$' -bench . -benchtime 3x -benchmem ./core/...
+
+## bench-scale: the CLI on Kueue's scalability shape at SIZES workloads (validate, run, run -o json: median wall, CPU, peak RSS, output size)
+SIZES ?= 1500,15000,50000
+bench-scale:
+	$(GO) build -o build/scale/kueueplay ./cmd/kueueplay
+	$(GO) run ./scripts/scalebench -bin build/scale/kueueplay -sizes $(SIZES) -dir build/scale
 
 ## fuzz: run every fuzz target in the module in turn, FUZZTIME each (make fuzz FUZZTIME=30s)
 fuzz:
