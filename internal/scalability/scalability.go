@@ -66,15 +66,19 @@ func scaled(total int) []class {
 const Baseline = 15000
 
 // Write writes the scenario with about total workloads (exactly total
-// when it is a multiple of 500 x 30 / 50) to w, and returns how many it
-// wrote.
-func Write(w io.Writer, total int) (int, error) {
+// when it is a multiple of 500 x 30 / 50) to w, with spec.cycleDuration
+// cycle, and returns how many it wrote. Kueue's scheduler runs its cycles
+// back to back, a few milliseconds each on this shape; 100ms keeps the
+// cycle count near a thousand at 15,000 workloads, 10ms (what
+// core/sim's BenchmarkPreemption uses) makes wait times closer to
+// Kueue's at ten times the cycles.
+func Write(w io.Writer, total int, cycle time.Duration) (int, error) {
 	bw := bufio.NewWriter(w)
-	n := write(bw, scaled(total))
+	n := write(bw, scaled(total), cycle)
 	return n, bw.Flush()
 }
 
-func write(w *bufio.Writer, classes []class) int {
+func write(w *bufio.Writer, classes []class, cycle time.Duration) int {
 	n := 0
 	for _, c := range classes {
 		n += c.count
@@ -93,14 +97,14 @@ spec:
     Kueue's scheduler scalability test: 5 cohorts of 6 ClusterQueues,
     %d workloads in three priority classes arriving over time, with
     preemption within each ClusterQueue and reclaim within each cohort.
-  cycleDuration: 10ms
+  cycleDuration: %s
   maxCycles: 100000
 ---
 apiVersion: kueue.x-k8s.io/v1beta2
 kind: ResourceFlavor
 metadata:
   name: default
-`, n, n, n)
+`, n, n, n, cycle)
 	for c := range cohorts {
 		for q := range queuesPerCohort {
 			name := fmt.Sprintf("cq-0-%d-cohort-%d", q, c)

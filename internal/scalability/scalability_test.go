@@ -42,7 +42,7 @@ func TestWrite(t *testing.T) {
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			var b bytes.Buffer
-			n, err := scalability.Write(&b, tc.total)
+			n, err := scalability.Write(&b, tc.total, 100*time.Millisecond)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -62,6 +62,9 @@ func TestWrite(t *testing.T) {
 			}
 			if diff := cmp.Diff(map[string]int{"cohort-0": 6, "cohort-1": 6, "cohort-2": 6, "cohort-3": 6, "cohort-4": 6}, cohorts); diff != "" {
 				t.Errorf("ClusterQueues per cohort (-want +got):\n%s", diff)
+			}
+			if sc.CycleDuration != 100*time.Millisecond {
+				t.Errorf("cycleDuration %v, want 100ms", sc.CycleDuration)
 			}
 			if len(sc.LocalQueues) != 30 {
 				t.Errorf("%d LocalQueues, want 30", len(sc.LocalQueues))

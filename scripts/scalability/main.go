@@ -1,7 +1,7 @@
 // Command scalability writes Kueue v0.16.1's scheduler scalability test
 // as a kueueplay scenario file (see package internal/scalability).
 //
-//	go run ./scripts/scalability [-workloads N] [-o FILE]
+//	go run ./scripts/scalability [-workloads N] [-cycle 100ms] [-o FILE]
 package main
 
 import (
@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"time"
 
 	"github.com/kueueplay/kueueplay/internal/scalability"
 )
@@ -16,6 +17,7 @@ import (
 func main() {
 	total := flag.Int("workloads", scalability.Baseline, "total number of workloads; each class's count per ClusterQueue scales in proportion to Kueue's 15,000")
 	out := flag.String("o", "", "write the scenario to `FILE` instead of stdout")
+	cycle := flag.Duration("cycle", 100*time.Millisecond, "spec.cycleDuration")
 	flag.Parse()
 	if *total < 1 || *total > 60000 {
 		fmt.Fprintln(os.Stderr, "scalability: -workloads must be between 1 and 60000 (the decoder's MaxObjects bound)")
@@ -31,7 +33,7 @@ func main() {
 		defer f.Close()
 		w = f
 	}
-	if _, err := scalability.Write(w, *total); err != nil {
+	if _, err := scalability.Write(w, *total, *cycle); err != nil {
 		fmt.Fprintln(os.Stderr, "scalability:", err)
 		os.Exit(1)
 	}

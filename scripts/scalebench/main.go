@@ -7,13 +7,12 @@
 // measurement, not a test: `make bench-scale` runs it, and the README
 // records what it printed.
 //
-//	go run ./scripts/scalebench -bin build/scale/kueueplay [-sizes 1500,15000,50000] [-runs 3] [-dir build/scale]
+//	go run ./scripts/scalebench -bin build/scale/kueueplay [-sizes 1500,15000,50000] [-runs 3] [-cycle 100ms] [-dir build/scale]
 package main
 
 import (
 	"flag"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -26,10 +25,19 @@ import (
 	"github.com/kueueplay/kueueplay/internal/scalability"
 )
 
-// counter counts the bytes written to it.
-type counter int64
+// counter counts the bytes written to it and keeps the first few hundred.
+type counter struct {
+	n    int64
+	head []byte
+}
 
-func (c *counter) Write(p []byte) (int, error) { *c += counter(len(p)); return len(p), nil }
+func (c *counter) Write(p []byte) (int, error) {
+	c.n += int64(len(p))
+	if room := 512 - len(c.head); room > 0 {
+		c.head = append(c.head, p[:min(room, len(p))]...)
+	}
+	return len(p), nil
+}
 
 // result is one process run.
 type result struct {
@@ -43,6 +51,7 @@ func main() {
 	sizes := flag.String("sizes", "1500,15000,50000", "comma-separated workload totals")
 	runs := flag.Int("runs", 3, "runs per command; the median wall time is reported")
 	dir := flag.String("dir", "build/scale", "where the scenario files are written")
+	cycle := flag.Duration("cycle", 100*time.Millisecond, "the scenarios' spec.cycleDuration")
 	flag.Parse()
 	if *bin == "" || *runs < 1 {
 		flag.Usage()
@@ -59,22 +68,26 @@ func main() {
 			fail(fmt.Errorf("-sizes: %w", err))
 		}
 		file := filepath.Join(*dir, fmt.Sprintf("scalability-%d.yaml", total))
-		n, size, err := writeFile(file, total)
+		n, size, err := writeFile(file, total, *cycle)
 		if err != nil {
 			fail(err)
 		}
 		for _, args := range [][]string{{"validate", file}, {"run", file}, {"run", "-o", "json", file}} {
+			cmd := "kueueplay " + strings.Join(args[:len(args)-1], " ")
 			var rs []result
 			for range *runs {
 				r, err := measure(*bin, args)
 				if err != nil {
-					fail(fmt.Errorf("%s %s: %w", *bin, strings.Join(args, " "), err))
+					fmt.Printf("| %d | %s | `%s` | refused: %v |  |  |  |\n", n, mb(size), cmd, err)
+					break
 				}
 				rs = append(rs, r)
 			}
+			if len(rs) < *runs {
+				continue
+			}
 			slices.SortFunc(rs, func(a, b result) int { return int(a.wall - b.wall) })
 			m := rs[len(rs)/2]
-			cmd := "kueueplay " + strings.Join(args[:len(args)-1], " ")
 			fmt.Printf("| %d | %s | `%s` | %s | %s | %s | %s |\n", n, mb(size), cmd,
 				m.wall.Round(time.Millisecond), m.cpu.Round(time.Millisecond), mb(m.rssKiB<<10), mb(m.out))
 		}
@@ -82,12 +95,12 @@ func main() {
 }
 
 // writeFile writes the scenario of about total workloads to file.
-func writeFile(file string, total int) (int, int64, error) {
+func writeFile(file string, total int, cycle time.Duration) (int, int64, error) {
 	f, err := os.Create(file)
 	if err != nil {
 		return 0, 0, err
 	}
-	n, err := scalability.Write(f, total)
+	n, err := scalability.Write(f, total, cycle)
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
@@ -102,20 +115,27 @@ func writeFile(file string, total int) (int, int64, error) {
 }
 
 // measure runs bin with args once, discarding (and counting) its output.
+// A failed run's error carries the first line it wrote to stderr.
 func measure(bin string, args []string) (result, error) {
 	var out counter
+	var stderr strings.Builder
 	cmd := exec.Command(bin, args...)
 	cmd.Stdout = &out
-	cmd.Stderr = io.Discard
+	cmd.Stderr = &stderr
 	start := time.Now()
 	err := cmd.Run()
 	wall := time.Since(start)
 	if err != nil {
-		return result{}, err
+		msg := stderr.String()
+		if msg == "" {
+			msg = string(out.head) // validate reports on stdout
+		}
+		first, _, _ := strings.Cut(msg, "\n")
+		return result{}, fmt.Errorf("%w: %s", err, first)
 	}
 	ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
 	cpu := time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-	return result{wall: wall, cpu: cpu, rssKiB: ru.Maxrss, out: int64(out)}, nil
+	return result{wall: wall, cpu: cpu, rssKiB: ru.Maxrss, out: out.n}, nil
 }
 
 func mb(n int64) string {
