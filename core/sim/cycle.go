@@ -85,7 +85,7 @@ func (s *State) preemptSnapshot(c *cycleCtx) *preempt.Snapshot {
 		if !q.Active {
 			continue
 		}
-		for _, i := range q.Holding {
+		for i := range q.Holding.All {
 			w := s.Workload(i)
 			ps.Holders[q.Node] = append(ps.Holders[q.Node], &preempt.Workload{
 				Index: i, Key: w.Key, Node: q.Node, ClusterQueue: q.Spec.Name, Priority: w.Spec.Priority,

@@ -70,10 +70,10 @@ func CheckInvariants(s *State) []string {
 	// 3. Queue membership.
 	where := map[int][]string{}
 	for _, q := range s.Queues {
-		for _, w := range q.Heap {
+		for w := range q.Heap.All {
 			where[w] = append(where[w], q.Spec.Name+" heap")
 		}
-		for _, w := range q.Parked {
+		for w := range q.Parked.All {
 			where[w] = append(where[w], q.Spec.Name+" parked")
 		}
 	}

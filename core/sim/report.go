@@ -131,7 +131,7 @@ func (s *State) queueStates() []trace.QueueState {
 	admitted := make([][]int, len(s.Queues))
 	terminating := make([][]int, len(s.Queues))
 	for qi, q := range s.Queues {
-		for _, i := range q.Holding {
+		for i := range q.Holding.All {
 			if s.Workload(i).Status == Admitted {
 				admitted[qi] = append(admitted[qi], i)
 			} else {
@@ -142,8 +142,8 @@ func (s *State) queueStates() []trace.QueueState {
 	out := make([]trace.QueueState, 0, len(s.Queues))
 	for qi, q := range s.Queues {
 		qs := trace.QueueState{ClusterQueue: q.Spec.Name, Active: q.Active, InactiveReason: q.InactiveReason}
-		qs.PendingCount, qs.Pending = len(q.Heap), s.pendingKeys(qi)
-		qs.ParkedCount, qs.Parked = s.keys(q.Parked)
+		qs.PendingCount, qs.Pending = q.Heap.Len(), s.pendingKeys(qi)
+		qs.ParkedCount, qs.Parked = s.listKeys(&q.Parked)
 		slices.SortFunc(admitted[qi], s.byKey)
 		slices.SortFunc(terminating[qi], s.byKey)
 		qs.AdmittedCount, qs.Admitted = s.keys(admitted[qi])
@@ -161,9 +161,9 @@ func (s *State) pendingKeys(qi int) []string {
 	if h < 0 {
 		return nil
 	}
-	out := make([]string, 0, min(len(q.Heap), QueueListCap))
+	out := make([]string, 0, min(q.Heap.Len(), QueueListCap))
 	out = append(out, s.Workload(h).Key)
-	for _, w := range q.Heap {
+	for w := range q.Heap.All {
 		if len(out) == cap(out) {
 			break
 		}
@@ -172,6 +172,19 @@ func (s *State) pendingKeys(qi int) []string {
 		}
 	}
 	return out
+}
+
+// listKeys is keys for an idxList: its length and the keys of its first
+// QueueListCap workloads.
+func (s *State) listKeys(l *idxList) (int, []string) {
+	out := make([]string, 0, min(l.Len(), QueueListCap))
+	for w := range l.All {
+		if len(out) == cap(out) {
+			break
+		}
+		out = append(out, s.Workload(w).Key)
+	}
+	return l.Len(), out
 }
 
 func (s *State) keys(idx []int) (int, []string) {

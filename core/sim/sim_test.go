@@ -123,7 +123,7 @@ func dump(t *testing.T, s *sim.State) string {
 	slices.SortFunc(usage, func(a, b any) int { return strings.Compare(a.(string), b.(string)) })
 	var queues []any
 	for _, q := range s.Queues {
-		queues = append(queues, []any{q.Heap, q.Parked, q.Generation, q.Sticky})
+		queues = append(queues, []any{q.Heap.Slice(), q.Parked.Slice(), q.Generation, q.Sticky})
 	}
 	b, err := json.Marshal([]any{s.Now, s.Cycles, out, usage, queues})
 	if err != nil {

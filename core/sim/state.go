@@ -128,15 +128,16 @@ type ClusterQueue struct {
 	// admitted workload leaves the queue, and resets the resume state.
 	Generation int64
 	// Heap holds pending workload indexes in queue order (priority, then
-	// creation). Parked holds inadmissible ones, sorted by key.
-	Heap   []int
-	Parked []int
+	// creation). Parked holds inadmissible ones, sorted by key. Both are
+	// copied on write in chunks (idxList).
+	Heap   idxList
+	Parked idxList
 	// Sticky is the BestEffortFIFO head that is waiting for its
 	// preemptions, or -1.
 	Sticky int
 	// Holding are the workloads that hold quota in this ClusterQueue
 	// (admitted or terminating), by index.
-	Holding []int
+	Holding idxList
 
 	gen int
 }
@@ -331,15 +332,17 @@ func (s *State) setTerminating(i int) {
 
 // hold adds or removes workload i from the holders of queue qi.
 func (s *State) hold(qi, i int, holds bool) {
-	pos, found := slices.BinarySearch(s.Queues[qi].Holding, i)
+	h := &s.Queues[qi].Holding
+	pos := h.search(i, cmp.Compare[int])
+	found := pos < h.Len() && h.At(pos) == i
 	if found == holds {
 		return
 	}
 	q := s.mutQueue(qi)
 	if holds {
-		q.Holding = slices.Insert(q.Holding, pos, i)
+		q.Holding.insert(s.gen, pos, i)
 	} else {
-		q.Holding = slices.Delete(q.Holding, pos, pos+1)
+		q.Holding.deleteAt(s.gen, pos)
 	}
 }
 
@@ -349,9 +352,9 @@ func (s *State) mutQueue(i int) *ClusterQueue {
 	if q.gen != s.gen {
 		c := *q
 		c.gen = s.gen
-		c.Heap = slices.Clone(q.Heap)
-		c.Parked = slices.Clone(q.Parked)
-		c.Holding = slices.Clone(q.Holding)
+		c.Heap = q.Heap.share()
+		c.Parked = q.Parked.share()
+		c.Holding = q.Holding.share()
 		s.Queues[i] = &c
 		q = &c
 	}
@@ -410,11 +413,10 @@ func (s *State) queueOrder(wa, wb *Workload) int {
 // pushHeap inserts workload w into queue q's heap in order, unless present.
 func (s *State) pushHeap(qi, w int) {
 	q := s.mutQueue(qi)
-	if slices.Contains(q.Heap, w) {
+	if q.Heap.Contains(w) {
 		return
 	}
-	pos, _ := slices.BinarySearchFunc(q.Heap, w, s.queueLess)
-	q.Heap = slices.Insert(q.Heap, pos, w)
+	q.Heap.insertSorted(s.gen, w, s.queueLess)
 	wl := s.mutWorkload(w)
 	wl.InHeap, wl.Parked = true, false
 }
@@ -422,11 +424,10 @@ func (s *State) pushHeap(qi, w int) {
 // park moves workload w to queue q's inadmissible set.
 func (s *State) park(qi, w int) {
 	q := s.mutQueue(qi)
-	if slices.Contains(q.Parked, w) {
+	if q.Parked.Contains(w) {
 		return
 	}
-	pos, _ := slices.BinarySearchFunc(q.Parked, w, func(a, b int) int { return cmp.Compare(s.Workload(a).Key, s.Workload(b).Key) })
-	q.Parked = slices.Insert(q.Parked, pos, w)
+	q.Parked.insertSorted(s.gen, w, func(a, b int) int { return cmp.Compare(s.Workload(a).Key, s.Workload(b).Key) })
 	wl := s.mutWorkload(w)
 	wl.InHeap, wl.Parked = false, true
 }
@@ -434,12 +435,12 @@ func (s *State) park(qi, w int) {
 // removeFromQueue takes workload w out of queue qi entirely.
 func (s *State) removeFromQueue(qi, w int) {
 	q := s.Queues[qi]
-	if !slices.Contains(q.Heap, w) && !slices.Contains(q.Parked, w) && q.Sticky != w {
+	if !q.Heap.Contains(w) && !q.Parked.Contains(w) && q.Sticky != w {
 		return
 	}
 	q = s.mutQueue(qi)
-	q.Heap = slices.DeleteFunc(q.Heap, func(x int) bool { return x == w })
-	q.Parked = slices.DeleteFunc(q.Parked, func(x int) bool { return x == w })
+	q.Heap.remove(s.gen, w)
+	q.Parked.remove(s.gen, w)
 	if q.Sticky == w {
 		q.Sticky = -1
 	}
@@ -451,18 +452,18 @@ func (s *State) removeFromQueue(qi, w int) {
 // heap, else the first in queue order (ClusterQueue.Pop).
 func (s *State) pop(qi int) int {
 	q := s.Queues[qi]
-	if len(q.Heap) == 0 {
+	if q.Heap.Len() == 0 {
 		return -1
 	}
 	q = s.mutQueue(qi)
 	at := 0
 	if q.Sticky >= 0 {
-		if i := slices.Index(q.Heap, q.Sticky); i >= 0 {
+		if i := q.Heap.Index(q.Sticky); i >= 0 {
 			at = i
 		}
 	}
-	w := q.Heap[at]
-	q.Heap = slices.Delete(q.Heap, at, at+1)
+	w := q.Heap.At(at)
+	q.Heap.deleteAt(s.gen, at)
 	s.mutWorkload(w).InHeap = false
 	return w
 }
@@ -470,13 +471,13 @@ func (s *State) pop(qi int) int {
 // head returns the workload pop would return, without popping, or -1.
 func (s *State) head(qi int) int {
 	q := s.Queues[qi]
-	if len(q.Heap) == 0 {
+	if q.Heap.Len() == 0 {
 		return -1
 	}
-	if q.Sticky >= 0 && slices.Contains(q.Heap, q.Sticky) {
+	if q.Sticky >= 0 && q.Heap.Contains(q.Sticky) {
 		return q.Sticky
 	}
-	return q.Heap[0]
+	return q.Heap.First()
 }
 
 // requeueTree moves the parked workloads of every ClusterQueue in the
@@ -505,7 +506,7 @@ func (s *State) requeueTree(qi int) []string {
 	var moved []string
 	for _, q := range queues {
 		cq := s.Queues[q]
-		for _, w := range slices.Clone(cq.Parked) {
+		for _, w := range cq.Parked.Slice() {
 			wl := s.Workload(w)
 			if wl.Drained != nil {
 				// Requeued=False: ClusterQueue.backoffWaitingTimeExpired
@@ -516,7 +517,7 @@ func (s *State) requeueTree(qi int) []string {
 				continue
 			}
 			m := s.mutQueue(q)
-			m.Parked = slices.DeleteFunc(m.Parked, func(x int) bool { return x == w })
+			m.Parked.remove(s.gen, w)
 			s.pushHeap(q, w)
 			moved = append(moved, wl.Key)
 		}

@@ -265,7 +265,7 @@ func (s *State) enqueue(i int, ts *trace.Step, what string) {
 // heap.
 func (s *State) HasHead() bool {
 	for _, q := range s.Queues {
-		if q.Active && len(q.Heap) > 0 {
+		if q.Active && q.Heap.Len() > 0 {
 			return true
 		}
 	}

@@ -1,0 +1,172 @@
+package sim
+
+import "slices"
+
+// idxList is a sequence of workload indexes (a ClusterQueue's heap, its
+// parked set, the workloads holding its quota) stored in chunks that are
+// copied on write, so that a State's copy of a queue costs one pointer per
+// chunk, not one int per workload, and a change copies one chunk. A chunk
+// is written in place only by the State generation that made it
+// (idxChunk.gen); any other generation copies it first, as
+// State.mutWorkload does for workloads.
+//
+// The zero value is an empty list.
+type idxList struct {
+	chunks []*idxChunk
+	n      int
+}
+
+type idxChunk struct {
+	gen int
+	v   []int
+}
+
+// idxChunkMax is the size at which a chunk splits in two.
+const idxChunkMax = 128
+
+// Len returns the number of indexes.
+func (l *idxList) Len() int { return l.n }
+
+// All yields the indexes in order.
+func (l *idxList) All(yield func(int) bool) {
+	for _, c := range l.chunks {
+		for _, w := range c.v {
+			if !yield(w) {
+				return
+			}
+		}
+	}
+}
+
+// At returns the index at position i.
+func (l *idxList) At(i int) int {
+	for _, c := range l.chunks {
+		if i < len(c.v) {
+			return c.v[i]
+		}
+		i -= len(c.v)
+	}
+	panic("idxList.At: position out of range")
+}
+
+// First returns the first index; the list must not be empty.
+func (l *idxList) First() int { return l.chunks[0].v[0] }
+
+// Index returns the position of w, or -1.
+func (l *idxList) Index(w int) int {
+	pos := 0
+	for _, c := range l.chunks {
+		if i := slices.Index(c.v, w); i >= 0 {
+			return pos + i
+		}
+		pos += len(c.v)
+	}
+	return -1
+}
+
+// Contains reports whether w is in the list.
+func (l *idxList) Contains(w int) bool { return l.Index(w) >= 0 }
+
+// Slice returns a new slice of the indexes in order.
+func (l *idxList) Slice() []int {
+	out := make([]int, 0, l.n)
+	for _, c := range l.chunks {
+		out = append(out, c.v...)
+	}
+	return out
+}
+
+// share returns a list with the same contents whose chunks are shared with
+// l: writing either copies the chunk it changes (a generation that does
+// not own a chunk never writes it in place).
+func (l *idxList) share() idxList {
+	return idxList{chunks: slices.Clone(l.chunks), n: l.n}
+}
+
+// search returns the position where w belongs in a list ordered by cmp
+// (the first position whose index is not before w), as
+// slices.BinarySearchFunc does.
+func (l *idxList) search(w int, cmp func(a, b int) int) int {
+	// The first chunk whose last index is not before w holds the position.
+	k, _ := slices.BinarySearchFunc(l.chunks, w, func(c *idxChunk, w int) int { return cmp(c.v[len(c.v)-1], w) })
+	pos := 0
+	for _, c := range l.chunks[:k] {
+		pos += len(c.v)
+	}
+	if k == len(l.chunks) {
+		return pos
+	}
+	i, _ := slices.BinarySearchFunc(l.chunks[k].v, w, cmp)
+	return pos + i
+}
+
+// mutChunk returns chunk k for writing by generation gen.
+func (l *idxList) mutChunk(gen, k int) *idxChunk {
+	c := l.chunks[k]
+	if c.gen != gen {
+		c = &idxChunk{gen: gen, v: slices.Clone(c.v)}
+		l.chunks[k] = c
+	}
+	return c
+}
+
+// locate returns the chunk holding position pos and the offset in it; for
+// pos == Len, the last chunk and its length (or -1 for an empty list).
+func (l *idxList) locate(pos int) (int, int) {
+	for k, c := range l.chunks {
+		if pos < len(c.v) {
+			return k, pos
+		}
+		pos -= len(c.v)
+	}
+	if len(l.chunks) == 0 {
+		return -1, 0
+	}
+	k := len(l.chunks) - 1
+	return k, len(l.chunks[k].v) + pos
+}
+
+// insert puts w at position pos, writing as generation gen.
+func (l *idxList) insert(gen, pos, w int) {
+	k, off := l.locate(pos)
+	if k < 0 {
+		l.chunks = append(l.chunks, &idxChunk{gen: gen, v: []int{w}})
+		l.n = 1
+		return
+	}
+	c := l.mutChunk(gen, k)
+	c.v = slices.Insert(c.v, off, w)
+	l.n++
+	if len(c.v) >= idxChunkMax {
+		half := len(c.v) / 2
+		tail := &idxChunk{gen: gen, v: slices.Clone(c.v[half:])}
+		c.v = c.v[:half:half]
+		l.chunks = slices.Insert(l.chunks, k+1, tail)
+	}
+}
+
+// insertSorted puts w where it belongs in a list ordered by cmp.
+func (l *idxList) insertSorted(gen, w int, cmp func(a, b int) int) {
+	l.insert(gen, l.search(w, cmp), w)
+}
+
+// deleteAt removes the index at position pos, writing as generation gen.
+func (l *idxList) deleteAt(gen, pos int) {
+	k, off := l.locate(pos)
+	c := l.mutChunk(gen, k)
+	c.v = slices.Delete(c.v, off, off+1)
+	l.n--
+	if len(c.v) == 0 {
+		l.chunks = slices.Delete(l.chunks, k, k+1)
+	}
+}
+
+// remove removes w if present and reports whether it was.
+func (l *idxList) remove(gen, w int) bool {
+	i := l.Index(w)
+	if i < 0 {
+		return false
+	}
+	l.deleteAt(gen, i)
+	return true
+}
