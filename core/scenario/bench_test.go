@@ -1,9 +1,13 @@
 package scenario
 
 import (
+	"bytes"
+	"strconv"
 	"testing"
+	"time"
 
 	"github.com/kueueplay/kueueplay/internal/hostile"
+	"github.com/kueueplay/kueueplay/internal/scalability"
 )
 
 // BenchmarkDecodeHostile decodes each hostile-input case small enough for
@@ -24,6 +28,29 @@ func BenchmarkDecodeHostile(b *testing.B) {
 			b.SetBytes(int64(len(data)))
 			for b.Loop() {
 				Decode(c.Name+".yaml", data)
+			}
+		})
+	}
+}
+
+// BenchmarkDecodeScalability decodes Kueue's scheduler scalability shape
+// (internal/scalability) at 1,500 and 15,000 workloads, the file sizes
+// users paste from a real cluster (issue 20):
+//
+//	go test -run '^$' -bench DecodeScalability -benchmem ./core/scenario
+func BenchmarkDecodeScalability(b *testing.B) {
+	for _, n := range []int{1500, 15000} {
+		var buf bytes.Buffer
+		if _, err := scalability.Write(&buf, n, 100*time.Millisecond); err != nil {
+			b.Fatal(err)
+		}
+		data := buf.Bytes()
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			for b.Loop() {
+				if _, err := Decode("scale.yaml", data); err != nil {
+					b.Fatal(err)
+				}
 			}
 		})
 	}
