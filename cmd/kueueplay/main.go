@@ -123,7 +123,7 @@ func interleave(fs *flag.FlagSet, args []string) ([]string, error) {
 func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	out := fs.String("o", "text", "output format: text or json")
+	out := fs.String("o", "text", "output format: text (the trace), json (the trace) or summary (times to admission and usage over the run, as Kueue's scalability checker reports them)")
 	recursive := fs.Bool("R", false, "read the subdirectories of directory FILEs too")
 	gates := gateFlags{}
 	fs.Var(gates, "gate", "override a feature gate: Name=true|false (repeatable)")
@@ -131,8 +131,8 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return 2
 	}
-	if *out != "text" && *out != "json" {
-		fmt.Fprintf(stderr, "kueueplay run: -o must be text or json, not %q\n", *out)
+	if *out != "text" && *out != "json" && *out != "summary" {
+		fmt.Fprintf(stderr, "kueueplay run: -o must be text, json or summary, not %q\n", *out)
 		return 2
 	}
 	sc, code := load("run", files, *recursive, stdin, stderr, stderr)
@@ -148,14 +148,17 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	tr := sim.Run(sc, sim.Options{Gates: core.FeatureGates(gates)})
-	if *out == "json" {
+	switch *out {
+	case "json":
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
-		if err := enc.Encode(tr); err != nil {
-			fmt.Fprintln(stderr, err)
-			return 1
-		}
-	} else if err := trace.Format(stdout, tr); err != nil {
+		err = enc.Encode(tr)
+	case "summary":
+		err = trace.FormatSummary(stdout, trace.Summarize(tr))
+	default:
+		err = trace.Format(stdout, tr)
+	}
+	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return 1
 	}

@@ -76,6 +76,7 @@ func TestCLI(t *testing.T) {
 		"run text":         {args: []string{"run", ok}, wantCode: 0, wantOut: []string{`(?m)^  decide    default/a cq=cq .* -> Admitted`, `(?m)^# end quiescent`}},
 		"run json":         {args: []string{"run", ok, "-o", "json"}, wantCode: 0, wantOut: []string{`"version": "kueueplay.trace/v1"`}},
 		"run bad format":   {args: []string{"run", ok, "-o", "xml"}, wantCode: 2},
+		"run summary":      {args: []string{"run", ok, "-o", "summary"}, wantCode: 0, wantOut: []string{"time from creation to first admission, by ClusterQueue and priority:", "ClusterQueue usage, time-weighted average over the run:"}},
 		"run unknown gate": {args: []string{"run", ok, "-gate", "Nope=true"}, wantCode: 2},
 		"run unsimulated gate warns": {args: []string{"run", ok, "-gate", "PartialAdmission=true"}, wantCode: 0,
 			wantOut: []string{`(?m)^-gate PartialAdmission=true: warning: feature gate PartialAdmission=true is not simulated`, `(?m)^# end quiescent`}},

@@ -143,7 +143,7 @@ func (s *State) workloadStates() []trace.WorkloadState {
 	out := make([]trace.WorkloadState, 0, len(idx))
 	for _, i := range idx {
 		w := s.Workload(i)
-		ws := trace.WorkloadState{Workload: w.Key, ClusterQueue: w.ClusterQueue, Status: trace.WorkloadStatus(w.Status.String()), Message: w.Message}
+		ws := trace.WorkloadState{Workload: w.Key, ClusterQueue: w.ClusterQueue, Priority: w.Spec.Priority, Status: trace.WorkloadStatus(w.Status.String()), Message: w.Message}
 		if (w.Status == Admitted || w.Status == Terminating) && w.Admission != nil {
 			ws.Admission = admissionFlavors(w.Admission)
 			ms := w.AdmittedAt.Milliseconds()

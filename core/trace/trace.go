@@ -433,6 +433,8 @@ const (
 type WorkloadState struct {
 	Workload     string          `json:"workload"`
 	ClusterQueue string          `json:"clusterQueue,omitempty"`
+	// Priority is the workload's priority (what Summarize groups by).
+	Priority int32 `json:"priority,omitempty"`
 	Status       WorkloadStatus  `json:"status"`
 	Message      string          `json:"message,omitempty"`
 	Admission    []PodSetFlavors `json:"admission,omitempty"`
