@@ -78,10 +78,10 @@ func Summarize(tr *Trace) Summary {
 	s := Summary{Scenario: tr.Scenario, End: tr.End, EndMs: tr.EndMs, Cycles: tr.Cycles, Workloads: len(tr.Workloads)}
 	type wlFacts struct {
 		created, admitted int64 // -1 when unknown
-		cq                  string
-		priority            int32
-		evictions           int
-		finished            bool
+		cq                string
+		priority          int32
+		evictions         int
+		finished          bool
 	}
 	facts := make(map[string]*wlFacts, len(tr.Workloads))
 	for _, w := range tr.Workloads {

@@ -431,13 +431,13 @@ const (
 
 // WorkloadState is a workload's final state.
 type WorkloadState struct {
-	Workload     string          `json:"workload"`
-	ClusterQueue string          `json:"clusterQueue,omitempty"`
+	Workload     string `json:"workload"`
+	ClusterQueue string `json:"clusterQueue,omitempty"`
 	// Priority is the workload's priority (what Summarize groups by).
-	Priority int32 `json:"priority,omitempty"`
-	Status       WorkloadStatus  `json:"status"`
-	Message      string          `json:"message,omitempty"`
-	Admission    []PodSetFlavors `json:"admission,omitempty"`
+	Priority  int32           `json:"priority,omitempty"`
+	Status    WorkloadStatus  `json:"status"`
+	Message   string          `json:"message,omitempty"`
+	Admission []PodSetFlavors `json:"admission,omitempty"`
 	// AdmittedAtMs is set for admitted workloads.
 	AdmittedAtMs *int64 `json:"admittedAtMs,omitempty"`
 }
