@@ -1,3 +1,5 @@
+//go:build !js && !wasip1
+
 // Command scalebench measures the kueueplay CLI on Kueue's scheduler
 // scalability shape (package internal/scalability) at several sizes:
 // `validate` (decoding only), `run` (the text trace) and `run -o json`,
