@@ -308,9 +308,6 @@ func (d *decoder) linkQueuedDeployments(st *state) {
 			continue
 		}
 		if w.noQueueLabel {
-			if !lqs[ns+"/"+defaultLocalQueueName] {
-				continue
-			}
 			w.wl.Queue = defaultLocalQueueName
 			w.queue = ref{name: defaultLocalQueueName, node: dp.node, path: key("metadata.labels", labelQueueName)}
 			for i := range w.wl.PodSets {

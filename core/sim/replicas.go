@@ -77,10 +77,13 @@ func (s *State) deleteReplicas(i int, live []int, n int, replicas int32, ts *tra
 	}
 	reps := make([]replica, 0, len(live))
 	bound := map[int]*podRec{}
-	perNode := map[int]int{} // the owner's bound pods per node
+	// perNode counts the owner's active pods per node: a terminating pod
+	// (of an evicted workload) is not active (controller.FilterActivePods),
+	// so it neither counts nor is ranked.
+	perNode := map[int]int{}
 	if s.place != nil {
 		for k := range s.place.pods {
-			if r := &s.place.pods[k]; r.wl >= 0 && mine[r.wl] && r.bound {
+			if r := &s.place.pods[k]; r.wl >= 0 && mine[r.wl] && r.bound && !r.binding.Terminating {
 				bound[r.wl] = r
 				perNode[r.binding.Node]++
 			}

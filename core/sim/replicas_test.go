@@ -141,6 +141,29 @@ func TestQueuedDeploymentScale(t *testing.T) {
 				"labels: {kueue.x-k8s.io/queue-name: main}}", "labels: {kueue.x-k8s.io/queue-name: main}, annotations: {kueueplay/arrival: 10s}}", 1),
 			want: []string{"1s scale", "10s scale", "10s arrival shop/pod-web-0"},
 		},
+		"a terminating pod does not count on its node": {
+			// Two nodes: web-0 and web-2 on n-0, web-1 on n-1. urgent
+			// preempts web-2 at 10s; its pod terminates on n-0 until 15s.
+			// At 12s scale in to 1: the replacement goes first; then
+			// web-0 and web-1 have one active pod each on their nodes
+			// (web-2's terminating pod is not active), the same ready
+			// time on a log2 scale, so the newer, web-1, goes.
+			in: queuedScenario(3, 2, 3, "  - {at: 12s, scale: shop/web, replicas: 1}\n", `---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: Workload
+metadata: {name: urgent, namespace: shop, annotations: {kueueplay/arrival: 10s}}
+spec:
+  queueName: main
+  priority: 100
+  podSets: [{name: main, count: 1, template: {spec: {containers: [{name: c, resources: {requests: {cpu: "1"}}}]}}}]
+`),
+			want: []string{
+				"0s scale", "0s arrival shop/pod-web-0", "0s arrival shop/pod-web-1", "0s arrival shop/pod-web-2",
+				"12s scale: replacement of evicted pod web-2 (the replacement of an evicted pod is pending and unassigned, and unassigned pods go first): shop/pod-web-2 finishes once its pod has terminated, instead of being queued again",
+				"12s delete shop/pod-web-1: same deletion cost (0), pods per node (1) and ready time (on a log2 scale) as the first pod kept, web-0; created after it (kube-controller-manager compares random UIDs here; the playground takes the newer pod)",
+				"15s delete shop/pod-web-2: its pod terminated and, its replacement having been deleted by a scale-in, it is not queued again; Kueue finishes its Workload; its quota is released (default/cpu 1)",
+			},
+		},
 		"the replacement of an evicted pod goes first": {
 			// urgent preempts web-1 (admitted last) at 10s; web-1
 			// terminates until 15s, and its replacement is pending. At
