@@ -532,13 +532,7 @@ func (d *decoder) linkConfiguration(st *state) {
 	if ci.noPods && slices.ContainsFunc(st.workloads, func(w *wlInfo) bool { return !w.dropped && w.jobKind == "Pod" }) {
 		d.warnObj(ci.label, ci.noPodsAt.node, ci.noPodsAt.path, "integrations.frameworks enables no pod integration (pod, or deployment, statefulset or leaderworkerset, which enable it), and that is not simulated for Pods: Kueue would not queue the Pods of the input, which the playground queues")
 	}
-	ws := slices.Clone(st.workloads)
-	for _, dp := range st.deployments {
-		if dp.proto != nil {
-			ws = append(ws, dp.proto) // the Workload of each of its pods
-		}
-	}
-	for _, w := range ws {
+	apply := func(w *wlInfo) {
 		for i := range w.wl.PodSets {
 			ps := &w.wl.PodSets[i]
 			out, conflicts, err := cfg.EffectiveRequests(ps.Requests)
@@ -552,6 +546,14 @@ func (d *decoder) linkConfiguration(st *state) {
 			if !maps.Equal(out, ps.Requests) {
 				ps.PodRequests, ps.Requests = ps.Requests, out
 			}
+		}
+	}
+	for _, w := range st.workloads {
+		apply(w)
+	}
+	for _, dp := range st.deployments {
+		if dp.proto != nil {
+			apply(dp.proto) // the Workload of each of its pods
 		}
 	}
 }

@@ -88,27 +88,7 @@ func (d *decoder) deployment(st *state, o *rawObject) {
 			d.unknown(p, "spec")
 		}
 	}
-	if isNull(specNode) {
-		d.required(o.node, "", "spec")
-	} else {
-		if selector == nil {
-			d.required(specNode, "spec", "selector")
-		} else if len(selector.MatchLabels) == 0 && len(selector.MatchExpressions) == 0 {
-			d.errorf(selectorNode, "spec.selector", "empty selector is invalid for a %s: it must select the pods of its template", o.kind)
-			selector = nil
-		}
-		if isNull(templateNode) {
-			d.required(specNode, "spec", "template")
-		}
-	}
-	if !isNull(templateNode) {
-		pt := d.podTemplate(templateNode, "spec.template")
-		if selector != nil && !selector.Matches(pt.labels) {
-			d.errorf(pt.labelsNode, "spec.template.metadata.labels", "spec.selector does not match the template's labels: a %s must select the pods it creates (the API server rejects it)", o.kind)
-		}
-		if rp := pt.restartPolicy; rp.node != nil && rp.name != "Always" {
-			d.errorf(rp.node, rp.path, "unsupported value %q: supported values: \"Always\" (a %s's pods always restart)", rp.name, o.kind)
-		}
+	if pt, ok := d.appsTemplate(o, specNode, selectorNode, templateNode, selector); ok {
 		labels := make(map[string]string, len(pt.labels)+1)
 		for k, v := range pt.labels {
 			labels[k] = v
@@ -339,10 +319,10 @@ func (d *decoder) linkQueuedDeployments(st *state) {
 			d.errorObj(dp.label, orNode(dp.replicas.node, dp.node), "spec.replicas", "the Deployments and ReplicaSets whose pods Kueue queues make more than %d Workloads together (one per pod ever created; MaxObjects)", MaxObjects)
 			return
 		}
+		prefix := jobWorkloadName("Pod", dp.dep.Name)
 		for k, at := range times {
 			suffix := "-" + strconv.Itoa(k)
-			name := jobWorkloadName("Pod", dp.dep.Name)
-			name = name[:min(len(name), MaxNameLength-len(suffix))] + suffix
+			name := prefix[:min(len(prefix), MaxNameLength-len(suffix))] + suffix
 			pw := &wlInfo{
 				label: w.label, node: w.node, nameNode: w.nameNode, queue: w.queue,
 				job: true, jobKind: "Pod", jobName: dp.dep.Name + suffix,
@@ -438,4 +418,37 @@ func (d *decoder) adoptPodWorkloads(st *state) {
 			dp.adopted = append(dp.adopted, adoptedPod{w: w, pod: o.name})
 		}
 	}
+}
+
+// appsTemplate applies the API server's rules shared by apps/v1
+// Deployments, ReplicaSets and StatefulSets (ValidateDeploymentSpec,
+// ValidateReplicaSetSpec, ValidateStatefulSetSpec) and decodes the pod
+// template: spec.selector and spec.template are required, the selector
+// must not be empty and must match the template's labels, and the
+// template's restartPolicy must be Always. ok is false without a template.
+func (d *decoder) appsTemplate(o *rawObject, specNode, selectorNode, templateNode *yaml.Node, selector *core.LabelSelector) (pt podTemplate, ok bool) {
+	if isNull(specNode) {
+		d.required(o.node, "", "spec")
+	} else {
+		if selector == nil {
+			d.required(specNode, "spec", "selector")
+		} else if len(selector.MatchLabels) == 0 && len(selector.MatchExpressions) == 0 {
+			d.errorf(selectorNode, "spec.selector", "empty selector is invalid for a %s: it must select the pods of its template", o.kind)
+			selector = nil
+		}
+		if isNull(templateNode) {
+			d.required(specNode, "spec", "template")
+		}
+	}
+	if isNull(templateNode) {
+		return podTemplate{}, false
+	}
+	pt = d.podTemplate(templateNode, "spec.template")
+	if selector != nil && !selector.Matches(pt.labels) {
+		d.errorf(pt.labelsNode, "spec.template.metadata.labels", "spec.selector does not match the template's labels: a %s must select the pods it creates (the API server rejects it)", o.kind)
+	}
+	if rp := pt.restartPolicy; rp.node != nil && rp.name != "Always" {
+		d.errorf(rp.node, rp.path, "unsupported value %q: supported values: \"Always\" (a %s's pods always restart)", rp.name, o.kind)
+	}
+	return pt, true
 }

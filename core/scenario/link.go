@@ -2,7 +2,6 @@ package scenario
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 )
@@ -363,10 +362,10 @@ func (d *decoder) linkScenarioRefs(st *state) {
 			}
 		}
 	}
-	replicaOf := map[string]string{}
+	replicaOf := map[string]*depInfo{}
 	for _, dp := range st.deployments {
 		for _, w := range dp.workloads {
-			replicaOf[w.wl.Namespace+"/"+w.wl.Name] = dp.dep.Kind + " " + strconv.Quote(dp.dep.Key())
+			replicaOf[w.wl.Namespace+"/"+w.wl.Name] = dp
 		}
 	}
 	for _, r := range st.scenario.refs {
@@ -374,8 +373,9 @@ func (d *decoder) linkScenarioRefs(st *state) {
 		switch r.kind {
 		case refWorkload:
 			switch {
-			case known[r.name] && replicaOf[r.name] != "" && strings.HasPrefix(r.path, "spec.events"):
-				d.errorObj(st.scenario.label, r.node, r.path, "%q is the Workload of a pod of %s: the ReplicaSet controller creates and deletes those pods, so scale the owner instead", r.name, replicaOf[r.name])
+			case known[r.name] && replicaOf[r.name] != nil && strings.HasPrefix(r.path, "spec.events"):
+				owner := replicaOf[r.name].dep
+				d.errorObj(st.scenario.label, r.node, r.path, "%q is the Workload of a pod of %s %q: the ReplicaSet controller creates and deletes those pods, so scale the owner instead", r.name, owner.Kind, owner.Key())
 			case known[r.name]:
 			case isOwner:
 				d.errorObj(st.scenario.label, r.node, r.path, "%q is a %s, not a workload: only scale, pods and messages name Deployments and ReplicaSets", r.name, dp.dep.Kind)

@@ -51,27 +51,7 @@ func (d *decoder) statefulSet(st *state, o *rawObject) {
 			d.unknown(p, "spec")
 		}
 	}
-	if isNull(specNode) {
-		d.required(o.node, "", "spec")
-	} else {
-		if selector == nil {
-			d.required(specNode, "spec", "selector")
-		} else if len(selector.MatchLabels) == 0 && len(selector.MatchExpressions) == 0 {
-			d.errorf(selectorNode, "spec.selector", "empty selector is invalid for a StatefulSet: it must select the pods of its template")
-			selector = nil
-		}
-		if isNull(templateNode) {
-			d.required(specNode, "spec", "template")
-		}
-	}
-	if !isNull(templateNode) {
-		pt := d.podTemplate(templateNode, "spec.template")
-		if selector != nil && !selector.Matches(pt.labels) {
-			d.errorf(pt.labelsNode, "spec.template.metadata.labels", "spec.selector does not match the template's labels: a StatefulSet must select the pods it creates (the API server rejects it)")
-		}
-		if rp := pt.restartPolicy; rp.node != nil && rp.name != "Always" {
-			d.errorf(rp.node, rp.path, "unsupported value %q: supported values: \"Always\" (a StatefulSet's pods always restart)", rp.name)
-		}
+	if pt, ok := d.appsTemplate(o, specNode, selectorNode, templateNode, selector); ok {
 		labels := withLabels(pt.labels, labelPodGroupName, w.wl.Name)
 		ps := pt.pods(replicas, labels)
 		ps.Name = podSetName(roleHash(pt))
