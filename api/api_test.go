@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -280,8 +281,16 @@ func TestSimulate(t *testing.T) {
 	def := example(t, "default")
 	full := wantTrace(t, "scenario.yaml", def, nil)
 	gated := wantTrace(t, "scenario.yaml", example(t, "kep4378-claims-gate-off"), core.FeatureGates{core.GateRefreshAssignmentsDuringSchedulingCycle: true})
+	// A range's first step carries the whole state at that step; the
+	// others stay as the trace keeps them.
 	sliced := *full
-	sliced.Steps = full.Steps[2:5]
+	sliced.Steps = slices.Clone(full.Steps[2:5])
+	sliced.Steps[0].Full = true
+	sliced.Steps[0].Usage, sliced.Steps[0].Queues = full.StateAt(2)
+	sliced.Steps[0].UsageChanges, sliced.Steps[0].QueueChanges = nil, nil
+	if full.Steps[2].Full || full.Steps[3].Full {
+		t.Fatal("steps 2 and 3 of the default example are full: the range test no longer checks that a range's first step is made full")
+	}
 	envelope, _ := json.Marshal(map[string]any{"scenario": example(t, "kep4378-claims-gate-off"),
 		"gates": map[string]bool{core.GateRefreshAssignmentsDuringSchedulingCycle: true}})
 	for _, tc := range []struct {

@@ -135,7 +135,7 @@ func (h *Handler) simulate(w http.ResponseWriter, r *http.Request) error {
 	}
 	total := len(tr.Steps)
 	if from > 0 || to < total-1 {
-		tr = sliceSteps(tr, from, to)
+		tr = tr.Slice(from, to)
 	}
 	if req.Format == "text" {
 		var b bytes.Buffer
@@ -221,29 +221,6 @@ func parseSimulateRequest(r *http.Request, body []byte) (simulateRequest, error)
 		return req, badRequest("empty_scenario", "no scenario: send its YAML as the request body (or in the JSON envelope's scenario field)")
 	}
 	return req, nil
-}
-
-// sliceSteps returns tr with only steps [from, to]. Node rows are deltas
-// (a node's state at step i is its row in the last step <= i that has
-// one), so the first step kept gets every node's state as of that step.
-func sliceSteps(tr *trace.Trace, from, to int) *trace.Trace {
-	out := *tr
-	out.Steps = slices.Clone(tr.Steps[from : to+1])
-	if from == 0 || len(tr.Steps[0].Nodes) == 0 {
-		return &out
-	}
-	latest := map[string]trace.NodeState{}
-	for i := 0; i <= from; i++ {
-		for _, n := range tr.Steps[i].Nodes {
-			latest[n.Node] = n
-		}
-	}
-	nodes := make([]trace.NodeState, 0, len(latest))
-	for _, n := range tr.Steps[0].Nodes { // step 0 lists every node, in the trace's order
-		nodes = append(nodes, latest[n.Node])
-	}
-	out.Steps[0].Nodes = nodes
-	return &out
 }
 
 // aRun is a decoded scenario and its trace.

@@ -102,20 +102,24 @@ func scenarioFromBytes(data []byte) *core.Scenario {
 }
 
 // FuzzEngine runs scenarios derived from the fuzz input and checks that
-// every invariant holds after every step, that the run ends, and that two
-// runs give the same trace bytes.
+// every invariant holds after every step, that the run ends, that the
+// compacted trace rebuilds every step's state, and that two runs give the
+// same trace bytes.
 func FuzzEngine(f *testing.F) {
 	f.Add([]byte{})
 	f.Add([]byte{2, 1, 3, 1, 4, 4, 2, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12})
 	f.Add(bytes.Repeat([]byte{7, 3, 250, 1}, 30))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		sc := scenarioFromBytes(data)
+		var full fullStates
 		observe := func(s *sim.State, st *trace.Step) {
 			for _, v := range sim.CheckInvariants(s) {
 				t.Fatalf("step %d: %s", st.Index, v)
 			}
+			full.observe(s, st)
 		}
 		tr := sim.Run(sc, sim.Options{Observe: observe})
+		full.check(t, tr)
 		if tr.End == "" {
 			t.Fatal("run ended without a reason")
 		}

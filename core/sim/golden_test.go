@@ -50,12 +50,16 @@ func TestGolden(t *testing.T) {
 				t.Fatalf("decode: %v", err)
 			}
 			var got bytes.Buffer
+			var full fullStates
 			observe := func(s *sim.State, st *trace.Step) {
 				for _, v := range sim.CheckInvariants(s) {
 					t.Errorf("step %d: invariant broken: %s", st.Index, v)
 				}
+				full.observe(s, st)
 			}
-			if err := trace.Format(&got, sim.Run(sc, sim.Options{Observe: observe})); err != nil {
+			tr := sim.Run(sc, sim.Options{Observe: observe})
+			full.check(t, tr)
+			if err := trace.Format(&got, tr); err != nil {
 				t.Fatal(err)
 			}
 			golden := filepath.Join(goldenDir, name+".trace")

@@ -14,7 +14,9 @@ type Options struct {
 	// Gates override the scenario's feature gates.
 	Gates core.FeatureGates
 	// Observe, if set, is called with the initial State and after every
-	// Step, with the State after it. It must not modify the State.
+	// Step, with the State after it and the step with its full usage and
+	// queues (the trace keeps them compacted). It must not modify the
+	// State.
 	Observe func(s *State, step *trace.Step)
 	// Stop, if set, is called after every step (the initial one included)
 	// with that step; when it returns true the run ends there, with End
@@ -45,23 +47,26 @@ func Run(sc *core.Scenario, opts Options) *trace.Trace {
 	if s.place != nil {
 		tr.Policies = s.place.cluster.Policies()
 	}
+	// The trace keeps each step as the Compactor writes it (the usage and
+	// queues in full only every so often); Observe and Stop see the full
+	// step first.
+	var compact trace.Compactor
 	initial := s.initialStep()
-	tr.Steps = append(tr.Steps, initial)
 	if opts.Observe != nil {
-		opts.Observe(s, &tr.Steps[0])
+		opts.Observe(s, &initial)
 	}
-	stopped := opts.Stop != nil && opts.Stop(&tr.Steps[0])
+	stopped := opts.Stop != nil && opts.Stop(&initial)
+	tr.Steps = append(tr.Steps, compact.Compact(initial))
 	step := func(ev Event) bool {
 		next, ts, changed := Step(s, ev)
 		s = next
-		tr.Steps = append(tr.Steps, ts)
-		last := &tr.Steps[len(tr.Steps)-1]
 		if opts.Observe != nil {
-			opts.Observe(s, last)
+			opts.Observe(s, &ts)
 		}
-		if opts.Stop != nil && opts.Stop(last) {
+		if opts.Stop != nil && opts.Stop(&ts) {
 			stopped = true
 		}
+		tr.Steps = append(tr.Steps, compact.Compact(ts))
 		return changed
 	}
 	cycleDuration := sc.CycleDuration

@@ -44,7 +44,7 @@ func TestTraceFieldsForTheUI(t *testing.T) {
 		Changed                                 bool
 	}
 	byCycle := map[int]got{}
-	for _, st := range tr.Steps {
+	for i, st := range tr.Steps {
 		if st.Kind != trace.StepCycle || st.Cycle > 3 {
 			continue
 		}
@@ -59,7 +59,8 @@ func TestTraceFieldsForTheUI(t *testing.T) {
 				g.Skipped, g.SkipReason = d.Workload, d.SkipReason
 			}
 		}
-		for _, r := range st.Usage {
+		usage, _ := tr.StateAt(i)
+		for _, r := range usage {
 			if r.Node == "cq-t" {
 				g.Terminating += r.Terminating
 			}

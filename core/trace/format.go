@@ -65,11 +65,14 @@ func Format(w io.Writer, tr *Trace) error {
 		formatPolicy(b, &tr.Policies[i])
 	}
 	var prev *Step
+	var prevUsage []UsageRow
 	nodeLines := map[string]string{}
-	for i := range tr.Steps {
-		st := &tr.Steps[i]
-		formatStep(b, st, prev, nodeLines)
+	replay := NewReplay(tr)
+	for replay.Next() {
+		st := &tr.Steps[replay.Index()]
+		formatStep(b, st, prev, prevUsage, replay.Usage(), nodeLines)
 		prev = st
+		prevUsage = append(prevUsage[:0], replay.Usage()...)
 	}
 	fmt.Fprintf(b, "# end %s at t=%s after %d cycles\n", tr.End, ms(tr.EndMs), tr.Cycles)
 	for _, ws := range tr.Workloads {
@@ -88,11 +91,9 @@ func Format(w io.Writer, tr *Trace) error {
 
 func ms(v int64) string { return (time.Duration(v) * time.Millisecond).String() }
 
-func formatStep(b *strings.Builder, st *Step, prevStep *Step, nodeLines map[string]string) {
-	var prev []UsageRow
-	if prevStep != nil {
-		prev = prevStep.Usage
-	}
+// formatStep writes step st; prev and usage are the full usage rows
+// after the step before it and after it.
+func formatStep(b *strings.Builder, st *Step, prevStep *Step, prev, usage []UsageRow, nodeLines map[string]string) {
 	fmt.Fprintf(b, "#%03d t=%s cycle=%d %s\n", st.Index, ms(st.TimeMs), st.Cycle, st.Kind)
 	for _, e := range st.Events {
 		subject := e.Workload
@@ -120,12 +121,23 @@ func formatStep(b *strings.Builder, st *Step, prevStep *Step, nodeLines map[stri
 	for i := range st.Placements {
 		formatPlacement(b, &st.Placements[i])
 	}
-	prevByKey := map[string]UsageRow{}
-	for _, r := range prev {
-		prevByKey[r.Node+"\x00"+r.Flavor+"\x00"+r.Resource] = r
+	// Rows keep their order between steps unless the layout changed
+	// (then the step is Full and rows are looked up by key).
+	var prevByKey map[string]UsageRow
+	if !sameUsageLayout(prev, usage) {
+		prevByKey = map[string]UsageRow{}
+		for _, r := range prev {
+			prevByKey[r.Node+"\x00"+r.Flavor+"\x00"+r.Resource] = r
+		}
 	}
-	for _, r := range st.Usage {
-		p, ok := prevByKey[r.Node+"\x00"+r.Flavor+"\x00"+r.Resource]
+	for i, r := range usage {
+		var p UsageRow
+		ok := prevByKey == nil && i < len(prev)
+		if ok {
+			p = prev[i]
+		} else if prevByKey != nil {
+			p, ok = prevByKey[r.Node+"\x00"+r.Flavor+"\x00"+r.Resource]
+		}
 		if ok && p.Used == r.Used && p.Available == r.Available && p.Lent == r.Lent && st.Index != 0 {
 			continue
 		}

@@ -92,8 +92,9 @@ func Summarize(tr *Trace) Summary {
 	used := map[usageKey]float64{} // integral, units x ms
 	last := map[usageKey]int64{}
 	lastMs := int64(0)
-	for i := range tr.Steps {
-		st := &tr.Steps[i]
+	replay := NewReplay(tr)
+	for replay.Next() {
+		st := &tr.Steps[replay.Index()]
 		if dt := st.TimeMs - lastMs; dt > 0 {
 			for k, u := range last {
 				used[k] += float64(u) * float64(dt)
@@ -120,7 +121,7 @@ func Summarize(tr *Trace) Summary {
 				f.admitted = st.TimeMs
 			}
 		}
-		for _, r := range st.Usage {
+		for _, r := range replay.Usage() {
 			if r.Kind != "ClusterQueue" {
 				continue
 			}

@@ -11,7 +11,9 @@
 // resource group, with its mode, borrowing level, the fungibility rule that
 // continued or stopped the search and the reason in words; the flavor
 // chosen and why it beat the others; and the outcome. Every step ends with
-// the usage of every ClusterQueue and Cohort per flavor and resource.
+// the usage of every ClusterQueue and Cohort per flavor and resource and
+// every ClusterQueue's queue, in full every so often and otherwise as
+// what changed (delta.go).
 package trace
 
 import (
@@ -21,8 +23,10 @@ import (
 )
 
 // Version identifies the trace format. It changes when a field changes
-// meaning or is removed; adding a field does not change it.
-const Version = "kueueplay.trace/v1"
+// meaning or is removed; adding a field does not change it. v2: the usage
+// and queues of a step are in full only in Full steps, and as changes
+// otherwise.
+const Version = "kueueplay.trace/v2"
 
 // Trace is the whole result of running a scenario.
 type Trace struct {
@@ -147,10 +151,23 @@ type Step struct {
 	Events    []Event    `json:"events,omitempty"`
 	Heads     []Head     `json:"heads,omitempty"`
 	Decisions []Decision `json:"decisions,omitempty"`
-	// Usage is the usage of every ClusterQueue and Cohort after the step.
-	Usage []UsageRow `json:"usage"`
-	// Queues is every ClusterQueue's queue after the step.
-	Queues []QueueState `json:"queues"`
+	// Full is set on a step that carries the whole state after it in
+	// Usage and Queues: step 0, every KeyframeInterval-th step, and a
+	// step where a row or queue appeared, disappeared or changed a fixed
+	// field. Any other step carries only what changed, in UsageChanges
+	// and QueueChanges (see delta.go; Trace.StateAt and Replay rebuild
+	// the full state of any step).
+	Full bool `json:"full,omitempty"`
+	// Usage is the usage of every ClusterQueue and Cohort after the step
+	// (Full steps only).
+	Usage []UsageRow `json:"usage,omitempty"`
+	// Queues is every ClusterQueue's queue after the step (Full steps
+	// only).
+	Queues []QueueState `json:"queues,omitempty"`
+	// UsageChanges are the usage rows whose values the step changed, and
+	// QueueChanges the queues it changed (steps that are not Full only).
+	UsageChanges []UsageChange `json:"usageChanges,omitempty"`
+	QueueChanges []QueueChange `json:"queueChanges,omitempty"`
 	// Claims are the preemption targets claimed in a cycle, with who
 	// claimed how much (RefreshAssignmentsDuringSchedulingCycle only).
 	Claims []Claim `json:"claims,omitempty"`

@@ -154,6 +154,15 @@ func buildForest(tr *trace.Trace) forest {
 	}
 	for s := range tr.Steps {
 		st := &tr.Steps[s]
+		if !st.IsFull() {
+			// The changing values of the last full step's rows.
+			for _, c := range st.UsageChanges {
+				if c.Row >= 0 && c.Row < len(maxima) {
+					maxima[c.Row] = max(maxima[c.Row], c.Used)
+				}
+			}
+			continue
+		}
 		if !sameLayout(layout, st.Usage) {
 			flush()
 			layout, maxima = layout[:0], maxima[:0]
@@ -271,22 +280,19 @@ func sameLayout(layout []*trace.UsageRow, rows []trace.UsageRow) bool {
 	return true
 }
 
-func indexRows(st *trace.Step) map[rowKey]*trace.UsageRow {
-	if st == nil {
-		return nil
-	}
-	m := make(map[rowKey]*trace.UsageRow, len(st.Usage))
-	for i := range st.Usage {
-		r := &st.Usage[i]
+func indexRows(rows []trace.UsageRow) map[rowKey]*trace.UsageRow {
+	m := make(map[rowKey]*trace.UsageRow, len(rows))
+	for i := range rows {
+		r := &rows[i]
 		m[rowKey{nodeKey{r.Kind, r.Node}, r.Flavor, r.Resource}] = r
 	}
 	return m
 }
 
-// view builds the forest's nodes for step st (prev is the step before it,
-// nil for step 0).
-func (f *forest) view(st, prev *trace.Step) []*QuotaNode {
-	cur, old := indexRows(st), indexRows(prev)
+// view builds the forest's nodes from the usage rows after a step (prev
+// are those after the step before it, nil for step 0).
+func (f *forest) view(rows, prev []trace.UsageRow) []*QuotaNode {
+	cur, old := indexRows(rows), indexRows(prev)
 	var build func(i int) *QuotaNode
 	build = func(i int) *QuotaNode {
 		n := &f.nodes[i]

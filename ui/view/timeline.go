@@ -62,8 +62,14 @@ func Timeline(tr *trace.Trace) []Mark {
 			}
 		}
 		if i > 0 && len(st.Events) == 0 && !m.Admission && !m.Preemption {
-			prev := &tr.Steps[i-1]
-			m.NoChange = slices.EqualFunc(prev.Usage, st.Usage, sameUsage) && slices.EqualFunc(prev.Queues, st.Queues, sameQueue)
+			if st.IsFull() {
+				// A full step (every so often) is compared with the state
+				// before it; any other step lists what it changed.
+				pu, pq := tr.StateAt(i - 1)
+				m.NoChange = slices.EqualFunc(pu, st.Usage, sameUsage) && slices.EqualFunc(pq, st.Queues, sameQueue)
+			} else {
+				m.NoChange = len(st.UsageChanges) == 0 && len(st.QueueChanges) == 0
+			}
 		}
 		out[i] = m
 	}

@@ -13,6 +13,7 @@
 package view
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/kueueplay/kueueplay/core/trace"
@@ -143,9 +144,12 @@ func (m *Model) Step(i int) Step {
 	}
 	i = max(0, min(i, len(steps)-1))
 	st := &steps[i]
-	var prev *trace.Step
+	// The usage before and after the step, and the queues after it.
+	var prevUsage []trace.UsageRow
+	r := m.tr.ReplayAt(i - 1)
 	if i > 0 {
-		prev = &steps[i-1]
+		prevUsage = slices.Clone(r.Usage())
+		r.Next()
 	}
 	out := Step{
 		Index:  i,
@@ -155,8 +159,8 @@ func (m *Model) Step(i int) Step {
 		Cycle:  st.Cycle,
 		Kind:   st.Kind,
 		Title:  stepTitle(st),
-		Quota:  m.forest.view(st, prev),
-		Queues: queues(st),
+		Quota:  m.forest.view(r.Usage(), prevUsage),
+		Queues: queues(r.Queues(), st.Heads),
 	}
 	out.Cluster = m.cluster(i, st)
 	for k := range st.Decisions {
@@ -171,9 +175,10 @@ func (m *Model) Step(i int) Step {
 	return out
 }
 
-func queues(st *trace.Step) []Queue {
-	out := make([]Queue, 0, len(st.Queues))
-	for _, q := range st.Queues {
+// queues views the queues after a step whose cycle popped heads.
+func queues(qs []trace.QueueState, heads []trace.Head) []Queue {
+	out := make([]Queue, 0, len(qs))
+	for _, q := range qs {
 		v := Queue{
 			ClusterQueue:   q.ClusterQueue,
 			Active:         q.Active,
@@ -186,7 +191,7 @@ func queues(st *trace.Step) []Queue {
 		if len(q.Pending) > 0 {
 			v.Head = q.Pending[0]
 		}
-		for _, h := range st.Heads {
+		for _, h := range heads {
 			if h.ClusterQueue == q.ClusterQueue {
 				v.Nominated = h.Workload
 			}

@@ -142,8 +142,8 @@ func TestEveryScenario(t *testing.T) {
 						checkBar(t, i, n.Name, b)
 					}
 				})
-				if rows != len(tr.Steps[i].Usage) {
-					t.Errorf("step %d: %d bars for %d usage rows", i, rows, len(tr.Steps[i].Usage))
+				if usage, _ := tr.StateAt(i); rows != len(usage) {
+					t.Errorf("step %d: %d bars for %d usage rows", i, rows, len(usage))
 				}
 				for _, q := range st.Queues {
 					if !seen["ClusterQueue/"+q.ClusterQueue] {
@@ -459,7 +459,7 @@ func TestQueues(t *testing.T) {
 			{ClusterQueue: "off", InactiveReason: "flavor missing"},
 		},
 	}
-	got := queues(&st)
+	got := queues(st.Queues, st.Heads)
 	want := []Queue{
 		{ClusterQueue: "cq", Active: true, Head: "ns/a", Nominated: "ns/popped",
 			Pending: List{Names: []string{"ns/a", "ns/b"}, Count: 60, More: 58}, Admitted: List{Names: []string{"ns/x"}, Count: 1},

@@ -1,0 +1,371 @@
+package trace
+
+// A trace's size follows what changed, not what exists. A Full step (step
+// 0, every KeyframeInterval-th step, and any step where a row or queue
+// appeared, disappeared or changed one of its fixed fields) carries the
+// usage of every ClusterQueue and Cohort and every ClusterQueue's queue. A
+// step that is not Full carries only what changed since the step before
+// it: UsageChanges (the changing values of a row, by its index in the last
+// Full step's Usage) and QueueChanges (a queue's counts and the edits that
+// turn each of its lists into the new one, by its index in the last Full
+// step's Queues). StateAt and Replay rebuild the full state of any step
+// from the Full step at or before it; Compactor writes them.
+
+import "slices"
+
+// KeyframeInterval is the most steps between two Full steps, so that
+// StateAt replays at most KeyframeInterval-1 steps.
+const KeyframeInterval = 64
+
+// UsageChange is a usage row whose values changed in a step that is not
+// Full. The row's other fields (node, kind, parent, flavor, resource,
+// nominal, subtree quota, held back, limits) are those of row Row of the
+// last Full step: a change to any of them makes the step Full.
+type UsageChange struct {
+	Row         int   `json:"row"`
+	Used        int64 `json:"used"`
+	Terminating int64 `json:"terminating,omitempty"`
+	Borrowed    int64 `json:"borrowed"`
+	Lent        int64 `json:"lent"`
+	Available   int64 `json:"available"`
+}
+
+// QueueChange is a ClusterQueue's queue that changed in a step that is not
+// Full: its counts, and for each of its lists that changed the edit that
+// turns the previous step's list into this one's (nil: unchanged). The
+// queue is Queue of the last Full step's Queues; a change of its name,
+// Active or InactiveReason makes the step Full.
+type QueueChange struct {
+	Queue            int       `json:"queue"`
+	PendingCount     int       `json:"pendingCount"`
+	ParkedCount      int       `json:"parkedCount"`
+	AdmittedCount    int       `json:"admittedCount"`
+	TerminatingCount int       `json:"terminatingCount"`
+	Pending          *ListEdit `json:"pending,omitempty"`
+	Parked           *ListEdit `json:"parked,omitempty"`
+	Admitted         *ListEdit `json:"admitted,omitempty"`
+	Terminating      *ListEdit `json:"terminating,omitempty"`
+}
+
+// ListEdit turns one list of workload names into another: remove the
+// names at the indexes Del of the old list (increasing), then insert each
+// of Ins at its index At of the new list (increasing).
+type ListEdit struct {
+	Del []int    `json:"del,omitempty"`
+	Ins []Insert `json:"ins,omitempty"`
+}
+
+// Insert is one name a ListEdit inserts.
+type Insert struct {
+	At   int    `json:"at"`
+	Name string `json:"name"`
+}
+
+// Apply returns the list e turns old into; old is not modified. An edit
+// that does not fit old (an index out of range, not increasing) gives
+// false: the trace was not written by a Compactor.
+func (e *ListEdit) Apply(old []string) ([]string, bool) {
+	kept := make([]string, 0, len(old))
+	d := 0
+	for i, n := range old {
+		if d < len(e.Del) && e.Del[d] == i {
+			d++
+			continue
+		}
+		kept = append(kept, n)
+	}
+	if d != len(e.Del) {
+		return nil, false
+	}
+	out := make([]string, 0, len(kept)+len(e.Ins))
+	k := 0
+	for _, ins := range e.Ins {
+		for len(out) < ins.At && k < len(kept) {
+			out = append(out, kept[k])
+			k++
+		}
+		if len(out) != ins.At {
+			return nil, false
+		}
+		out = append(out, ins.Name)
+	}
+	return append(out, kept[k:]...), true
+}
+
+// diffList is the edit from old to new, nil if they are equal. Names are
+// unique within a list (they are workload keys). It keeps the longest
+// run of names that appear in both lists in the same order (a longest
+// increasing subsequence of their old indexes), so that a list that
+// lost its head and gained a tail costs two entries, not fifty.
+func diffList(old, new []string) *ListEdit {
+	if slices.Equal(old, new) {
+		return nil
+	}
+	// at[j] is the index in old of new[j], or -1.
+	at := make([]int, len(new))
+	hint := 0
+	for j, n := range new {
+		at[j] = -1
+		// Lists mostly shift: look from where the last match was first.
+		for k := range old {
+			i := (hint + k) % len(old)
+			if old[i] == n {
+				at[j], hint = i, i+1
+				break
+			}
+		}
+	}
+	keep := lis(at)
+	e := &ListEdit{}
+	kept := make([]bool, len(old))
+	for _, j := range keep {
+		kept[at[j]] = true
+	}
+	for i := range old {
+		if !kept[i] {
+			e.Del = append(e.Del, i)
+		}
+	}
+	k := 0
+	for j, n := range new {
+		if k < len(keep) && keep[k] == j {
+			k++
+			continue
+		}
+		e.Ins = append(e.Ins, Insert{At: j, Name: n})
+	}
+	return e
+}
+
+// lis returns the positions j (increasing) of a longest strictly
+// increasing subsequence of the non-negative values of a (patience
+// sorting); the first such subsequence found, so the result is
+// deterministic.
+func lis(a []int) []int {
+	var tails []int // tails[l] is the position of the smallest tail of an increasing run of length l+1
+	prev := make([]int, len(a))
+	for j, v := range a {
+		if v < 0 {
+			continue
+		}
+		l, _ := slices.BinarySearchFunc(tails, v, func(t, v int) int { return a[t] - v })
+		if l > 0 {
+			prev[j] = tails[l-1]
+		} else {
+			prev[j] = -1
+		}
+		if l == len(tails) {
+			tails = append(tails, j)
+		} else {
+			tails[l] = j
+		}
+	}
+	out := make([]int, len(tails))
+	if len(tails) > 0 {
+		for j, l := tails[len(tails)-1], len(tails)-1; l >= 0; j, l = prev[j], l-1 {
+			out[l] = j
+		}
+	}
+	return out
+}
+
+// Compactor turns the full steps an engine produces into the steps a
+// Trace keeps. Give it every step in order.
+type Compactor struct {
+	usage   []UsageRow
+	queues  []QueueState
+	since   int
+	started bool
+}
+
+// Compact returns st as a trace keeps it: Full (st itself) or with its
+// usage and queues replaced by what changed since the step given before
+// it. st must carry the full usage and queues; Compact keeps them (it
+// does not copy them) to compare the next step with.
+func (c *Compactor) Compact(st Step) Step {
+	prevU, prevQ := c.usage, c.queues
+	c.usage, c.queues = st.Usage, st.Queues
+	if !c.started || c.since+1 >= KeyframeInterval || !sameUsageLayout(prevU, st.Usage) || !sameQueueLayout(prevQ, st.Queues) {
+		c.started, c.since = true, 0
+		st.Full = true
+		return st
+	}
+	c.since++
+	var uc []UsageChange
+	for i := range st.Usage {
+		r, p := &st.Usage[i], &prevU[i]
+		if r.Used != p.Used || r.Terminating != p.Terminating || r.Borrowed != p.Borrowed || r.Lent != p.Lent || r.Available != p.Available {
+			uc = append(uc, UsageChange{Row: i, Used: r.Used, Terminating: r.Terminating, Borrowed: r.Borrowed, Lent: r.Lent, Available: r.Available})
+		}
+	}
+	var qc []QueueChange
+	for i := range st.Queues {
+		q, p := &st.Queues[i], &prevQ[i]
+		ch := QueueChange{Queue: i, PendingCount: q.PendingCount, ParkedCount: q.ParkedCount, AdmittedCount: q.AdmittedCount, TerminatingCount: q.TerminatingCount,
+			Pending: diffList(p.Pending, q.Pending), Parked: diffList(p.Parked, q.Parked), Admitted: diffList(p.Admitted, q.Admitted), Terminating: diffList(p.Terminating, q.Terminating)}
+		if ch.Pending != nil || ch.Parked != nil || ch.Admitted != nil || ch.Terminating != nil ||
+			q.PendingCount != p.PendingCount || q.ParkedCount != p.ParkedCount || q.AdmittedCount != p.AdmittedCount || q.TerminatingCount != p.TerminatingCount {
+			qc = append(qc, ch)
+		}
+	}
+	st.Usage, st.Queues, st.UsageChanges, st.QueueChanges = nil, nil, uc, qc
+	return st
+}
+
+// sameUsageLayout reports whether two steps' usage rows have the same
+// keys in the same order and the same fixed fields.
+func sameUsageLayout(a, b []UsageRow) bool {
+	return slices.EqualFunc(a, b, func(x, y UsageRow) bool {
+		return x.Node == y.Node && x.Kind == y.Kind && x.Parent == y.Parent && x.Flavor == y.Flavor && x.Resource == y.Resource &&
+			x.Nominal == y.Nominal && x.SubtreeQuota == y.SubtreeQuota && x.HeldBack == y.HeldBack &&
+			equalPtr(x.BorrowingLimit, y.BorrowingLimit) && equalPtr(x.LendingLimit, y.LendingLimit)
+	})
+}
+
+func equalPtr(a, b *int64) bool { return (a == nil) == (b == nil) && (a == nil || *a == *b) }
+
+// sameQueueLayout reports whether two steps have the same queues in the
+// same order, each as active as before for the same reason.
+func sameQueueLayout(a, b []QueueState) bool {
+	return slices.EqualFunc(a, b, func(x, y QueueState) bool {
+		return x.ClusterQueue == y.ClusterQueue && x.Active == y.Active && x.InactiveReason == y.InactiveReason
+	})
+}
+
+// Replay walks a trace's steps in order and keeps the full usage and
+// queues after the current one. Usage and Queues are valid until the
+// next call to Next; copy what you keep.
+type Replay struct {
+	tr     *Trace
+	i      int
+	usage  []UsageRow
+	queues []QueueState
+	err    bool
+}
+
+// NewReplay starts a walk over tr before its first step.
+func NewReplay(tr *Trace) *Replay { return &Replay{tr: tr, i: -1} }
+
+// Next moves to the next step; false at the end.
+func (r *Replay) Next() bool {
+	if r.i+1 >= len(r.tr.Steps) {
+		return false
+	}
+	r.i++
+	r.apply(&r.tr.Steps[r.i])
+	return true
+}
+
+// Index is the current step's index.
+func (r *Replay) Index() int { return r.i }
+
+// Usage is the usage of every ClusterQueue and Cohort after the current
+// step.
+func (r *Replay) Usage() []UsageRow { return r.usage }
+
+// Queues is every ClusterQueue's queue after the current step.
+func (r *Replay) Queues() []QueueState { return r.queues }
+
+// Broken reports whether a step referred to a row, queue or list entry
+// that does not exist (a trace not written by a Compactor); what could
+// not be applied was skipped.
+func (r *Replay) Broken() bool { return r.err }
+
+// IsFull reports whether st carries the full usage and queues: a Full
+// step, or a step of a trace written before deltas (every step full).
+func (st *Step) IsFull() bool { return st.Full || len(st.Usage) > 0 || len(st.Queues) > 0 }
+
+func (r *Replay) apply(st *Step) {
+	if st.IsFull() || r.i == 0 {
+		r.usage = append(r.usage[:0], st.Usage...)
+		r.queues = append(r.queues[:0], st.Queues...)
+		return
+	}
+	for _, c := range st.UsageChanges {
+		if c.Row < 0 || c.Row >= len(r.usage) {
+			r.err = true
+			continue
+		}
+		u := &r.usage[c.Row]
+		u.Used, u.Terminating, u.Borrowed, u.Lent, u.Available = c.Used, c.Terminating, c.Borrowed, c.Lent, c.Available
+	}
+	for _, c := range st.QueueChanges {
+		if c.Queue < 0 || c.Queue >= len(r.queues) {
+			r.err = true
+			continue
+		}
+		q := &r.queues[c.Queue]
+		q.PendingCount, q.ParkedCount, q.AdmittedCount, q.TerminatingCount = c.PendingCount, c.ParkedCount, c.AdmittedCount, c.TerminatingCount
+		for _, l := range []struct {
+			edit *ListEdit
+			list *[]string
+		}{{c.Pending, &q.Pending}, {c.Parked, &q.Parked}, {c.Admitted, &q.Admitted}, {c.Terminating, &q.Terminating}} {
+			if l.edit == nil {
+				continue
+			}
+			if out, ok := l.edit.Apply(*l.list); ok {
+				*l.list = out
+			} else {
+				r.err = true
+			}
+		}
+	}
+}
+
+// StateAt returns the full usage and queues after step i (clamped to the
+// trace's steps), replayed from the Full step at or before it. The slices
+// are the caller's.
+func (tr *Trace) StateAt(i int) ([]UsageRow, []QueueState) {
+	r := tr.ReplayAt(i)
+	return slices.Clone(r.usage), slices.Clone(r.queues)
+}
+
+// ReplayAt returns a Replay positioned on step i (clamped to the trace's
+// steps), replayed from the Full step at or before it: at most
+// KeyframeInterval-1 steps for a trace a Compactor wrote.
+func (tr *Trace) ReplayAt(i int) *Replay {
+	r := NewReplay(tr)
+	if len(tr.Steps) == 0 {
+		return r
+	}
+	i = max(0, min(i, len(tr.Steps)-1))
+	k := i
+	for k > 0 && !tr.Steps[k].IsFull() {
+		k--
+	}
+	r.i = k - 1
+	for r.i < i && r.Next() {
+	}
+	return r
+}
+
+// Slice returns a copy of tr with only steps [from, to] (valid indexes,
+// from <= to). Its first step is made Full, with every node's state
+// (node rows are deltas too: the first step of a slice lists every
+// node, in the trace's order, at its latest row), so the slice reads on
+// its own.
+func (tr *Trace) Slice(from, to int) *Trace {
+	out := *tr
+	out.Steps = slices.Clone(tr.Steps[from : to+1])
+	first := &out.Steps[0]
+	if !first.IsFull() {
+		first.Full = true
+		first.Usage, first.Queues = tr.StateAt(from)
+		first.UsageChanges, first.QueueChanges = nil, nil
+	}
+	if from == 0 || len(tr.Steps[0].Nodes) == 0 {
+		return &out
+	}
+	latest := map[string]NodeState{}
+	for i := 0; i <= from; i++ {
+		for _, n := range tr.Steps[i].Nodes {
+			latest[n.Node] = n
+		}
+	}
+	nodes := make([]NodeState, 0, len(tr.Steps[0].Nodes))
+	for _, n := range tr.Steps[0].Nodes { // step 0 lists every node, in the trace's order
+		nodes = append(nodes, latest[n.Node])
+	}
+	first.Nodes = nodes
+	return &out
+}

@@ -1,0 +1,103 @@
+package trace
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func names(s ...string) []string { return s }
+
+func TestDiffList(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		old, new []string
+		want     *ListEdit
+	}{
+		{"equal", names("a", "b"), names("a", "b"), nil},
+		{"both empty", nil, names(), nil},
+		{"from empty", nil, names("a", "b"), &ListEdit{Ins: []Insert{{0, "a"}, {1, "b"}}}},
+		{"to empty", names("a", "b"), nil, &ListEdit{Del: []int{0, 1}}},
+		{"head popped, tail entered the cap", names("a", "b", "c"), names("b", "c", "d"),
+			&ListEdit{Del: []int{0}, Ins: []Insert{{2, "d"}}}},
+		{"inserted in the middle", names("a", "c"), names("a", "b", "c"), &ListEdit{Ins: []Insert{{1, "b"}}}},
+		{"moved to the front", names("a", "b", "c", "d"), names("d", "a", "b", "c"),
+			&ListEdit{Del: []int{3}, Ins: []Insert{{0, "d"}}}},
+		{"swapped", names("a", "b"), names("b", "a"), &ListEdit{Del: []int{1}, Ins: []Insert{{0, "b"}}}},
+		{"replaced", names("a", "b"), names("x", "y"), &ListEdit{Del: []int{0, 1}, Ins: []Insert{{0, "x"}, {1, "y"}}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := diffList(tc.old, tc.new)
+			if d := cmp.Diff(tc.want, got); d != "" {
+				t.Fatalf("diffList (-want +got):\n%s", d)
+			}
+			if got == nil {
+				return
+			}
+			out, ok := got.Apply(tc.old)
+			if !ok || !slices.Equal(out, tc.new) {
+				t.Errorf("Apply(%q) = %q, %t; want %q", tc.old, out, ok, tc.new)
+			}
+		})
+	}
+}
+
+func TestListEditApplyRejects(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		old  []string
+		edit ListEdit
+	}{
+		{"delete past the end", names("a"), ListEdit{Del: []int{1}}},
+		{"deletes not increasing", names("a", "b"), ListEdit{Del: []int{1, 0}}},
+		{"insert past the end", names("a"), ListEdit{Ins: []Insert{{2, "x"}}}},
+		{"inserts not increasing", names("a", "b"), ListEdit{Ins: []Insert{{1, "x"}, {0, "y"}}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if out, ok := tc.edit.Apply(tc.old); ok {
+				t.Errorf("Apply(%q) = %q, want a refusal", tc.old, out)
+			}
+		})
+	}
+}
+
+// FuzzListEdit checks that diffList's edit turns any list of unique
+// names into any other, and that it never costs more than rewriting the
+// list.
+func FuzzListEdit(f *testing.F) {
+	f.Add([]byte{0, 1, 2, 3}, []byte{1, 2, 3, 4})
+	f.Add([]byte{5, 4, 3}, []byte{3, 4, 5})
+	f.Add([]byte{}, []byte{9})
+	f.Fuzz(func(t *testing.T, a, b []byte) {
+		old, new := uniqueNames(a), uniqueNames(b)
+		e := diffList(old, new)
+		if e == nil {
+			if !slices.Equal(old, new) {
+				t.Fatalf("no edit from %q to %q", old, new)
+			}
+			return
+		}
+		out, ok := e.Apply(old)
+		if !ok || !slices.Equal(out, new) {
+			t.Fatalf("edit %+v turns %q into %q (%t), want %q", e, old, out, ok, new)
+		}
+		if len(e.Del) > len(old) || len(e.Ins) > len(new) {
+			t.Fatalf("edit %+v is longer than the lists %q -> %q", e, old, new)
+		}
+	})
+}
+
+// uniqueNames turns bytes into a list of distinct names, in order.
+func uniqueNames(b []byte) []string {
+	var out []string
+	seen := map[byte]bool{}
+	for _, c := range b {
+		if !seen[c] {
+			seen[c] = true
+			out = append(out, fmt.Sprintf("ns/w%d", c))
+		}
+	}
+	return out
+}
