@@ -77,7 +77,7 @@ type Input struct {
 	Last *LastState
 	// ResetReason says why Last is nil when an earlier attempt existed
 	// (shown in the trace).
-	ResetReason string
+	ResetReason trace.ResetReason
 	// Generation is the ClusterQueue's allocatable-resource generation.
 	Generation int64
 	Gates      core.FeatureGates
@@ -355,7 +355,7 @@ func (in *Input) findFlavor(psIdx int, ps *core.PodSet, requests map[core.Resour
 	if gi < 0 {
 		msg := fmt.Sprintf("resource %s unavailable in ClusterQueue", res)
 		st.reasons = append(st.reasons, msg)
-		return nil, st, trace.GroupAttempt{Resources: []string{string(res)}, Unavailable: msg, TriedIndex: -1, Resume: "no resource group covers it"}
+		return nil, st, trace.GroupAttempt{Resources: []string{string(res)}, Unavailable: msg, TriedIndex: -1, Resume: trace.ResumeNoGroup}
 	}
 	g := &in.ClusterQueue.ResourceGroups[gi]
 	reqs := map[core.ResourceName]core.Amount{}
@@ -379,19 +379,20 @@ func (in *Input) findFlavor(psIdx int, ps *core.PodSet, requests map[core.Resour
 		start = last.next(psIdx, res)
 	}
 	ga.StartIndex = start
+	ga.BorrowingFirst = ord == borrowingFirst
 	switch {
 	case !fungible:
-		ga.Resume = "FlavorFungibility gate off: first flavor that fits wins, no resume"
+		ga.Resume = trace.ResumeFirstFit
 	case start > 0:
-		ga.Resume = fmt.Sprintf("resumed after flavor %s (index %d), the last one tried in the previous attempt", g.Flavors[start-1].Name, start-1)
+		ga.Resume, ga.ResumedAfter = trace.ResumeAfter, string(g.Flavors[start-1].Name)
 	case resumeCleared:
-		ga.Resume = "started from the first flavor: the ClusterQueue's generation changed since the last attempt"
+		ga.Resume = trace.ResumeGeneration
 	case last != nil && psIdx < len(last.TriedFlavorIdx) && last.TriedFlavorIdx[psIdx][res] == -1:
-		ga.Resume = "started from the first flavor: the previous attempt reached the last flavor"
+		ga.Resume = trace.ResumeLastReached
 	case last == nil && in.ResetReason != "":
-		ga.Resume = "started from the first flavor: " + in.ResetReason
+		ga.Resume, ga.Reset = trace.ResumeReset, in.ResetReason
 	default:
-		ga.Resume = "started from the first flavor"
+		ga.Resume = trace.ResumeFirst
 	}
 
 	var best map[core.ResourceName]*FlavorAssignment
@@ -405,7 +406,7 @@ func (in *Input) findFlavor(psIdx int, ps *core.PodSet, requests map[core.Resour
 		ok, why, err := in.checkFlavor(name, ps, sel, terms)
 		if err != nil {
 			st.err = err.Error()
-			att.Mode, att.Rule = ModeNoFit.String(), "error: "+err.Error()
+			att.Mode, att.Rule = ModeNoFit.String(), trace.RuleError
 			att.Reasons = []string{err.Error()}
 			ga.Attempts = append(ga.Attempts, att)
 			return nil, st, ga
@@ -414,7 +415,7 @@ func (in *Input) findFlavor(psIdx int, ps *core.PodSet, requests map[core.Resour
 			st.reasons = append(st.reasons, why)
 			att.Mode = ModeNoFit.String()
 			att.Reasons = []string{why}
-			att.Continue, att.Rule = true, "not eligible: try the next flavor"
+			att.Continue, att.Rule = true, trace.RuleNotEligible
 			ga.Attempts = append(ga.Attempts, att)
 			continue
 		}
@@ -460,20 +461,18 @@ func (in *Input) findFlavor(psIdx int, ps *core.PodSet, requests map[core.Resour
 			best, bestMode, bestAt = assignments, rep, idx
 			att.Best = true
 			if rep.Mode == ModeFit {
-				att.Rule = "fits: stop (FlavorFungibility off)"
+				att.Rule = trace.RuleFirstFitStop
 				ga.Attempts = append(ga.Attempts, att)
 				ga.Chosen = string(name)
-				ga.Why = fmt.Sprintf("%s is the first flavor that fits", name)
 				return best, status{}, ga
 			}
 		}
-		att.Continue, att.Rule = true, "does not fit: try the next flavor (FlavorFungibility off)"
+		att.Continue, att.Rule = true, trace.RuleFirstFitNext
 		ga.Attempts = append(ga.Attempts, att)
 	}
 
 	if bestAt >= 0 {
 		ga.Chosen = string(g.Flavors[bestAt].Name)
-		ga.Why = explainChoice(ga.Attempts, bestAt, ord, fungible)
 		if fungible && ff.Preference != "" {
 			ga.PreferenceNote = preferenceNote(ga.Attempts, bestAt, ff, in.Gates)
 		} else if fungible && ord != v0161Order(ff) {
@@ -530,37 +529,6 @@ func (in *Input) fitsResourceQuota(fr core.FlavorResource, assumed, request core
 		return r.Mode, r.Borrowing, r.Targets, reasons
 	}
 	return ModeNoFit, borrow, nil, reasons
-}
-
-func explainChoice(atts []trace.FlavorAttempt, bestAt int, ord order, fungible bool) string {
-	var chosen trace.FlavorAttempt
-	var others []string
-	for _, a := range atts {
-		if a.Index == bestAt {
-			chosen = a
-		} else if a.Mode != ModeNoFit.String() {
-			others = append(others, fmt.Sprintf("%s (%s, borrowing level %d)", a.Flavor, a.Mode, a.Borrowing))
-		}
-	}
-	desc := fmt.Sprintf("%s (%s, borrowing level %d)", chosen.Flavor, chosen.Mode, chosen.Borrowing)
-	switch {
-	case !fungible:
-		return desc + " has the best mode among the tried flavors"
-	case !chosen.Continue:
-		if len(others) == 0 {
-			return desc + " stopped the search"
-		}
-		return desc + " stopped the search; earlier candidates: " + strings.Join(others, ", ")
-	case len(others) == 0:
-		return desc + " is the only tried flavor that is not NoFit"
-	default:
-		for _, a := range atts {
-			if a.Index != bestAt && a.Mode == chosen.Mode && a.Borrowing == chosen.Borrowing {
-				return fmt.Sprintf("%s ties with %s when comparing %s; the earlier flavor is kept", desc, strings.Join(others, ", "), ord)
-			}
-		}
-		return fmt.Sprintf("%s beats %s when comparing %s", desc, strings.Join(others, ", "), ord)
-	}
 }
 
 // preferenceNote explains the effect of an explicit preference: which

@@ -8,6 +8,7 @@ import (
 	"fmt"
 
 	"github.com/kueueplay/kueueplay/core"
+	"github.com/kueueplay/kueueplay/core/trace"
 )
 
 // Mode is the public assignment mode. Ordered from lowest to highest
@@ -178,27 +179,27 @@ func isPreferred(a, b Granular, o order) bool {
 
 // shouldTryNextFlavor is the KEP-582 table (flavorassigner.shouldTryNextFlavor):
 // it returns whether to continue and the rule that decided it.
-func shouldTryNextFlavor(g Granular, ff core.FlavorFungibility) (bool, string) {
+func shouldTryNextFlavor(g Granular, ff core.FlavorFungibility) (bool, trace.Rule) {
 	if g.Mode == ModeNoFit {
-		return true, "NoFit: try the next flavor"
+		return true, trace.RuleNoFit
 	}
 	if g.Mode == ModeNoCandidates {
-		return true, "preemption needed but no candidates: try the next flavor"
+		return true, trace.RuleNoCandidates
 	}
 	if g.isPreemptMode() && ff.WhenCanPreempt == core.TryNextFlavor {
-		return true, "can preempt, whenCanPreempt=TryNextFlavor: try the next flavor"
+		return true, trace.RulePreemptTryNext
 	}
 	if g.Borrowing > 0 && ff.WhenCanBorrow == core.TryNextFlavor {
-		return true, "needs borrowing, whenCanBorrow=TryNextFlavor: try the next flavor"
+		return true, trace.RuleBorrowTryNext
 	}
 	switch {
 	case g.Mode == ModeFit && g.Borrowing == 0:
-		return false, "fits without borrowing: stop"
+		return false, trace.RuleFitStop
 	case g.Mode == ModeFit:
-		return false, "fits by borrowing, whenCanBorrow=MayStopSearch: stop"
+		return false, trace.RuleBorrowStop
 	case g.Borrowing == 0:
-		return false, "can preempt, whenCanPreempt=MayStopSearch: stop"
+		return false, trace.RulePreemptStop
 	default:
-		return false, "can preempt while borrowing, whenCanPreempt=MayStopSearch and whenCanBorrow=MayStopSearch: stop"
+		return false, trace.RulePreemptBorrowStop
 	}
 }

@@ -535,9 +535,9 @@ func (s *State) requeue(e *entry) bool {
 		m.ResetReason = ""
 		switch {
 		case e.status == skipped:
-			m.ResetReason = "the entry was skipped in the previous attempt (setSkipped clears the resume state)"
+			m.ResetReason = trace.ResetSkipped
 		case e.preempting:
-			m.ResetReason = "preemptions were issued in the previous attempt (Kueue clears the resume state)"
+			m.ResetReason = trace.ResetPreempting
 		}
 	}
 	// ClusterQueue.RequeueIfNotPresent: under BestEffortFIFO a workload
@@ -567,7 +567,7 @@ func (s *State) requeue(e *entry) bool {
 	// conformance harness, delivers it before the next cycle.)
 	if before.Message != e.msg && w.Last != nil {
 		w.Last = nil
-		w.ResetReason = "its pending message changed, and the status update replaced the queued copy of the workload (WorkloadReconciler.Update → ClusterQueue.PushOrUpdate), which does not keep the last tried flavors"
+		w.ResetReason = trace.ResetMessageChanged
 	}
 	e.decision.RequeueReason = string(reason)
 	e.decision.Message = e.msg

@@ -48,7 +48,7 @@ type Workload struct {
 	// Last is where the previous flavor assignment stopped (resume state).
 	Last *flavor.LastState
 	// ResetReason says why Last was cleared, for the trace.
-	ResetReason string
+	ResetReason trace.ResetReason
 	// Queue placement of a pending workload.
 	InHeap bool
 	Parked bool

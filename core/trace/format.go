@@ -172,9 +172,9 @@ func formatDecision(b *strings.Builder, d *Decision) {
 				fmt.Fprintf(b, "      group %s: %s\n", strings.Join(g.Resources, ","), g.Unavailable)
 				continue
 			}
-			fmt.Fprintf(b, "      group %s: %s\n", strings.Join(g.Resources, ","), g.Resume)
+			fmt.Fprintf(b, "      group %s: %s\n", strings.Join(g.Resources, ","), g.ResumeText())
 			for _, a := range g.Attempts {
-				fmt.Fprintf(b, "        try %d %s %s borrow=%d: %s", a.Index, a.Flavor, a.Mode, a.Borrowing, a.Rule)
+				fmt.Fprintf(b, "        try %d %s %s borrow=%d: %s", a.Index, a.Flavor, a.Mode, a.Borrowing, a.RuleText())
 				if a.Best {
 					b.WriteString(" [best]")
 				}
@@ -187,7 +187,7 @@ func formatDecision(b *strings.Builder, d *Decision) {
 				b.WriteString("\n")
 			}
 			if g.Chosen != "" {
-				fmt.Fprintf(b, "      chosen %s: %s; next attempt index %d\n", g.Chosen, g.Why, g.TriedIndex)
+				fmt.Fprintf(b, "      chosen %s: %s; next attempt index %d\n", g.Chosen, g.WhyText(), g.TriedIndex)
 			} else {
 				b.WriteString("      chosen none\n")
 			}

@@ -297,7 +297,8 @@ type Decision struct {
 
 // Quantity is an amount of one flavor-resource.
 type Quantity struct {
-	Flavor   string `json:"flavor"`
+	// Flavor is empty for a pod set's requests (no flavor yet).
+	Flavor   string `json:"flavor,omitempty"`
 	Resource string `json:"resource"`
 	Amount   int64  `json:"amount"`
 	// Text is the amount formatted like Kubernetes quantities ("1500m").
@@ -329,19 +330,32 @@ type PodSetDecision struct {
 }
 
 // GroupAttempt is the flavor search for one resource group of a pod set.
+// It records what was decided as codes and facts; ResumeText and WhyText
+// (explain.go) write the words when someone reads them, so the engine
+// formats no explanation for attempts no one looks at.
 type GroupAttempt struct {
 	// Resources are the requested resources this group covers.
 	Resources []string `json:"resources"`
 	// StartIndex is the index of the first flavor tried: non-zero when the
 	// search resumed after the flavor tried last time.
-	StartIndex int `json:"startIndex"`
-	// Resume explains where the search started and why.
-	Resume   string          `json:"resume"`
-	Attempts []FlavorAttempt `json:"attempts"`
-	// Chosen is the chosen flavor, empty if none.
+	StartIndex int `json:"startIndex,omitempty"`
+	// Resume says where the search started and why (ResumeText).
+	Resume Resume `json:"resume"`
+	// ResumedAfter is the flavor the search resumed after (Resume
+	// "resumed"): the one at StartIndex-1.
+	ResumedAfter string `json:"resumedAfter,omitempty"`
+	// Reset says why the previous attempt's state was dropped (Resume
+	// "reset").
+	Reset ResetReason `json:"reset,omitempty"`
+	// BorrowingFirst is set when flavors were compared by borrowing level
+	// first, then mode; otherwise mode first, then borrowing level
+	// (flavorassigner.isPreferred; which one applies depends on
+	// flavorFungibility.preference and the gates).
+	BorrowingFirst bool            `json:"borrowingFirst,omitempty"`
+	Attempts       []FlavorAttempt `json:"attempts"`
+	// Chosen is the chosen flavor, empty if none; WhyText says why it beat
+	// the others.
 	Chosen string `json:"chosen,omitempty"`
-	// Why explains why the chosen flavor beat the others.
-	Why string `json:"why,omitempty"`
 	// PreferenceNote is set when flavorFungibility.preference changed the
 	// choice compared with what the value's name says (Kueue v0.16.1
 	// applies it inverted) or when a gate changed the preference order.
@@ -355,22 +369,24 @@ type GroupAttempt struct {
 	Unavailable string `json:"unavailable,omitempty"`
 }
 
-// FlavorAttempt is one flavor judged for one resource group.
+// FlavorAttempt is one flavor judged for one resource group. Zero values
+// (index 0, borrowing level 0, false) are left out of the JSON.
 type FlavorAttempt struct {
 	Flavor string `json:"flavor"`
-	Index  int    `json:"index"`
+	Index  int    `json:"index,omitempty"`
 	// Mode is the granular mode: NoFit, NoCandidates, Preempt, Reclaim or Fit.
 	Mode string `json:"mode"`
 	// Borrowing is the borrowing level (0 = inside nominal quota).
-	Borrowing int `json:"borrowing"`
+	Borrowing int `json:"borrowing,omitempty"`
 	// Reasons explain a mode other than Fit, in Kueue's words.
 	Reasons []string `json:"reasons,omitempty"`
 	// Continue is true when the search went on to the next flavor.
-	Continue bool `json:"continue"`
-	// Rule names the fungibility rule that continued or stopped the search.
-	Rule string `json:"rule"`
+	Continue bool `json:"continue,omitempty"`
+	// Rule is the fungibility rule that continued or stopped the search
+	// (RuleText writes it out).
+	Rule Rule `json:"rule"`
 	// Best is true when this flavor became the best so far.
-	Best bool `json:"best"`
+	Best bool `json:"best,omitempty"`
 	// PreemptionTargets are the workloads the preemption oracle would
 	// evict to make room on this flavor (modes Preempt and Reclaim).
 	PreemptionTargets []string `json:"preemptionTargets,omitempty"`

@@ -909,7 +909,7 @@ func (a *App) downloadJSON() {
 	if a.left.tr == nil {
 		return
 	}
-	data, err := json.MarshalIndent(a.left.tr, "", "  ")
+	data, err := json.Marshal(a.left.tr)
 	if err != nil {
 		a.status("error", err.Error())
 		return

@@ -208,12 +208,12 @@ func podSets(in []trace.PodSetDecision) []PodSet {
 		v.Requests = strings.Join(reqs, ", ")
 		for _, g := range ps.Groups {
 			gv := Group{
-				Resources: strings.Join(g.Resources, ", "), Resume: g.Resume, Unavailable: g.Unavailable,
-				Chosen: g.Chosen, Why: g.Why, PreferenceNote: g.PreferenceNote, NextIndex: g.TriedIndex,
+				Resources: strings.Join(g.Resources, ", "), Resume: g.ResumeText(), Unavailable: g.Unavailable,
+				Chosen: g.Chosen, Why: g.WhyText(), PreferenceNote: g.PreferenceNote, NextIndex: g.TriedIndex,
 			}
 			for _, a := range g.Attempts {
 				gv.Attempts = append(gv.Attempts, Attempt{
-					Index: a.Index, Flavor: a.Flavor, Mode: a.Mode, Borrowing: a.Borrowing, Rule: a.Rule,
+					Index: a.Index, Flavor: a.Flavor, Mode: a.Mode, Borrowing: a.Borrowing, Rule: a.RuleText(),
 					Continue: a.Continue, Reasons: strings.Join(a.Reasons, "; "), Best: a.Best,
 					Chosen: g.Chosen != "" && a.Flavor == g.Chosen, Targets: a.PreemptionTargets,
 				})

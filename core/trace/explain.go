@@ -1,0 +1,198 @@
+package trace
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Rule is the flavor-fungibility rule that continued or stopped a flavor
+// search at one attempt: the rows of KEP-582's table as Kueue's
+// flavorassigner.shouldTryNextFlavor applies them, plus the legacy
+// first-fit search (gate FlavorFungibility off) and flavors that are not
+// eligible. The trace keeps the code; FlavorAttempt.RuleText writes the
+// words.
+type Rule string
+
+const (
+	RuleNotEligible       Rule = "notEligible"
+	RuleNoFit             Rule = "noFit"
+	RuleNoCandidates      Rule = "noCandidates"
+	RulePreemptTryNext    Rule = "preemptTryNextFlavor"
+	RuleBorrowTryNext     Rule = "borrowTryNextFlavor"
+	RuleFitStop           Rule = "fitStop"
+	RuleBorrowStop        Rule = "borrowStop"
+	RulePreemptStop       Rule = "preemptStop"
+	RulePreemptBorrowStop Rule = "preemptBorrowStop"
+	// RuleFirstFitStop and RuleFirstFitNext are the legacy search (gate
+	// FlavorFungibility off): the first flavor that fits wins.
+	RuleFirstFitStop Rule = "firstFitStop"
+	RuleFirstFitNext Rule = "firstFitNext"
+	// RuleError: checking the flavor failed; the attempt's only reason is
+	// the error.
+	RuleError Rule = "error"
+)
+
+// ruleWords are the words of each rule but RuleError.
+func ruleWords(r Rule) (string, bool) {
+	switch r {
+	case RuleNotEligible:
+		return "not eligible: try the next flavor", true
+	case RuleNoFit:
+		return "NoFit: try the next flavor", true
+	case RuleNoCandidates:
+		return "preemption needed but no candidates: try the next flavor", true
+	case RulePreemptTryNext:
+		return "can preempt, whenCanPreempt=TryNextFlavor: try the next flavor", true
+	case RuleBorrowTryNext:
+		return "needs borrowing, whenCanBorrow=TryNextFlavor: try the next flavor", true
+	case RuleFitStop:
+		return "fits without borrowing: stop", true
+	case RuleBorrowStop:
+		return "fits by borrowing, whenCanBorrow=MayStopSearch: stop", true
+	case RulePreemptStop:
+		return "can preempt, whenCanPreempt=MayStopSearch: stop", true
+	case RulePreemptBorrowStop:
+		return "can preempt while borrowing, whenCanPreempt=MayStopSearch and whenCanBorrow=MayStopSearch: stop", true
+	case RuleFirstFitStop:
+		return "fits: stop (FlavorFungibility off)", true
+	case RuleFirstFitNext:
+		return "does not fit: try the next flavor (FlavorFungibility off)", true
+	}
+	return "", false
+}
+
+// RuleText is the attempt's rule in words. A code this version does not
+// know is returned as it is.
+func (a *FlavorAttempt) RuleText() string {
+	if a.Rule == RuleError {
+		return "error: " + strings.Join(a.Reasons, "; ")
+	}
+	if t, ok := ruleWords(a.Rule); ok {
+		return t
+	}
+	return string(a.Rule)
+}
+
+// Resume says where a flavor search started (flavorassigner's
+// AssignmentClusterQueueState: a search resumes after the flavor the
+// previous attempt tried last, unless that state was dropped).
+type Resume string
+
+const (
+	// ResumeFirstFit: gate FlavorFungibility is off; nothing resumes.
+	ResumeFirstFit Resume = "firstFit"
+	// ResumeAfter: resumed after GroupAttempt.ResumedAfter.
+	ResumeAfter Resume = "resumed"
+	// ResumeGeneration: the ClusterQueue's generation changed since the
+	// last attempt, so its state was dropped.
+	ResumeGeneration Resume = "generationChanged"
+	// ResumeLastReached: the previous attempt reached the last flavor.
+	ResumeLastReached Resume = "lastFlavorReached"
+	// ResumeReset: the state was dropped for GroupAttempt.Reset.
+	ResumeReset Resume = "reset"
+	// ResumeFirst: there was no previous attempt.
+	ResumeFirst Resume = "first"
+	// ResumeNoGroup: no resource group covers the resource.
+	ResumeNoGroup Resume = "noResourceGroup"
+)
+
+// ResetReason says why a workload's last flavor-assignment state was
+// dropped before its next attempt.
+type ResetReason string
+
+const (
+	// ResetSkipped: the entry was skipped (scheduler.setSkipped).
+	ResetSkipped ResetReason = "skipped"
+	// ResetPreempting: the entry issued preemptions.
+	ResetPreempting ResetReason = "preemptionsIssued"
+	// ResetMessageChanged: its pending message changed, and the status
+	// update replaced the queued copy of the workload.
+	ResetMessageChanged ResetReason = "messageChanged"
+)
+
+// Text is the reason in words (the code itself for one this version does
+// not know).
+func (r ResetReason) Text() string {
+	switch r {
+	case ResetSkipped:
+		return "the entry was skipped in the previous attempt (setSkipped clears the resume state)"
+	case ResetPreempting:
+		return "preemptions were issued in the previous attempt (Kueue clears the resume state)"
+	case ResetMessageChanged:
+		return "its pending message changed, and the status update replaced the queued copy of the workload (WorkloadReconciler.Update → ClusterQueue.PushOrUpdate), which does not keep the last tried flavors"
+	}
+	return string(r)
+}
+
+// ResumeText says in words where the search started and why.
+func (g *GroupAttempt) ResumeText() string {
+	switch g.Resume {
+	case ResumeFirstFit:
+		return "FlavorFungibility gate off: first flavor that fits wins, no resume"
+	case ResumeAfter:
+		return fmt.Sprintf("resumed after flavor %s (index %d), the last one tried in the previous attempt", g.ResumedAfter, g.StartIndex-1)
+	case ResumeGeneration:
+		return "started from the first flavor: the ClusterQueue's generation changed since the last attempt"
+	case ResumeLastReached:
+		return "started from the first flavor: the previous attempt reached the last flavor"
+	case ResumeReset:
+		return "started from the first flavor: " + g.Reset.Text()
+	case ResumeFirst:
+		return "started from the first flavor"
+	case ResumeNoGroup:
+		return "no resource group covers it"
+	}
+	return string(g.Resume)
+}
+
+// OrderText names the comparison the search used to rank flavors.
+func (g *GroupAttempt) OrderText() string {
+	if g.BorrowingFirst {
+		return "borrowing level first, then mode"
+	}
+	return "mode first, then borrowing level"
+}
+
+// WhyText says why the chosen flavor won, from the attempts alone: it
+// stopped the search, it was the only candidate, or it beat (or tied
+// with, keeping the earlier flavor) the others under the group's order.
+// It is empty when no flavor was chosen.
+func (g *GroupAttempt) WhyText() string {
+	if g.Chosen == "" {
+		return ""
+	}
+	var chosen *FlavorAttempt
+	var others []string
+	for i := range g.Attempts {
+		a := &g.Attempts[i]
+		if a.Flavor == g.Chosen {
+			chosen = a
+		} else if a.Mode != "NoFit" {
+			others = append(others, fmt.Sprintf("%s (%s, borrowing level %d)", a.Flavor, a.Mode, a.Borrowing))
+		}
+	}
+	if chosen == nil {
+		return ""
+	}
+	desc := fmt.Sprintf("%s (%s, borrowing level %d)", chosen.Flavor, chosen.Mode, chosen.Borrowing)
+	switch {
+	case chosen.Rule == RuleFirstFitStop:
+		return fmt.Sprintf("%s is the first flavor that fits", chosen.Flavor)
+	case g.Resume == ResumeFirstFit:
+		return desc + " has the best mode among the tried flavors"
+	case !chosen.Continue:
+		if len(others) == 0 {
+			return desc + " stopped the search"
+		}
+		return desc + " stopped the search; earlier candidates: " + strings.Join(others, ", ")
+	case len(others) == 0:
+		return desc + " is the only tried flavor that is not NoFit"
+	}
+	for i := range g.Attempts {
+		a := &g.Attempts[i]
+		if a != chosen && a.Mode == chosen.Mode && a.Borrowing == chosen.Borrowing {
+			return fmt.Sprintf("%s ties with %s when comparing %s; the earlier flavor is kept", desc, strings.Join(others, ", "), g.OrderText())
+		}
+	}
+	return fmt.Sprintf("%s beats %s when comparing %s", desc, strings.Join(others, ", "), g.OrderText())
+}
