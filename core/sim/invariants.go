@@ -8,6 +8,7 @@ import (
 	"github.com/kueueplay/kueueplay/core"
 	"github.com/kueueplay/kueueplay/core/place"
 	"github.com/kueueplay/kueueplay/core/quota"
+	"github.com/kueueplay/kueueplay/core/trace"
 )
 
 // CheckInvariants returns every safety property that does not hold in s
@@ -90,6 +91,14 @@ func CheckInvariants(s *State) []string {
 		}
 		if (w.Status == Admitted || w.Status == Terminating) != (w.Admission != nil && w.Status != Pending) && w.Status != Finished && w.Status != Deleted {
 			bad = append(bad, fmt.Sprintf("%s is %s with admission %v", w.Key, w.Status, w.Admission != nil))
+		}
+	}
+	// 7. The queues' last report is what a report from scratch gives.
+	for qi := range s.reportedStates {
+		if qi < len(s.Queues) && s.reported[qi] == s.Queues[qi] {
+			if want := s.queueState(qi); !equalQueueState(want, s.reportedStates[qi]) {
+				bad = append(bad, fmt.Sprintf("ClusterQueue %s: the reused report %+v is stale; from scratch it is %+v", want.ClusterQueue, s.reportedStates[qi], want))
+			}
 		}
 	}
 	// 4. Claims.
@@ -229,4 +238,10 @@ func (s *State) replicaInvariants() []string {
 		}
 	}
 	return bad
+}
+
+func equalQueueState(a, b trace.QueueState) bool {
+	return a.ClusterQueue == b.ClusterQueue && a.Active == b.Active && a.InactiveReason == b.InactiveReason &&
+		a.PendingCount == b.PendingCount && a.ParkedCount == b.ParkedCount && a.AdmittedCount == b.AdmittedCount && a.TerminatingCount == b.TerminatingCount &&
+		slices.Equal(a.Pending, b.Pending) && slices.Equal(a.Parked, b.Parked) && slices.Equal(a.Admitted, b.Admitted) && slices.Equal(a.Terminating, b.Terminating)
 }

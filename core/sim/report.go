@@ -128,29 +128,43 @@ func (s *State) lentAmounts() []map[core.FlavorResource]core.Amount {
 
 // queueStates reports every ClusterQueue's queue, by name.
 func (s *State) queueStates() []trace.QueueState {
-	admitted := make([][]int, len(s.Queues))
-	terminating := make([][]int, len(s.Queues))
+	out := make([]trace.QueueState, len(s.Queues))
 	for qi, q := range s.Queues {
-		for i := range q.Holding.All {
-			if s.Workload(i).Status == Admitted {
-				admitted[qi] = append(admitted[qi], i)
-			} else {
-				terminating[qi] = append(terminating[qi], i)
-			}
+		// A queue's state is a function of its *ClusterQueue (heap,
+		// parked list, holders, sticky head, activity; every change
+		// copies it first, mutQueue) and of its holders' statuses (a
+		// holder becomes Terminating only with its queue's generation
+		// bumped, terminate): the same pointer as at the last report
+		// means the same state. CheckInvariants checks it.
+		if qi < len(s.reported) && s.reported[qi] == q {
+			out[qi] = s.reportedStates[qi]
+			continue
+		}
+		out[qi] = s.queueState(qi)
+	}
+	s.reported, s.reportedStates = slices.Clone(s.Queues), out
+	return out
+}
+
+// queueState computes ClusterQueue qi's state from scratch.
+func (s *State) queueState(qi int) trace.QueueState {
+	q := s.Queues[qi]
+	var admitted, terminating []int
+	for i := range q.Holding.All {
+		if s.Workload(i).Status == Admitted {
+			admitted = append(admitted, i)
+		} else {
+			terminating = append(terminating, i)
 		}
 	}
-	out := make([]trace.QueueState, 0, len(s.Queues))
-	for qi, q := range s.Queues {
-		qs := trace.QueueState{ClusterQueue: q.Spec.Name, Active: q.Active, InactiveReason: q.InactiveReason}
-		qs.PendingCount, qs.Pending = q.Heap.Len(), s.pendingKeys(qi)
-		qs.ParkedCount, qs.Parked = s.listKeys(&q.Parked)
-		slices.SortFunc(admitted[qi], s.byKey)
-		slices.SortFunc(terminating[qi], s.byKey)
-		qs.AdmittedCount, qs.Admitted = s.keys(admitted[qi])
-		qs.TerminatingCount, qs.Terminating = s.keys(terminating[qi])
-		out = append(out, qs)
-	}
-	return out
+	qs := trace.QueueState{ClusterQueue: q.Spec.Name, Active: q.Active, InactiveReason: q.InactiveReason}
+	qs.PendingCount, qs.Pending = q.Heap.Len(), s.pendingKeys(qi)
+	qs.ParkedCount, qs.Parked = s.listKeys(&q.Parked)
+	slices.SortFunc(admitted, s.byKey)
+	slices.SortFunc(terminating, s.byKey)
+	qs.AdmittedCount, qs.Admitted = s.keys(admitted)
+	qs.TerminatingCount, qs.Terminating = s.keys(terminating)
+	return qs
 }
 
 // pendingKeys lists at most QueueListCap workloads of queue qi's heap in

@@ -165,6 +165,11 @@ type State struct {
 	// lastClaims are the KEP-4378 claims of the last cycle, for the
 	// invariant checker.
 	lastClaims []trace.Claim
+	// reported are the ClusterQueues as the last step reported them and
+	// reportedStates what it reported (queueStates reuses the state of a
+	// queue that was not copied since); both are replaced, never modified.
+	reported       []*ClusterQueue
+	reportedStates []trace.QueueState
 
 	// place is the placement layer (nil without Nodes), copied on write.
 	place *placeState

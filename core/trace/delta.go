@@ -98,6 +98,9 @@ func (e *ListEdit) Apply(old []string) ([]string, bool) {
 // increasing subsequence of their old indexes), so that a list that
 // lost its head and gained a tail costs two entries, not fifty.
 func diffList(old, new []string) *ListEdit {
+	if len(old) == len(new) && (len(old) == 0 || &old[0] == &new[0]) {
+		return nil // the same list, reported again
+	}
 	if slices.Equal(old, new) {
 		return nil
 	}
