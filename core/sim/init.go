@@ -38,6 +38,7 @@ func New(sc *core.Scenario, gates core.FeatureGates) *State {
 	}
 	s := &State{Scenario: sc, Gates: g, static: st, gen: 1}
 	s.Tree = quota.Build(sc.ClusterQueues, sc.Cohorts, g.Enabled(core.GateLendingLimit))
+	st.usage = newUsageLayout(s.Tree)
 
 	cqs := make([]*core.ClusterQueue, len(sc.ClusterQueues))
 	for i := range sc.ClusterQueues {

@@ -13,30 +13,24 @@ import (
 // size does not grow with the number of workloads; the counts are exact.
 const QueueListCap = 50
 
-// usageRows reports every flavor-resource of every ClusterQueue and
-// Cohort, ClusterQueues and Cohorts each by name.
-func (s *State) usageRows() []trace.UsageRow {
-	t := s.Tree
-	lent := s.lentAmounts()
-	// Usage of terminating workloads, by node.
-	terminating := map[int]map[core.FlavorResource]core.Amount{}
-	for _, i := range s.terminating {
-		w := s.Workload(i)
-		if qi := s.QueueIndex(w.Admission.ClusterQueue); qi >= 0 {
-			n := s.Queues[qi].Node
-			if terminating[n] == nil {
-				terminating[n] = map[core.FlavorResource]core.Amount{}
-			}
-			for fr, v := range w.Admission.Usage {
-				terminating[n][fr] += v
-			}
-		}
+// usageLayout is the order of the usage rows, fixed for a run: the tree's
+// nodes (ClusterQueues, then Cohorts, each by name) and each node's
+// flavor-resources with quota in its subtree, sorted. The quota tree's
+// shape and quotas do not change during a run (it is built once, in New).
+type usageLayout struct {
+	nodes []int
+	frs   [][]core.FlavorResource
+	rows  int // the number of rows without usage outside the quotas
+}
+
+func newUsageLayout(t *quota.Tree) *usageLayout {
+	l := &usageLayout{nodes: make([]int, len(t.Nodes)), frs: make([][]core.FlavorResource, len(t.Nodes))}
+	for i := range t.Nodes {
+		l.nodes[i] = i
+		l.frs[i] = quota.SortedKeys(t.Nodes[i].SubtreeQuota)
+		l.rows += len(l.frs[i])
 	}
-	nodes := make([]int, len(t.Nodes))
-	for i := range nodes {
-		nodes[i] = i
-	}
-	slices.SortFunc(nodes, func(a, b int) int {
+	slices.SortFunc(l.nodes, func(a, b int) int {
 		na, nb := &t.Nodes[a], &t.Nodes[b]
 		if na.IsClusterQueue != nb.IsClusterQueue {
 			if na.IsClusterQueue {
@@ -46,29 +40,62 @@ func (s *State) usageRows() []trace.UsageRow {
 		}
 		return cmp.Compare(na.Name, nb.Name)
 	})
-	var rows []trace.UsageRow
-	for _, i := range nodes {
+	return l
+}
+
+// usageRows reports every flavor-resource of every ClusterQueue and
+// Cohort, ClusterQueues and Cohorts each by name: those with quota in the
+// node's subtree and those it has ever used (a usage entry stays, at 0,
+// once made).
+func (s *State) usageRows() []trace.UsageRow {
+	t := s.Tree
+	layout := s.static.usage
+	lent := s.lentAmounts()
+	// Usage of terminating workloads, by node.
+	var terminating map[int]map[core.FlavorResource]core.Amount
+	for _, i := range s.terminating {
+		w := s.Workload(i)
+		if qi := s.QueueIndex(w.Admission.ClusterQueue); qi >= 0 {
+			n := s.Queues[qi].Node
+			if terminating == nil {
+				terminating = map[int]map[core.FlavorResource]core.Amount{}
+			}
+			if terminating[n] == nil {
+				terminating[n] = map[core.FlavorResource]core.Amount{}
+			}
+			for fr, v := range w.Admission.Usage {
+				terminating[n][fr] += v
+			}
+		}
+	}
+	rows := make([]trace.UsageRow, 0, layout.rows)
+	for _, i := range layout.nodes {
 		n := &t.Nodes[i]
-		frs := map[core.FlavorResource]bool{}
-		for fr := range n.SubtreeQuota {
-			frs[fr] = true
+		frs := layout.frs[i]
+		if extra := usedOutside(n); extra {
+			set := map[core.FlavorResource]bool{}
+			for fr := range n.SubtreeQuota {
+				set[fr] = true
+			}
+			for fr := range n.Usage {
+				set[fr] = true
+			}
+			frs = quota.SortedKeys(set)
 		}
-		for fr := range n.Usage {
-			frs[fr] = true
+		kind, parent := "ClusterQueue", ""
+		if !n.IsClusterQueue {
+			kind = "Cohort"
 		}
-		for _, fr := range quota.SortedKeys(frs) {
+		if n.Parent >= 0 {
+			parent = t.Nodes[n.Parent].Name
+		}
+		for _, fr := range frs {
 			lim := n.Quotas[fr]
 			row := trace.UsageRow{
-				Node: n.Name, Kind: "ClusterQueue", Flavor: string(fr.Flavor), Resource: string(fr.Resource),
+				Node: n.Name, Kind: kind, Parent: parent, Flavor: string(fr.Flavor), Resource: string(fr.Resource),
 				Used: n.Usage[fr], Nominal: lim.Nominal, SubtreeQuota: n.SubtreeQuota[fr],
 				HeldBack: t.LocalQuota(i, fr), BorrowingLimit: lim.BorrowingLimit, LendingLimit: lim.LendingLimit,
 				Available: t.Available(i, fr), Lent: lent[i][fr], Terminating: terminating[i][fr],
-			}
-			if !n.IsClusterQueue {
-				row.Kind = "Cohort"
-			}
-			if n.Parent >= 0 {
-				row.Parent = t.Nodes[n.Parent].Name
 			}
 			row.Borrowed = max(0, row.Used-row.SubtreeQuota)
 			rows = append(rows, row)
@@ -77,32 +104,36 @@ func (s *State) usageRows() []trace.UsageRow {
 	return rows
 }
 
+// usedOutside reports whether n has a usage entry for a flavor-resource
+// without quota in its subtree.
+func usedOutside(n *quota.Node) bool {
+	for fr := range n.Usage {
+		if _, ok := n.SubtreeQuota[fr]; !ok {
+			return true
+		}
+	}
+	return false
+}
+
 // lentAmounts attributes, in every cohort, what its children borrow to the
 // quota that covers it: first the cohort's own nominal quota, then its
 // children's unused lendable quota in name order (cohorts, then
 // ClusterQueues). Kueue pools unused quota and does not say who lends
 // (KEP-1224, Note); this fixed attribution makes Lent sum to Borrowed.
+// A node that lends nothing has no map.
 func (s *State) lentAmounts() []map[core.FlavorResource]core.Amount {
 	t := s.Tree
 	out := make([]map[core.FlavorResource]core.Amount, len(t.Nodes))
-	for i := range out {
-		out[i] = map[core.FlavorResource]core.Amount{}
-	}
 	for p := range t.Nodes {
 		n := &t.Nodes[p]
 		if n.IsClusterQueue {
 			continue
 		}
-		children := append(slices.Clone(n.ChildCohorts), n.ChildClusterQueues...)
-		frs := map[core.FlavorResource]bool{}
-		for _, c := range children {
-			for fr := range t.Nodes[c].SubtreeQuota {
-				frs[fr] = true
-			}
-		}
-		for fr := range frs {
+		// A cohort's subtree quota has an entry for every flavor-resource
+		// of its children (quota.Tree.accumulate).
+		for _, fr := range s.static.usage.frs[p] {
 			var borrowed core.Amount
-			for _, c := range children {
+			for c := range children(n) {
 				contributed := t.Nodes[c].SubtreeQuota[fr] - t.LocalQuota(c, fr)
 				inParent := max(0, t.Nodes[c].Usage[fr]-t.LocalQuota(c, fr))
 				borrowed += max(0, inParent-contributed)
@@ -110,7 +141,7 @@ func (s *State) lentAmounts() []map[core.FlavorResource]core.Amount {
 			// The cohort's own quota lends first (it is not attributed to
 			// a child).
 			borrowed -= min(borrowed, n.Quotas[fr].Nominal)
-			for _, c := range children {
+			for c := range children(n) {
 				if borrowed <= 0 {
 					break
 				}
@@ -118,12 +149,34 @@ func (s *State) lentAmounts() []map[core.FlavorResource]core.Amount {
 				inParent := max(0, t.Nodes[c].Usage[fr]-t.LocalQuota(c, fr))
 				unused := max(0, contributed-inParent)
 				l := min(unused, borrowed)
-				out[c][fr] = l
+				if l > 0 {
+					if out[c] == nil {
+						out[c] = map[core.FlavorResource]core.Amount{}
+					}
+					out[c][fr] = l
+				}
 				borrowed -= l
 			}
 		}
 	}
 	return out
+}
+
+// children yields a cohort's child cohorts, then its ClusterQueues, each
+// by name.
+func children(n *quota.Node) func(yield func(int) bool) {
+	return func(yield func(int) bool) {
+		for _, c := range n.ChildCohorts {
+			if !yield(c) {
+				return
+			}
+		}
+		for _, c := range n.ChildClusterQueues {
+			if !yield(c) {
+				return
+			}
+		}
+	}
 }
 
 // queueStates reports every ClusterQueue's queue, by name.

@@ -201,6 +201,8 @@ type static struct {
 	// events are the scenario's scheduled events and the arrivals, in the
 	// order they are applied (see scheduledEvents).
 	events []scheduled
+	// usage is the order of the usage rows (usageRows).
+	usage *usageLayout
 }
 
 type scheduledKind int

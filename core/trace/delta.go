@@ -98,44 +98,88 @@ func (e *ListEdit) Apply(old []string) ([]string, bool) {
 // increasing subsequence of their old indexes), so that a list that
 // lost its head and gained a tail costs two entries, not fifty.
 func diffList(old, new []string) *ListEdit {
+	var d differ
+	return d.diff(old, new)
+}
+
+// differ holds diffList's scratch space, reused from one list to the next
+// (a Compactor diffs four lists per queue per step).
+type differ struct {
+	at, prev, tails, keep []int
+	kept                  []bool
+}
+
+// grow returns b resized to n, reusing its array when it is large enough.
+func grow[T any](b []T, n int) []T {
+	if cap(b) < n {
+		return make([]T, n)
+	}
+	return b[:n]
+}
+
+func (d *differ) diff(old, new []string) *ListEdit {
 	if len(old) == len(new) && (len(old) == 0 || &old[0] == &new[0]) {
 		return nil // the same list, reported again
 	}
-	if slices.Equal(old, new) {
+	// A common prefix and suffix belong to a longest common subsequence:
+	// only the middle needs the search (one admission or one pop touches
+	// one place of a list).
+	pre := 0
+	for pre < len(old) && pre < len(new) && old[pre] == new[pre] {
+		pre++
+	}
+	if pre == len(old) && pre == len(new) {
 		return nil
 	}
-	// at[j] is the index in old of new[j], or -1.
-	at := make([]int, len(new))
+	suf := 0
+	for suf < len(old)-pre && suf < len(new)-pre && old[len(old)-1-suf] == new[len(new)-1-suf] {
+		suf++
+	}
+	om, nm := old[pre:len(old)-suf], new[pre:len(new)-suf]
+	e := &ListEdit{}
+	if len(om) == 0 || len(nm) == 0 {
+		for i := range om {
+			e.Del = append(e.Del, pre+i)
+		}
+		for j, n := range nm {
+			e.Ins = append(e.Ins, Insert{At: pre + j, Name: n})
+		}
+		return e
+	}
+	// at[j] is the index in om of nm[j], or -1.
+	at := grow(d.at, len(nm))
+	d.at = at
 	hint := 0
-	for j, n := range new {
+	for j, n := range nm {
 		at[j] = -1
 		// Lists mostly shift: look from where the last match was first.
-		for k := range old {
-			i := (hint + k) % len(old)
-			if old[i] == n {
+		for k := range om {
+			i := (hint + k) % len(om)
+			if om[i] == n {
 				at[j], hint = i, i+1
 				break
 			}
 		}
 	}
-	keep := lis(at)
-	e := &ListEdit{}
-	kept := make([]bool, len(old))
+	keep := d.lis(at)
+	kept := grow(d.kept, len(om))
+	d.kept = kept
+	clear(kept)
 	for _, j := range keep {
 		kept[at[j]] = true
 	}
-	for i := range old {
+	for i := range om {
 		if !kept[i] {
-			e.Del = append(e.Del, i)
+			e.Del = append(e.Del, pre+i)
 		}
 	}
 	k := 0
-	for j, n := range new {
+	for j, n := range nm {
 		if k < len(keep) && keep[k] == j {
 			k++
 			continue
 		}
-		e.Ins = append(e.Ins, Insert{At: j, Name: n})
+		e.Ins = append(e.Ins, Insert{At: pre + j, Name: n})
 	}
 	return e
 }
@@ -144,9 +188,10 @@ func diffList(old, new []string) *ListEdit {
 // increasing subsequence of the non-negative values of a (patience
 // sorting); the first such subsequence found, so the result is
 // deterministic.
-func lis(a []int) []int {
-	var tails []int // tails[l] is the position of the smallest tail of an increasing run of length l+1
-	prev := make([]int, len(a))
+func (d *differ) lis(a []int) []int {
+	tails := d.tails[:0] // tails[l] is the position of the smallest tail of an increasing run of length l+1
+	prev := grow(d.prev, len(a))
+	defer func() { d.tails, d.prev = tails, prev }()
 	for j, v := range a {
 		if v < 0 {
 			continue
@@ -163,7 +208,8 @@ func lis(a []int) []int {
 			tails[l] = j
 		}
 	}
-	out := make([]int, len(tails))
+	out := grow(d.keep, len(tails))
+	d.keep = out
 	if len(tails) > 0 {
 		for j, l := tails[len(tails)-1], len(tails)-1; l >= 0; j, l = prev[j], l-1 {
 			out[l] = j
@@ -175,6 +221,7 @@ func lis(a []int) []int {
 // Compactor turns the full steps an engine produces into the steps a
 // Trace keeps. Give it every step in order.
 type Compactor struct {
+	differ  differ
 	usage   []UsageRow
 	queues  []QueueState
 	since   int
@@ -205,7 +252,7 @@ func (c *Compactor) Compact(st Step) Step {
 	for i := range st.Queues {
 		q, p := &st.Queues[i], &prevQ[i]
 		ch := QueueChange{Queue: i, PendingCount: q.PendingCount, ParkedCount: q.ParkedCount, AdmittedCount: q.AdmittedCount, TerminatingCount: q.TerminatingCount,
-			Pending: diffList(p.Pending, q.Pending), Parked: diffList(p.Parked, q.Parked), Admitted: diffList(p.Admitted, q.Admitted), Terminating: diffList(p.Terminating, q.Terminating)}
+			Pending: c.differ.diff(p.Pending, q.Pending), Parked: c.differ.diff(p.Parked, q.Parked), Admitted: c.differ.diff(p.Admitted, q.Admitted), Terminating: c.differ.diff(p.Terminating, q.Terminating)}
 		if ch.Pending != nil || ch.Parked != nil || ch.Admitted != nil || ch.Terminating != nil ||
 			q.PendingCount != p.PendingCount || q.ParkedCount != p.ParkedCount || q.AdmittedCount != p.AdmittedCount || q.TerminatingCount != p.TerminatingCount {
 			qc = append(qc, ch)

@@ -27,6 +27,9 @@ func TestDiffList(t *testing.T) {
 			&ListEdit{Del: []int{3}, Ins: []Insert{{0, "d"}}}},
 		{"swapped", names("a", "b"), names("b", "a"), &ListEdit{Del: []int{1}, Ins: []Insert{{0, "b"}}}},
 		{"replaced", names("a", "b"), names("x", "y"), &ListEdit{Del: []int{0, 1}, Ins: []Insert{{0, "x"}, {1, "y"}}}},
+		{"removed from the middle", names("a", "b", "c"), names("a", "c"), &ListEdit{Del: []int{1}}},
+		{"two changes between a kept prefix and suffix", names("a", "b", "c", "d", "e"), names("a", "x", "c", "y", "e"),
+			&ListEdit{Del: []int{1, 3}, Ins: []Insert{{1, "x"}, {3, "y"}}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := diffList(tc.old, tc.new)
@@ -83,10 +86,26 @@ func FuzzListEdit(f *testing.F) {
 		if !ok || !slices.Equal(out, new) {
 			t.Fatalf("edit %+v turns %q into %q (%t), want %q", e, old, out, ok, new)
 		}
-		if len(e.Del) > len(old) || len(e.Ins) > len(new) {
-			t.Fatalf("edit %+v is longer than the lists %q -> %q", e, old, new)
+		if l := lcs(old, new); len(e.Del) != len(old)-l || len(e.Ins) != len(new)-l {
+			t.Fatalf("edit %+v from %q to %q is not minimal: the lists share %d names in order", e, old, new, l)
 		}
 	})
+}
+
+// lcs is the length of a longest common subsequence (dynamic programming).
+func lcs(a, b []string) int {
+	prev, cur := make([]int, len(b)+1), make([]int, len(b)+1)
+	for i := range a {
+		for j := range b {
+			if a[i] == b[j] {
+				cur[j+1] = prev[j] + 1
+			} else {
+				cur[j+1] = max(cur[j], prev[j+1])
+			}
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
 }
 
 // uniqueNames turns bytes into a list of distinct names, in order.
