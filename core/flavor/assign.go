@@ -196,7 +196,8 @@ func (s *status) addf(format string, args ...any) {
 // flavor, the assignment stops.
 func Assign(in Input) Assignment {
 	a := Assignment{
-		Usage:     map[core.FlavorResource]core.Amount{},
+		Usage:     make(map[core.FlavorResource]core.Amount, 4),
+		PodSets:   make([]PodSetAssignment, 0, len(in.PodSets)),
 		LastState: LastState{Generation: in.Generation},
 	}
 	last := in.Last
@@ -221,7 +222,8 @@ func Assign(in Input) Assignment {
 			Name:     ps.Name,
 			Count:    ps.Count,
 			Requests: requests,
-			Flavors:  map[core.ResourceName]*FlavorAssignment{},
+			Flavors:  make(map[core.ResourceName]*FlavorAssignment, len(requests)),
+			Groups:   make([]trace.GroupAttempt, 0, len(in.ClusterQueue.ResourceGroups)),
 		}
 		var st status
 		failed := false
@@ -247,7 +249,7 @@ func Assign(in Input) Assignment {
 		}
 		psa.Reasons, psa.Err = st.reasons, st.err
 		// Assignment.append
-		tried := map[core.ResourceName]int{}
+		tried := make(map[core.ResourceName]int, len(psa.Flavors))
 		for _, res := range sortedResources(psa.Flavors) {
 			f := psa.Flavors[res]
 			a.Borrowing = max(a.Borrowing, f.Borrowing)
@@ -365,7 +367,7 @@ func (in *Input) findFlavor(psIdx int, ps *core.PodSet, requests map[core.Resour
 		}
 	}
 	resNames := sortedResources(reqs)
-	ga := trace.GroupAttempt{TriedIndex: -1}
+	ga := trace.GroupAttempt{TriedIndex: -1, Resources: make([]string, 0, len(resNames))}
 	for _, r := range resNames {
 		ga.Resources = append(ga.Resources, string(r))
 	}
@@ -379,6 +381,9 @@ func (in *Input) findFlavor(psIdx int, ps *core.PodSet, requests map[core.Resour
 		start = last.next(psIdx, res)
 	}
 	ga.StartIndex = start
+	if n := len(g.Flavors) - start; n > 0 {
+		ga.Attempts = make([]trace.FlavorAttempt, 0, n)
+	}
 	ga.BorrowingFirst = ord == borrowingFirst
 	switch {
 	case !fungible:
@@ -419,7 +424,7 @@ func (in *Input) findFlavor(psIdx int, ps *core.PodSet, requests map[core.Resour
 			ga.Attempts = append(ga.Attempts, att)
 			continue
 		}
-		assignments := map[core.ResourceName]*FlavorAssignment{}
+		assignments := make(map[core.ResourceName]*FlavorAssignment, len(resNames))
 		rep := bestGranular()
 		for _, r := range resNames {
 			fr := core.FlavorResource{Flavor: name, Resource: r}

@@ -133,50 +133,39 @@ func (s *State) lentAmounts() []map[core.FlavorResource]core.Amount {
 		// of its children (quota.Tree.accumulate).
 		for _, fr := range s.static.usage.frs[p] {
 			var borrowed core.Amount
-			for c := range children(n) {
-				contributed := t.Nodes[c].SubtreeQuota[fr] - t.LocalQuota(c, fr)
-				inParent := max(0, t.Nodes[c].Usage[fr]-t.LocalQuota(c, fr))
-				borrowed += max(0, inParent-contributed)
+			kids := [2][]int{n.ChildCohorts, n.ChildClusterQueues}
+			for _, cs := range kids {
+				for _, c := range cs {
+					contributed := t.Nodes[c].SubtreeQuota[fr] - t.LocalQuota(c, fr)
+					inParent := max(0, t.Nodes[c].Usage[fr]-t.LocalQuota(c, fr))
+					borrowed += max(0, inParent-contributed)
+				}
 			}
 			// The cohort's own quota lends first (it is not attributed to
 			// a child).
 			borrowed -= min(borrowed, n.Quotas[fr].Nominal)
-			for c := range children(n) {
-				if borrowed <= 0 {
-					break
-				}
-				contributed := t.Nodes[c].SubtreeQuota[fr] - t.LocalQuota(c, fr)
-				inParent := max(0, t.Nodes[c].Usage[fr]-t.LocalQuota(c, fr))
-				unused := max(0, contributed-inParent)
-				l := min(unused, borrowed)
-				if l > 0 {
-					if out[c] == nil {
-						out[c] = map[core.FlavorResource]core.Amount{}
+			// Child cohorts lend before ClusterQueues, each by name.
+			for _, cs := range kids {
+				for _, c := range cs {
+					if borrowed <= 0 {
+						break
 					}
-					out[c][fr] = l
+					contributed := t.Nodes[c].SubtreeQuota[fr] - t.LocalQuota(c, fr)
+					inParent := max(0, t.Nodes[c].Usage[fr]-t.LocalQuota(c, fr))
+					unused := max(0, contributed-inParent)
+					l := min(unused, borrowed)
+					if l > 0 {
+						if out[c] == nil {
+							out[c] = map[core.FlavorResource]core.Amount{}
+						}
+						out[c][fr] = l
+					}
+					borrowed -= l
 				}
-				borrowed -= l
 			}
 		}
 	}
 	return out
-}
-
-// children yields a cohort's child cohorts, then its ClusterQueues, each
-// by name.
-func children(n *quota.Node) func(yield func(int) bool) {
-	return func(yield func(int) bool) {
-		for _, c := range n.ChildCohorts {
-			if !yield(c) {
-				return
-			}
-		}
-		for _, c := range n.ChildClusterQueues {
-			if !yield(c) {
-				return
-			}
-		}
-	}
 }
 
 // queueStates reports every ClusterQueue's queue, by name.
