@@ -80,18 +80,32 @@ func (s *State) preemptSnapshot(c *cycleCtx) *preempt.Snapshot {
 	if c.refresh {
 		ps.Claimed = map[int]map[core.FlavorResource]core.Amount{}
 	}
+	// One array holds every holder's description, and one every queue's
+	// list of pointers into it.
+	n := 0
+	for _, q := range s.Queues {
+		if q.Active {
+			n += q.Holding.Len()
+		}
+	}
+	slab, ptrs := make([]preempt.Workload, 0, n), make([]*preempt.Workload, 0, n)
 	for _, q := range s.Queues {
 		ps.Queues[q.Node] = q.Spec
 		if !q.Active {
 			continue
 		}
+		start := len(ptrs)
 		for i := range q.Holding.All {
 			w := s.Workload(i)
-			ps.Holders[q.Node] = append(ps.Holders[q.Node], &preempt.Workload{
+			slab = append(slab, preempt.Workload{
 				Index: i, Key: w.Key, Node: q.Node, ClusterQueue: q.Spec.Name, Priority: w.Spec.Priority,
 				QueueTime: s.queueTime(w), Reserved: preempt.Stamp{At: w.AdmittedAt, Seq: w.AdmitSeq},
 				Evicted: w.Status == Terminating, Usage: w.Admission.Usage,
 			})
+			ptrs = append(ptrs, &slab[len(slab)-1])
+		}
+		if len(ptrs) > start {
+			ps.Holders[q.Node] = ptrs[start:len(ptrs):len(ptrs)]
 		}
 	}
 	c.psnap = ps
