@@ -9,7 +9,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -148,16 +147,25 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "-gate %s=%t: warning: %s\n", name, gates[name], note)
 		}
 	}
-	tr := sim.Run(sc, sim.Options{Gates: core.FeatureGates(gates)})
+	opts := sim.Options{Gates: core.FeatureGates(gates)}
+	var tr *trace.Trace
 	switch *out {
 	case "json":
-		// Compact: a 15,000-workload trace is 1.6 times larger
-		// indented (pipe it through jq to read it).
-		err = json.NewEncoder(stdout).Encode(tr)
+		// Compact (a 15,000-workload trace is 1.6 times larger
+		// indented: pipe it through jq to read it), and written step by
+		// step as the run goes, never held whole.
+		jw := trace.NewJSONWriter(stdout)
+		opts.Sink = jw.Step
+		tr = sim.Run(sc, opts)
+		err = jw.Close(tr)
 	case "summary":
+		tr = sim.Run(sc, opts)
 		err = trace.FormatSummary(stdout, trace.Summarize(tr))
 	default:
-		err = trace.Format(stdout, tr)
+		f := trace.NewFormatter(stdout)
+		opts.Sink = f.Step
+		tr = sim.Run(sc, opts)
+		err = f.Close(tr)
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, err)

@@ -1,6 +1,7 @@
 package sim_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -40,6 +41,14 @@ func (f *fullStates) check(t testing.TB, tr *trace.Trace) {
 	data, err := json.Marshal(tr)
 	if err != nil {
 		t.Fatal(err)
+	}
+	// The streaming writer the CLI uses gives the same bytes.
+	var streamed bytes.Buffer
+	if err := trace.WriteJSON(&streamed, tr); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(streamed.Bytes(), append(slices.Clip(data), '\n')) {
+		t.Fatalf("trace.WriteJSON differs from encoding/json:\n%s", cmp.Diff(string(data)+"\n", streamed.String()))
 	}
 	var back trace.Trace
 	if err := json.Unmarshal(data, &back); err != nil {

@@ -88,3 +88,52 @@ func TestGolden(t *testing.T) {
 		}
 	}
 }
+
+// TestSink: a run whose steps go to a sink (what the CLI does) writes the
+// same text and JSON as the whole trace, for every golden scenario.
+func TestSink(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join(scenarioDir, "*.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		t.Run(strings.TrimSuffix(filepath.Base(f), ".yaml"), func(t *testing.T) {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sc, err := scenario.Decode(f, data)
+			if err != nil {
+				t.Fatalf("decode: %v", err)
+			}
+			whole := sim.Run(sc, sim.Options{})
+			var wantText, wantJSON, gotText, gotJSON bytes.Buffer
+			if err := trace.Format(&wantText, whole); err != nil {
+				t.Fatal(err)
+			}
+			if err := trace.WriteJSON(&wantJSON, whole); err != nil {
+				t.Fatal(err)
+			}
+			fm, jw := trace.NewFormatter(&gotText), trace.NewJSONWriter(&gotJSON)
+			streamed := sim.Run(sc, sim.Options{Sink: func(tr *trace.Trace, st *trace.Step) {
+				fm.Step(tr, st)
+				jw.Step(tr, st)
+			}})
+			if len(streamed.Steps) != 0 {
+				t.Errorf("a run with a sink kept %d steps", len(streamed.Steps))
+			}
+			if err := fm.Close(streamed); err != nil {
+				t.Fatal(err)
+			}
+			if err := jw.Close(streamed); err != nil {
+				t.Fatal(err)
+			}
+			if d := cmp.Diff(wantText.String(), gotText.String()); d != "" {
+				t.Errorf("text through the sink (-whole +sink):\n%s", d)
+			}
+			if d := cmp.Diff(wantJSON.String(), gotJSON.String()); d != "" {
+				t.Errorf("JSON through the sink (-whole +sink):\n%s", d)
+			}
+		})
+	}
+}

@@ -23,6 +23,11 @@ type Options struct {
 	// "stopped". Callers use it for a work budget (the HTTP API); the
 	// trace up to that step is complete and valid.
 	Stop func(step *trace.Step) bool
+	// Sink, if set, receives every step as the trace keeps it (compacted),
+	// in order, with tr's header (everything before Steps) filled in; the
+	// trace Run returns then has no Steps. The CLI writes a long run this
+	// way instead of holding it whole (trace.Formatter, trace.JSONWriter).
+	Sink func(tr *trace.Trace, st *trace.Step)
 }
 
 // Run simulates a scenario to its end and returns its trace. The loop is
@@ -55,8 +60,15 @@ func Run(sc *core.Scenario, opts Options) *trace.Trace {
 	if opts.Observe != nil {
 		opts.Observe(s, &initial)
 	}
+	keep := func(st trace.Step) {
+		if opts.Sink != nil {
+			opts.Sink(tr, &st)
+			return
+		}
+		tr.Steps = append(tr.Steps, st)
+	}
 	stopped := opts.Stop != nil && opts.Stop(&initial)
-	tr.Steps = append(tr.Steps, compact.Compact(initial))
+	keep(compact.Compact(initial))
 	step := func(ev Event) bool {
 		next, ts, changed := Step(s, ev)
 		s = next
@@ -66,7 +78,7 @@ func Run(sc *core.Scenario, opts Options) *trace.Trace {
 		if opts.Stop != nil && opts.Stop(&ts) {
 			stopped = true
 		}
-		tr.Steps = append(tr.Steps, compact.Compact(ts))
+		keep(compact.Compact(ts))
 		return changed
 	}
 	cycleDuration := sc.CycleDuration

@@ -298,12 +298,20 @@ func NewReplay(tr *Trace) *Replay { return &Replay{tr: tr, i: -1} }
 
 // Next moves to the next step; false at the end.
 func (r *Replay) Next() bool {
-	if r.i+1 >= len(r.tr.Steps) {
+	if r.tr == nil || r.i+1 >= len(r.tr.Steps) {
 		return false
 	}
 	r.i++
 	r.apply(&r.tr.Steps[r.i])
 	return true
+}
+
+// Push applies st as the step after the current one, for steps that come
+// one at a time (a Replay made with NewReplay(nil); Next is for a whole
+// trace).
+func (r *Replay) Push(st *Step) {
+	r.i++
+	r.apply(st)
 }
 
 // Index is the current step's index.

@@ -52,8 +52,39 @@ import (
 // with count=0), the pending pods when the set of pods and messages
 // changed ("pending none" when it became empty).
 func Format(w io.Writer, tr *Trace) error {
-	// Written as it goes: a 15,000-workload run's text is 33 MB.
-	b := bufio.NewWriterSize(w, 64<<10)
+	f := NewFormatter(w)
+	for i := range tr.Steps {
+		f.Step(tr, &tr.Steps[i])
+	}
+	return f.Close(tr)
+}
+
+// Formatter writes the text format of a trace whose steps come one at a
+// time (sim.Options.Sink), so that a long run is never held whole: Step
+// for each step in order, then Close. Format is the same for a whole
+// trace.
+type Formatter struct {
+	b         *bufio.Writer
+	started   bool
+	prev      Step
+	havePrev  bool
+	prevUsage []UsageRow
+	nodeLines map[string]string
+	replay    *Replay
+}
+
+// NewFormatter returns a Formatter writing to w (buffered: Close flushes).
+func NewFormatter(w io.Writer) *Formatter {
+	return &Formatter{b: bufio.NewWriterSize(w, 64<<10), nodeLines: map[string]string{}, replay: NewReplay(nil)}
+}
+
+// header writes tr's header lines once, before the first step.
+func (f *Formatter) header(tr *Trace) {
+	if f.started {
+		return
+	}
+	f.started = true
+	b := f.b
 	fmt.Fprintf(b, "# %s scenario=%q\n", tr.Version, tr.Scenario)
 	var gates []string
 	for _, g := range tr.Gates {
@@ -66,16 +97,27 @@ func Format(w io.Writer, tr *Trace) error {
 	for i := range tr.Policies {
 		formatPolicy(b, &tr.Policies[i])
 	}
+}
+
+// Step writes st, the step after the last one written; tr gives the
+// header (its Steps are not read).
+func (f *Formatter) Step(tr *Trace, st *Step) {
+	f.header(tr)
+	f.replay.Push(st)
 	var prev *Step
-	var prevUsage []UsageRow
-	nodeLines := map[string]string{}
-	replay := NewReplay(tr)
-	for replay.Next() {
-		st := &tr.Steps[replay.Index()]
-		formatStep(b, st, prev, prevUsage, replay.Usage(), nodeLines)
-		prev = st
-		prevUsage = append(prevUsage[:0], replay.Usage()...)
+	if f.havePrev {
+		prev = &f.prev
 	}
+	formatStep(f.b, st, prev, f.prevUsage, f.replay.Usage(), f.nodeLines)
+	f.prev, f.havePrev = *st, true
+	f.prevUsage = append(f.prevUsage[:0], f.replay.Usage()...)
+}
+
+// Close writes the end of the trace (tr's End, EndMs, Cycles and
+// Workloads) and flushes.
+func (f *Formatter) Close(tr *Trace) error {
+	f.header(tr)
+	b := f.b
 	fmt.Fprintf(b, "# end %s at t=%s after %d cycles\n", tr.End, ms(tr.EndMs), tr.Cycles)
 	for _, ws := range tr.Workloads {
 		fmt.Fprintf(b, "final %-30s %-11s", ws.Workload, ws.Status)
