@@ -142,14 +142,16 @@ func (s *State) cycle(ts *trace.Step) bool {
 	s.Cycles++
 	changed := false
 
-	// 1. Heads.
+	// 1. Heads. The entries of a cycle are one array.
+	slab := make([]entry, 0, len(s.Queues))
 	var entries []*entry
 	for qi, q := range s.Queues {
 		if !q.Active {
 			continue
 		}
 		if w := s.pop(qi); w >= 0 {
-			entries = append(entries, &entry{wl: w, queue: qi})
+			slab = append(slab, entry{wl: w, queue: qi})
+			entries = append(entries, &slab[len(slab)-1])
 			ts.Heads = append(ts.Heads, trace.Head{ClusterQueue: q.Spec.Name, Workload: s.Workload(w).Key})
 		}
 	}
@@ -203,6 +205,7 @@ func (s *State) cycle(ts *trace.Step) bool {
 	}
 	// Decisions in processing order, then the entries that were not
 	// nominated, in ClusterQueue order.
+	ts.Decisions = slices.Grow(ts.Decisions, len(entries))
 	for _, e := range nominated {
 		ts.Decisions = append(ts.Decisions, e.decision)
 	}
