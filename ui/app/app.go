@@ -74,6 +74,8 @@ type App struct {
 	// fullLink is the last share link with the whole state in its
 	// fragment, offered by #share-full when #share-url holds a short link.
 	fullLink string
+	// ov is the Overview panel's state (overview.go).
+	ov overview
 }
 
 // side is one view (left, or Compare mode's right) and the run it shows.
@@ -114,6 +116,7 @@ func Start() error {
 		a.editTimer.after(editDelay, a.edited)
 		return nil
 	}))
+	b.Set("gotoStep", js.FuncOf(a.gotoStepFromChart))
 	go a.load()
 	return nil
 }
@@ -161,7 +164,7 @@ func (a *App) load() {
 		b.Set("refused", js.Null())
 		a.refuse(r.Get("what").String(), r.Get("bytes").Int(), r.Get("exact").Bool())
 	}
-	for _, id := range []string{"run", "compare", "share", "download-json", "download-svg"} {
+	for _, id := range []string{"run", "compare", "share", "download-json", "download-svg", "overview"} {
 		a.byID(id).RemoveAttribute("disabled")
 	}
 	if err != nil { // keep the URL's problem visible over "Ran ..."
@@ -600,6 +603,7 @@ func (a *App) setRun(s *side, tr *trace.Trace) {
 		fill(a.byID("marks"), layout.Marks(s.marks))
 		sc := a.byID("scrubber")
 		sc.SetAttribute("max", strconv.Itoa(max(0, len(tr.Steps)-1)))
+		a.showOverview()
 	}
 }
 
@@ -620,6 +624,9 @@ func (a *App) show(i int) {
 	a.byID("step-title").SetTextContent(st.Title)
 	a.byID("scrubber").(*dom.HTMLInputElement).SetValue(strconv.Itoa(i))
 	a.byID("scrubber").SetAttribute("aria-valuetext", fmt.Sprintf("Step %d of %d: %s", i+1, n, st.Title))
+	if a.ov.open {
+		boot().Call("overviewStep", i)
+	}
 	root := a.byID("app")
 	root.SetAttribute("data-step", strconv.Itoa(i))
 	root.SetAttribute("data-steps", strconv.Itoa(n))

@@ -36,6 +36,7 @@ func (a *App) wire() {
 		a.show(n)
 	})
 	on("compare", "click", func(dom.Event) { a.toggleCompare() })
+	on("overview", "click", func(dom.Event) { a.toggleOverview() })
 	on("share", "click", func(dom.Event) { a.shareLink() })
 	on("share-full", "click", func(dom.Event) { go a.copyFullLink() })
 	// The link's href follows the state 150 ms after a move (updateURL);
@@ -174,6 +175,10 @@ func (a *App) key(e *dom.KeyboardEvent) {
 		switch k {
 		case "g", "G", "c", "C", "?":
 			return // no gallery, Compare button or help in an embed
+		case "o", "O":
+			if !a.editable {
+				return // no Overview in a read-only embed
+			}
 		case "e", "E":
 			if !a.editable {
 				return
@@ -206,6 +211,8 @@ func (a *App) key(e *dom.KeyboardEvent) {
 		a.openDialog("gallery")
 	case "c", "C":
 		a.toggleCompare()
+	case "o", "O":
+		a.toggleOverview()
 	case "e", "E":
 		a.editor.Call("focus")
 	case "?":

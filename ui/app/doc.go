@@ -94,6 +94,27 @@
 //	#scrubber            input[type=range] over step indexes
 //	#marks               one mark per step, built by layout.Marks
 //	#step-label          "Step 4 of 12"
+//	#overview            toggles the Overview (aria-pressed; also the O key);
+//	                     disabled until the first result, absent from a
+//	                     read-only embed
+//	#overview-panel      section.panel[data-panel=overview], hidden until
+//	                     #overview is pressed: charts of the whole
+//	                     left-hand run (ui/layout's Overview documents the
+//	                     markup). Its .panel-body gets data-ready="true"
+//	                     once the charts are mounted; each chart box is
+//	                     [data-chart=ID] (usage-N, pending, timeline) with
+//	                     data-series (labels joined by "|") and
+//	                     data-series-count, or data-lanes and
+//	                     data-preemptions for the timeline, and
+//	                     data-drawn="true" once drawn (when first scrolled
+//	                     into view). window.kueueplayCharts.inspect() lists
+//	                     the drawn charts with uPlot's own series labels;
+//	                     clientPoint(id, ms[, lane]) is where a time is on
+//	                     the page. A click on a chart moves the view to the
+//	                     last step at or before the time under the pointer
+//	                     (or within 3 px before a step's time: that step; on a
+//	                     preemption mark of the timeline: that
+//	                     preemption's step), through kueueplayBoot.gotoStep
 //	#step-title          the step's title (view.Step.Title)
 //	#view-left           the main view; #view-right the Compare mode's right
 //	                     side (hidden otherwise). Each holds
@@ -127,8 +148,10 @@
 // and render; for a long run, its pauses for the page too), every step
 // move "kueueplay:step", and the first result shown the mark
 // "kueueplay:first-result"; boot.js marks "kueueplay:editor-text" when
-// the scenario's text is shown and "kueueplay:editor-ready" when the
-// editor has loaded.
+// the scenario's text is shown, "kueueplay:editor-ready" when the
+// editor has loaded, and "kueueplay:charts-ready" when the chart bundle
+// (charts.js and charts.css: uPlot), loaded the first time the Overview
+// is opened, has.
 //
 // Embed mode, for an iframe (site/embed.js makes them): ?embed=1 with any
 // of the ways below to name the state, optionally &editable=1 (keep the

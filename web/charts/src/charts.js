@@ -11,7 +11,8 @@
 // by lane for the visible lanes only, so that thousands of workloads
 // stay fast. A chart is created when its box first scrolls into view.
 // A click on any chart calls onStep with the step shown at the time
-// under the pointer (the last step at or before it), or, on a preemption
+// under the pointer (the last step at or before it; a click within 3 px
+// before a step's time counts as on it), or, on a preemption
 // mark of the timeline, with the preemption's step. Colours come from
 // the page's CSS variables (--chart-1..8, --fg, --muted, --border,
 // --accent, ...), read again when the theme changes.
@@ -70,6 +71,14 @@ function stepAt(times, ms) {
     else hi = mid;
   }
   return Math.max(0, lo - 1);
+}
+
+// stepNear is stepAt for a click at ms, where slack ms is a few pixels: a
+// click just before a step's time (on its point) goes to that step.
+function stepNear(times, ms, slack) {
+  const i = stepAt(times, ms);
+  if (i + 1 < times.length && times[i + 1] - ms <= slack) return stepAt(times, times[i + 1]);
+  return i;
 }
 
 // A chart box's width: its .chart element's, at least 200 px.
@@ -147,7 +156,8 @@ function uPlotChart(el, c, ov, ctx) {
     if (down && Math.abs(e.clientX - down.x) + Math.abs(e.clientY - down.y) > 3) return;
     const left = e.clientX - u.over.getBoundingClientRect().left;
     const ms = u.posToVal(left, "x");
-    if (Number.isFinite(ms)) ctx.onStep(stepAt(ov.timesMs, ms));
+    const slack = Math.abs(u.posToVal(left + 3, "x") - ms);
+    if (Number.isFinite(ms)) ctx.onStep(stepNear(ov.timesMs, ms, slack));
   });
   return {
     kind: "uplot",
@@ -383,7 +393,7 @@ function timelineChart(el, box, tl, ov, ctx) {
       return;
     }
     const mark = markAt(d.x0, local(e).y);
-    ctx.onStep(mark ? mark.step : stepAt(ov.timesMs, msOf(d.x0)));
+    ctx.onStep(mark ? mark.step : stepNear(ov.timesMs, msOf(d.x0), msOf(d.x0 + 3) - msOf(d.x0)));
   });
   canvas.addEventListener(
     "wheel",
