@@ -183,34 +183,35 @@ type change[T any] struct {
 	v    T
 }
 
+// changes is one row's or queue's change log.
+type changes[T comparable] struct {
+	log []change[T]
+	// full is the last Full step that listed the row or queue.
+	full int
+}
+
+// set records that the value is v after step i.
+func (c *changes[T]) set(i int, v T) {
+	n := len(c.log)
+	switch {
+	case n > 0 && c.log[n-1].v == v:
+	case n > 0 && c.log[n-1].step == i:
+		c.log[n-1].v = v
+	default:
+		c.log = append(c.log, change[T]{i, v})
+	}
+}
+
 // collect replays the trace once and returns every usage row's and every
 // ClusterQueue's pending count's changes, step by step. On a step that is
-// not Full only the rows and queues it changed are looked at.
+// not Full only the rows and queues it changed are looked at, through
+// the logs of the last Full step's rows and queues by position.
 func (m *Model) collect() (map[rowKey][]change[rowValues], map[string][]change[int64]) {
 	tr := m.tr
-	rows := map[rowKey][]change[rowValues]{}
-	queues := map[string][]change[int64]{}
-	var rowKeys []rowKey    // the last Full step's rows
-	var queueNames []string // and queues
-	setRow := func(i int, k rowKey, v rowValues) {
-		cs := rows[k]
-		if n := len(cs); n > 0 && cs[n-1].v == v {
-			return
-		}
-		if n := len(cs); n > 0 && cs[n-1].step == i {
-			cs[n-1].v = v
-			rows[k] = cs
-			return
-		}
-		rows[k] = append(cs, change[rowValues]{i, v})
-	}
-	setQueue := func(i int, name string, v int64) {
-		cs := queues[name]
-		if n := len(cs); n > 0 && cs[n-1].v == v {
-			return
-		}
-		queues[name] = append(cs, change[int64]{i, v})
-	}
+	rows := map[rowKey]*changes[rowValues]{}
+	queues := map[string]*changes[int64]{}
+	var rowLogs []*changes[rowValues] // the last Full step's rows
+	var queueLogs []*changes[int64]   // and queues
 	values := func(r *trace.UsageRow) rowValues {
 		v := rowValues{present: true, used: r.Used, quota: r.SubtreeQuota}
 		if r.BorrowingLimit != nil {
@@ -224,49 +225,65 @@ func (m *Model) collect() (map[rowKey][]change[rowValues], map[string][]change[i
 		st := &tr.Steps[i]
 		usage, qs := replay.Usage(), replay.Queues()
 		if st.IsFull() || i == 0 {
-			seen := make(map[rowKey]bool, len(usage))
-			old := rowKeys
-			rowKeys = rowKeys[:0:0]
+			old := rowLogs
+			rowLogs = make([]*changes[rowValues], len(usage))
 			for r := range usage {
 				row := &usage[r]
 				k := rowKey{nodeKey{row.Kind, row.Node}, row.Flavor, row.Resource}
-				rowKeys = append(rowKeys, k)
-				seen[k] = true
-				setRow(i, k, values(row))
+				c := rows[k]
+				if c == nil {
+					c = &changes[rowValues]{}
+					rows[k] = c
+				}
+				rowLogs[r] = c
+				c.full = i
+				c.set(i, values(row))
 			}
-			for _, k := range old {
-				if !seen[k] {
-					setRow(i, k, rowValues{})
+			for _, c := range old {
+				if c.full != i { // gone
+					c.set(i, rowValues{})
 				}
 			}
-			qseen := make(map[string]bool, len(qs))
-			oldQ := queueNames
-			queueNames = queueNames[:0:0]
-			for _, q := range qs {
-				queueNames = append(queueNames, q.ClusterQueue)
-				qseen[q.ClusterQueue] = true
-				setQueue(i, q.ClusterQueue, int64(q.PendingCount+q.ParkedCount))
+			oldQ := queueLogs
+			queueLogs = make([]*changes[int64], len(qs))
+			for q := range qs {
+				c := queues[qs[q].ClusterQueue]
+				if c == nil {
+					c = &changes[int64]{}
+					queues[qs[q].ClusterQueue] = c
+				}
+				queueLogs[q] = c
+				c.full = i
+				c.set(i, int64(qs[q].PendingCount+qs[q].ParkedCount))
 			}
-			for _, name := range oldQ {
-				if !qseen[name] {
-					setQueue(i, name, -1)
+			for _, c := range oldQ {
+				if c.full != i { // gone
+					c.set(i, -1)
 				}
 			}
 			continue
 		}
 		for _, c := range st.UsageChanges {
-			if c.Row >= 0 && c.Row < len(usage) && c.Row < len(rowKeys) {
-				setRow(i, rowKeys[c.Row], values(&usage[c.Row]))
+			if c.Row >= 0 && c.Row < len(usage) && c.Row < len(rowLogs) {
+				rowLogs[c.Row].set(i, values(&usage[c.Row]))
 			}
 		}
 		for _, c := range st.QueueChanges {
-			if c.Queue >= 0 && c.Queue < len(qs) && c.Queue < len(queueNames) {
+			if c.Queue >= 0 && c.Queue < len(qs) && c.Queue < len(queueLogs) {
 				q := &qs[c.Queue]
-				setQueue(i, queueNames[c.Queue], int64(q.PendingCount+q.ParkedCount))
+				queueLogs[c.Queue].set(i, int64(q.PendingCount+q.ParkedCount))
 			}
 		}
 	}
-	return rows, queues
+	outRows := make(map[rowKey][]change[rowValues], len(rows))
+	for k, c := range rows {
+		outRows[k] = c.log
+	}
+	outQueues := make(map[string][]change[int64], len(queues))
+	for k, c := range queues {
+		outQueues[k] = c.log
+	}
+	return outRows, outQueues
 }
 
 // usageCharts makes one chart per node and resource, in the forest's
@@ -467,14 +484,14 @@ func resourceUnit(res string) (string, int64) {
 // evicted was terminating all along); a finish or deletion ends it all.
 func workloadTimeline(tr *trace.Trace) WorkloadTimeline {
 	type open struct {
-		kind     SpanKind
+		kind     SpanKind // "": none
 		fromMs   int64
 		fromStep int
 	}
 	type wl struct {
 		lane     Lane
 		created  int64 // -1: before the run or never
-		open     *open
+		open     open
 		admitted bool // admitted at least once
 	}
 	byName := map[string]*wl{}
@@ -492,15 +509,15 @@ func workloadTimeline(tr *trace.Trace) WorkloadTimeline {
 		return w
 	}
 	closeSpan := func(w *wl, ms int64, step int) {
-		if w.open == nil {
+		if w.open.kind == "" {
 			return
 		}
 		w.lane.Spans = append(w.lane.Spans, Span{Kind: w.open.kind, FromMs: w.open.fromMs, ToMs: ms, FromStep: w.open.fromStep, ToStep: step})
-		w.open = nil
+		w.open = open{}
 	}
 	startSpan := func(w *wl, kind SpanKind, ms int64, step int) {
 		closeSpan(w, ms, step)
-		w.open = &open{kind, ms, step}
+		w.open = open{kind, ms, step}
 	}
 	type evict struct {
 		step      int
@@ -527,7 +544,7 @@ func workloadTimeline(tr *trace.Trace) WorkloadTimeline {
 				}
 			case trace.EventEvict:
 				w := get(e.Workload, e.ClusterQueue)
-				if w.open != nil && w.open.kind == SpanAdmitted {
+				if w.open.kind == SpanAdmitted {
 					startSpan(w, SpanTerminating, st.TimeMs, i)
 				}
 				if e.Preemptor != "" {
@@ -535,7 +552,7 @@ func workloadTimeline(tr *trace.Trace) WorkloadTimeline {
 				}
 			case trace.EventRelease:
 				w := get(e.Workload, e.ClusterQueue)
-				if w.open != nil && w.open.kind == SpanAdmitted {
+				if w.open.kind == SpanAdmitted {
 					w.open.kind = SpanTerminating // pasted as evicted
 				}
 				closeSpan(w, st.TimeMs, i)
