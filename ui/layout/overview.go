@@ -34,7 +34,7 @@ const openUsageCharts = 8
 //	    summary, div.chart-box[data-chart=pending][data-series-count][data-series]
 //	  details.overview-part[data-part=timeline] (open)
 //	    summary, div.chart-box[data-chart=timeline][data-lanes][data-preemptions]
-//	      div.chart-tools       button[data-zoom=in|out|reset], p.chart-help
+//	      div.chart-tools       button[data-zoom=in|out|reset|fit], p.chart-help
 //	      div.chart
 //	  details.overview-part[data-part=admission] (open)
 //	    summary, table.summary-table[data-table=admission]
@@ -104,6 +104,8 @@ func Overview(o *view.Overview) *view.Node {
 			txt("button", "Zoom in", "type", "button", "class", "small", "data-zoom", "in"),
 			txt("button", "Zoom out", "type", "button", "class", "small", "data-zoom", "out"),
 			txt("button", "Whole run", "type", "button", "class", "small", "data-zoom", "reset"),
+			txt("button", "All lanes", "type", "button", "class", "small", "data-zoom", "fit", "aria-pressed", "false",
+				"title", "Squeeze every lane into the chart (or back to readable lanes, which the wheel scrolls)"),
 			txt("p", "One lane per workload, by ClusterQueue: a thin line while it waits for its first admission, a bar while admitted, "+
 				"a lighter bar while it terminates; a diamond where it was preempted, joined to its preemptor. Drag to zoom; the wheel scrolls the lanes (Ctrl+wheel zooms).", "class", "chart-help"),
 		)

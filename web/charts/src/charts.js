@@ -199,8 +199,12 @@ function timelineChart(el, box, tl, ov, ctx) {
   const lanes = tl.lanes;
   const end = Math.max(ov.endMs, 1);
   const AXIS = 20;
-  const laneH = Math.max(3, Math.min(16, Math.floor(360 / Math.max(1, lanes.length))));
-  const plotH = Math.max(laneH, Math.min(360, lanes.length * laneH));
+  // Readable lanes are 3 to 16 px (the wheel scrolls them when they do
+  // not fit); "All lanes" (data-zoom=fit) squeezes every lane into the
+  // plot, a density picture of the whole run.
+  const readableH = Math.max(3, Math.min(16, Math.floor(360 / Math.max(1, lanes.length))));
+  const plotH = Math.max(readableH, Math.min(360, lanes.length * readableH));
+  let laneH = readableH;
   const canvas = document.createElement("canvas");
   canvas.className = "timeline-canvas";
   canvas.setAttribute("role", "img");
@@ -232,7 +236,7 @@ function timelineChart(el, box, tl, ov, ctx) {
     c.clip();
     const first = Math.floor(view.top / laneH);
     const last = Math.min(lanes.length - 1, Math.floor((view.top + plotH) / laneH));
-    const barH = Math.max(2, laneH - (laneH > 5 ? 2 : 1));
+    const barH = laneH >= 3 ? Math.max(2, laneH - (laneH > 5 ? 2 : 1)) : Math.max(0.5, laneH);
     let cq = null;
     for (let i = first; i <= last; i++) {
       const l = lanes[i];
@@ -250,7 +254,7 @@ function timelineChart(el, box, tl, ov, ctx) {
         const w = Math.max(1, xOf(s.toMs) - x0);
         if (s.kind === "waiting") {
           c.fillStyle = col.waiting;
-          c.fillRect(x0, y + laneH / 2 - 0.5, w, 1);
+          c.fillRect(x0, y + laneH / 2 - 0.5, w, Math.min(1, laneH));
         } else {
           c.fillStyle = s.kind === "admitted" ? col.admitted : col.terminating;
           c.fillRect(x0, y + (laneH - barH) / 2, w, barH);
@@ -304,6 +308,14 @@ function timelineChart(el, box, tl, ov, ctx) {
     if (ctx.currentMs != null && ctx.currentMs >= view.x0 && ctx.currentMs <= view.x1) {
       c.fillStyle = col.cursor;
       c.fillRect(Math.round(xOf(ctx.currentMs)), 0, 1, plotH);
+    }
+    // Where the lanes shown are among all of them.
+    if (maxTop() > 0) {
+      const total = lanes.length * laneH;
+      c.globalAlpha = 0.5;
+      c.fillStyle = col.muted;
+      c.fillRect(width - 4, (view.top / total) * plotH, 3, Math.max(6, (plotH / total) * plotH));
+      c.globalAlpha = 1;
     }
     if (drag && drag.moved) {
       c.globalAlpha = 0.15;
@@ -417,7 +429,13 @@ function timelineChart(el, box, tl, ov, ctx) {
       const z = b.dataset.zoom;
       if (z === "in") zoom(0.5);
       else if (z === "out") zoom(2);
-      else {
+      else if (z === "fit") {
+        const fit = laneH === readableH && lanes.length * readableH > plotH;
+        laneH = fit ? plotH / lanes.length : readableH;
+        b.setAttribute("aria-pressed", String(fit));
+        view.top = 0;
+        redraw();
+      } else {
         view.x0 = 0;
         view.x1 = end;
         view.top = 0;
@@ -439,7 +457,7 @@ function timelineChart(el, box, tl, ov, ctx) {
       col = colors();
       redraw();
     },
-    view: () => ({ ...view }),
+    view: () => ({ ...view, laneH }),
     // clientPoint is where time ms is on the page, on lane (default the
     // middle of the plot).
     clientPoint(ms, lane) {
@@ -472,12 +490,38 @@ function mount(rootEl, ov, { onStep }) {
     charts.set(id, { chart, box, el });
     box.dataset.drawn = "true";
   };
+  // Charts are made when first seen; a step move redraws (in the next
+  // frame) the charts in view, and the others when they come into view.
+  const visible = new Set();
+  const stale = new Set();
+  let stepFrame = 0;
+  const redrawVisible = () => {
+    stepFrame = 0;
+    for (const id of stale) {
+      const c = charts.get(id);
+      if (c && visible.has(id)) {
+        c.chart.redraw();
+        stale.delete(id);
+      }
+    }
+  };
+  const stepMoved = () => {
+    for (const id of charts.keys()) stale.add(id);
+    if (!stepFrame) stepFrame = requestAnimationFrame(redrawVisible);
+  };
   const io = new IntersectionObserver(
     (entries) => {
       for (const e of entries) {
-        if (e.isIntersecting) {
-          create(e.target);
-          io.unobserve(e.target);
+        const id = e.target.dataset.chart;
+        if (!e.isIntersecting) {
+          visible.delete(id);
+          continue;
+        }
+        visible.add(id);
+        create(e.target);
+        if (stale.has(id)) {
+          charts.get(id)?.chart.redraw();
+          stale.delete(id);
         }
       }
     },
@@ -518,7 +562,9 @@ function mount(rootEl, ov, { onStep }) {
     ov,
     charts,
     ctx,
+    stepMoved,
     destroy() {
+      cancelAnimationFrame(stepFrame);
       io.disconnect();
       ro.disconnect();
       mo.disconnect();
@@ -542,7 +588,7 @@ function setStep(step) {
   if (!current) return;
   const t = current.ov.timesMs;
   current.ctx.currentMs = t.length ? t[Math.max(0, Math.min(step, t.length - 1))] : null;
-  for (const { chart } of current.charts.values()) chart.redraw();
+  current.stepMoved();
 }
 
 // inspect describes what is drawn, for the tests: per chart its id, kind,
