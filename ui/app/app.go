@@ -13,8 +13,6 @@ import (
 	"syscall/js"
 	"time"
 
-	"honnef.co/go/js/dom/v2"
-
 	"github.com/kueueplay/kueueplay/core"
 	"github.com/kueueplay/kueueplay/core/scenario"
 	"github.com/kueueplay/kueueplay/core/sim"
@@ -30,8 +28,8 @@ const editDelay = 300
 // App is the running page. Every method runs on the browser's event loop
 // (from a js.FuncOf callback) unless it says otherwise.
 type App struct {
-	doc    dom.Document
-	win    dom.Window
+	doc    *element // document
+	win    window
 	editor js.Value // kueueplayBoot.editor (web/editor/src/editor.js)
 
 	examples []layout.Example
@@ -80,7 +78,7 @@ type App struct {
 
 // side is one view (left, or Compare mode's right) and the run it shows.
 type side struct {
-	root  dom.Element
+	root  *element
 	tr    *trace.Trace
 	model *view.Model
 	// marks is view.Timeline(tr), kept for the scrubber and the [ ] keys.
@@ -88,13 +86,13 @@ type side struct {
 	step  int
 }
 
-func (s *side) panel(name string) dom.Element {
+func (s *side) panel(name string) *element {
 	return s.root.QuerySelector(`[data-panel="` + name + `"] .panel-body`)
 }
 
 // Start sets up the page. It is called once from main.
 func Start() error {
-	win := dom.GetWindow()
+	win := window{js.Global()}
 	b := boot()
 	if b.IsUndefined() || b.Get("editor").IsNull() {
 		return errors.New("the page did not create the editor (boot.js)")
@@ -102,7 +100,7 @@ func Start() error {
 	if got := b.Get("maxBytes"); got.Type() != js.TypeNumber || got.Int() != maxPageBytes {
 		return fmt.Errorf("boot.js refuses pastes over %v bytes, the engine runs up to %d: make them agree", got, maxPageBytes)
 	}
-	a := &App{doc: win.Document(), win: win, editor: b.Get("editor")}
+	a := &App{doc: &element{js.Global().Get("document")}, win: win, editor: b.Get("editor")}
 	root := a.byID("app")
 	a.embed = root.GetAttribute("data-embed") == "true"
 	a.editable = a.embed && root.GetAttribute("data-editable") == "true"
@@ -121,7 +119,9 @@ func Start() error {
 	return nil
 }
 
-func (a *App) byID(id string) dom.Element { return a.doc.GetElementByID(id) }
+func (a *App) byID(id string) *element {
+	return wrapElement(a.doc.v.Call("getElementById", id))
+}
 
 // status sets the status line; state is loading, ready, running, error or
 // cancelled.
@@ -622,7 +622,7 @@ func (a *App) show(i int) {
 	n := a.left.model.Len()
 	a.byID("step-label").SetTextContent(fmt.Sprintf("Step %d of %d", i+1, n))
 	a.byID("step-title").SetTextContent(st.Title)
-	a.byID("scrubber").(*dom.HTMLInputElement).SetValue(strconv.Itoa(i))
+	a.byID("scrubber").SetValue(strconv.Itoa(i))
 	a.byID("scrubber").SetAttribute("aria-valuetext", fmt.Sprintf("Step %d of %d: %s", i+1, n, st.Title))
 	if a.ov.open {
 		boot().Call("overviewStep", i)
@@ -672,7 +672,7 @@ func (a *App) renderSide(s *side, i int) view.Step {
 		fill(s.panel("nodes"), layout.Nodes(st))
 	}
 	// Mark the log entries of this step (raw calls: wrapping every entry
-	// in a dom.Element costs more than the rest of the step).
+	// in an element costs more than the rest of the step).
 	log := s.panel("events").Underlying()
 	for _, li := range queryAll(log, "li.current") {
 		li.Get("classList").Call("remove", "current")
@@ -858,7 +858,7 @@ func (a *App) showLink(link, full, note string) {
 	if link != full {
 		what = "Short link"
 	}
-	in := a.byID("share-url").(*dom.HTMLInputElement)
+	in := a.byID("share-url")
 	in.SetValue(link)
 	more := a.byID("share-full")
 	a.fullLink = full

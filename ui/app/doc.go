@@ -6,7 +6,8 @@
 // layout (ui/layout, plain view.Node trees), and puts those on the page.
 // Simulations run in a goroutine that pauses every ~30 ms (runJob in
 // app.go), so a long one neither freezes the tab nor outlives a newer run.
-// The page's controls are handled with honnef.co/go/js/dom/v2; rendered
+// The page's controls are handled through a thin wrapper over syscall/js
+// (element.go); rendered
 // trees go to site/boot.js's kueueplayBoot.render as one JSON string,
 // which creates the elements with createElement/setAttribute and text
 // nodes (never HTML parsing), because one syscall/js call per node cost

@@ -35,6 +35,12 @@ func (a *App) toggleOverview() {
 	}
 	btn.SetAttribute("aria-pressed", "true")
 	panel.RemoveAttribute("hidden")
+	if a.ov.of == a.left.tr {
+		// The same run's charts are still there: the step may have moved
+		// while they were hidden.
+		boot().Call("overviewStep", a.left.step)
+		return
+	}
 	a.showOverview()
 }
 
