@@ -17,6 +17,10 @@
 //     #004 (t=1s): t/slow evicted by a/p1; #009 at t=5s, #014 at t=10s
 //     (one step each); #027 (t=22s): b/fast evicted by b/p2. Summary: cq-b
 //     priority 10 waits 21.5s on average (p95 22s), all priority 0 6.667s.
+//   manySteps(550) below, written to a file and run with the CLI:
+//     1,048 steps, ended at 9m13s; 550 workloads, 56 evictions (all by
+//     preemption); #201 and #202 at t=1m40s; summary: priority 5 over all
+//     ClusterQueues 585ms on average, cq-b priority 0 2m26.679s.
 //   go run ./cmd/kueueplay run testdata/scenarios/placement-seed-static-then-spot.yaml
 //     #002 (1m, scaled to 6): web-2 -> static-1, web-3 -> static-2 (unit
 //     static reaches maxCount 4), web-4 -> spot-1, web-5 -> spot-2 (cost 1)
@@ -342,6 +346,60 @@ async function longRunning(page, what, limit = TIMEOUT.run) {
 // cycleNow reads the cycle #status's progress shows.
 async function cycleNow(page) {
   return page.evaluate(() => Number(/cycle (\d+)/.exec(document.getElementById("status")?.textContent ?? "")?.[1] ?? NaN));
+}
+
+
+// swReady waits (10 s at most) for the service worker to be active: it
+// precaches the site right after the first result, and a measure taken
+// meanwhile measures that competition for the network.
+async function swReady(page) {
+  await page.evaluate(() =>
+    Promise.race([navigator.serviceWorker?.ready ?? Promise.resolve(), new Promise((r) => setTimeout(r, 10000))]),
+  );
+}
+
+// manySteps is a run of about a thousand steps: two ClusterQueues of 2
+// CPUs (borrowing limit 1) in a cohort, and n one-CPU workloads arriving
+// every 700 ms, one in three of priority 5 (which preempts), running 2 to
+// 5 s each.
+function manySteps(n) {
+  let y = `apiVersion: kueueplay/v1alpha1
+kind: Scenario
+metadata: {name: many-steps}
+spec:
+  description: Two teams share a cohort; their jobs arrive over time, run a few seconds and preempt lower-priority ones.
+  cycleDuration: 1s
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ResourceFlavor
+metadata: {name: f}
+`;
+  for (const q of ["a", "b"]) {
+    y += `---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ClusterQueue
+metadata: {name: cq-${q}}
+spec:
+  cohortName: pool
+  namespaceSelector: {}
+  preemption: {withinClusterQueue: LowerPriority, reclaimWithinCohort: Any}
+  resourceGroups:
+  - coveredResources: [cpu]
+    flavors: [{name: f, resources: [{name: cpu, nominalQuota: "2", borrowingLimit: "1"}]}]
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: LocalQueue
+metadata: {name: lq, namespace: ${q}}
+spec: {clusterQueue: cq-${q}}
+`;
+  }
+  y += "---\napiVersion: v1\nkind: List\nitems:\n";
+  for (let i = 0; i < n; i++) {
+    const q = "ab"[i % 2];
+    const prio = [0, 0, 5][i % 3];
+    y += `- {apiVersion: kueue.x-k8s.io/v1beta2, kind: Workload, metadata: {name: w${i}, namespace: ${q}, annotations: {kueueplay/arrival: ${i * 700}ms, kueueplay/runtime: ${2 + (i % 4)}s}}, spec: {queueName: lq, priority: ${prio}, podSets: [{name: main, count: 1, template: {spec: {containers: [{name: c, resources: {requests: {cpu: "1"}}}]}}}]}}\n`;
+  }
+  return y;
 }
 
 export const tests = [
@@ -1541,6 +1599,7 @@ status:
       check((await page.evaluate(loaded)) === 0, "charts.js or charts.css was fetched before the Overview was opened");
       check(await page.locator("#overview-panel").isHidden(), "#overview-panel is shown before #overview is pressed");
 
+      await swReady(page);
       const t0 = await page.evaluate(() => performance.now());
       await page.locator("#overview").click();
       await until(page, () => document.querySelector("#overview-panel .panel-body")?.dataset.ready === "true", null, {
@@ -1565,7 +1624,7 @@ status:
       t.budget("overviewChartsBytes", sent, { unit: "bytes", label: "Overview: charts.js + charts.css transferred (first open)", budget: 40_000, bound: 100_000 });
       check(sent < 100_000, `opening the Overview transferred ${sent} bytes of charts (bound 100000)`);
       t.budget("overviewChartsDecodedBytes", bytes.reduce((a, b) => a + b.decoded, 0), { unit: "bytes", label: "  decoded (uPlot + the timeline)" });
-      t.budget("overviewOpenMs", openMs, { unit: "ms", label: "Overview: click to charts mounted (first open)" });
+      t.budget("overviewOpenMs", openMs, { unit: "ms", label: "Overview: click to charts mounted (first open, 32 steps)" });
 
       // The chart boxes name their series (ui/layout), one per
       // ClusterQueue or Cohort and resource.
@@ -1660,6 +1719,71 @@ status:
       await open(page, `/?example=${STALL}&embed=1`);
       await waitReady(page);
       check(await page.locator("#overview").isHidden(), "#overview is visible in a read-only embed");
+    },
+  },
+  {
+    // The Overview of a run of a thousand steps: computed once, opened in
+    // a few hundred milliseconds, every lane and preemption on the
+    // timeline, and stepping with it open stays within the step bound.
+    name: "overview-long",
+    timeoutMs: 90000,
+    async run(t) {
+      const page = await t.start();
+      const link = "/#v1." + deflateRawSync(JSON.stringify({ scenario: manySteps(550) })).toString("base64url");
+      await open(page, link);
+      await waitReady(page);
+      const s = await appState(page);
+      check(s.steps === 1048, `#app[data-steps] is ${s.steps} for manySteps(550); the CLI runs 1,048 steps`);
+      await swReady(page);
+      const t0 = await page.evaluate(() => performance.now());
+      await page.locator("#overview").click();
+      await until(page, () => document.querySelector("#overview-panel .panel-body")?.dataset.ready === "true", null, {
+        timeout: TIMEOUT.run,
+        message: "clicking #overview did not mount the charts of a 1,048-step run",
+      });
+      const openMs = (await page.evaluate(() => performance.now())) - t0;
+      t.budget("overviewOpenLongMs", openMs, { unit: "ms", label: "Overview of 1,048 steps: click to charts mounted", budget: 1000, bound: 5000 });
+      check(openMs < 5000, `the Overview of 1,048 steps took ${openMs.toFixed(0)} ms to open (bound 5000)`);
+      const boxes = await page.evaluate(() =>
+        Object.fromEntries([...document.querySelectorAll("#overview-panel [data-chart]")].map((b) => [b.dataset.chart, b.dataset.series ?? `${b.dataset.lanes} lanes, ${b.dataset.preemptions} preemptions`])),
+      );
+      const want = {
+        "usage-0": "f used|f quota",
+        "usage-1": "f used|f quota|f borrowing limit",
+        "usage-2": "f used|f quota|f borrowing limit",
+        pending: "all ClusterQueues|cq-a|cq-b",
+        timeline: "550 lanes, 56 preemptions",
+      };
+      check(JSON.stringify(boxes) === JSON.stringify(want), `chart boxes ${JSON.stringify(boxes)}; expected ${JSON.stringify(want)}`);
+      const row = (sel) => page.evaluate((sel) => [...(document.querySelector(sel)?.cells ?? [])].map((c) => c.textContent.trim()), sel);
+      const all5 = await row('#overview-panel table[data-table=admission] tr.all[data-priority="5"]');
+      const b0 = await row('#overview-panel table[data-table=admission] tr[data-cq="cq-b"][data-priority="0"]');
+      check(all5[8] === "585ms" && b0[8] === "2m26.679s", `admission rows all/5 ${JSON.stringify(all5)}, cq-b/0 ${JSON.stringify(b0)}; expected avg 585ms and 2m26.679s`);
+
+      // The pending chart at 1m40s: step 202 (the cycle after #201's events).
+      await page.locator('#overview-panel [data-chart="pending"]').scrollIntoViewIfNeeded();
+      await until(page, () => document.querySelector('#overview-panel [data-chart="pending"]')?.dataset.drawn === "true", null, { message: "the pending chart was not drawn" });
+      const p = await page.evaluate(() => window.kueueplayCharts.clientPoint("pending", 100000));
+      await page.mouse.click(p.x, p.y);
+      await waitStep(page, 202, "after clicking the pending chart at 1m40s");
+
+      // All lanes: 550 lanes in the timeline's 360 px.
+      await page.locator('#overview-panel [data-chart="timeline"]').scrollIntoViewIfNeeded();
+      await until(page, () => document.querySelector('#overview-panel [data-chart="timeline"]')?.dataset.drawn === "true", null, { message: "the timeline was not drawn" });
+      await page.locator('#overview-panel [data-chart="timeline"] button[data-zoom="fit"]').click();
+      const v = await page.evaluate(() => window.kueueplayCharts.inspect().find((c) => c.id === "timeline").view);
+      const pressed = await page.locator('#overview-panel [data-chart="timeline"] button[data-zoom="fit"]').getAttribute("aria-pressed");
+      check(v.laneH < 1 && pressed === "true", `after All lanes: lane height ${v.laneH} px, aria-pressed=${pressed}; expected every lane squeezed in`);
+      await t.shot(page, "overview-long.png");
+
+      // Stepping with the Overview open: the charts mark the step in the
+      // next frame, the step itself stays within the step bound.
+      const base = await page.evaluate(() => performance.getEntriesByName("kueueplay:step", "measure").length);
+      for (let i = 0; i < 20; i++) await next(page);
+      const ms = await page.evaluate((base) => performance.getEntriesByName("kueueplay:step", "measure").slice(base).map((m) => m.duration), base);
+      const med = median(ms);
+      t.budget("overviewStepMedianMs", med, { unit: "ms", label: "step median with the Overview of 1,048 steps open", budget: BUDGET.step.budget, bound: BUDGET.step.bound });
+      check(med < BUDGET.step.bound, `step median ${med.toFixed(1)} ms with the Overview open (bound ${BUDGET.step.bound})`);
     },
   },
   {

@@ -147,7 +147,9 @@
 // Timings, for the budget script: every run that is shown records the
 // performance measure "kueueplay:run" (decode, simulate, build the view
 // and render; for a long run, its pauses for the page too), every step
-// move "kueueplay:step", and the first result shown the mark
+// move "kueueplay:step", every Overview computed and laid out (once per
+// run, when it is open; not the charts' drawing) "kueueplay:overview",
+// and the first result shown the mark
 // "kueueplay:first-result"; boot.js marks "kueueplay:editor-text" when
 // the scenario's text is shown, "kueueplay:editor-ready" when the
 // editor has loaded, and "kueueplay:charts-ready" when the chart bundle

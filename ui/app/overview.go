@@ -53,6 +53,9 @@ func (a *App) showOverview() {
 		return
 	}
 	a.ov.of = tr
+	boot().Call("loadCharts")
+	start := now()
+	defer measure("kueueplay:overview", start)
 	o := a.left.model.Overview()
 	body := a.byID("overview-panel").QuerySelector(".panel-body")
 	body.RemoveAttribute("data-ready")
