@@ -7,7 +7,6 @@ require (
 	github.com/google/go-cmp v0.7.0
 	github.com/syumai/workers v0.33.0
 	go.yaml.in/yaml/v3 v3.0.4
-	honnef.co/go/js/dom/v2 v2.0.0-20231112215516-51f43a291193
 	k8s.io/apimachinery v0.35.0
 )
 

@@ -12,6 +12,15 @@
 //     ("Workload has overlapping preemption targets with another
 //     workload"), Preempting with it on; the final states are the same.
 //     view.FirstDifference: cycle 2, step 4 on both sides, workload b/p2.
+//   go run ./cmd/kueueplay run [-o summary] testdata/scenarios/kep4378-horizontal-stall-gate-off.yaml
+//     32 steps, ClusterQueues cq-a, cq-b, cq-t in Cohort pool; 5 workloads;
+//     #004 (t=1s): t/slow evicted by a/p1; #009 at t=5s, #014 at t=10s
+//     (one step each); #027 (t=22s): b/fast evicted by b/p2. Summary: cq-b
+//     priority 10 waits 21.5s on average (p95 22s), all priority 0 6.667s.
+//   manySteps(550) below, written to a file and run with the CLI:
+//     1,048 steps, ended at 9m13s; 550 workloads, 56 evictions (all by
+//     preemption); #201 and #202 at t=1m40s; summary: priority 5 over all
+//     ClusterQueues 585ms on average, cq-b priority 0 2m26.679s.
 //   go run ./cmd/kueueplay run testdata/scenarios/placement-seed-static-then-spot.yaml
 //     #002 (1m, scaled to 6): web-2 -> static-1, web-3 -> static-2 (unit
 //     static reaches maxCount 4), web-4 -> spot-1, web-5 -> spot-2 (cost 1)
@@ -74,6 +83,7 @@ const CLAIMS = "kep4378-claims-gate-off";
 const STORY1 = "kep582-story1-preempt-before-spot";
 const SEED = "placement-seed-static-then-spot";
 const NOFIT = "placement-quota-admitted-no-node-fits";
+const STALL = "kep4378-horizontal-stall-gate-off";
 const XSS = '<img src=x onerror="window.__xss=1">';
 
 const PANELS = ["quota", "queues", "decision", "events"];
@@ -336,6 +346,60 @@ async function longRunning(page, what, limit = TIMEOUT.run) {
 // cycleNow reads the cycle #status's progress shows.
 async function cycleNow(page) {
   return page.evaluate(() => Number(/cycle (\d+)/.exec(document.getElementById("status")?.textContent ?? "")?.[1] ?? NaN));
+}
+
+
+// swReady waits (10 s at most) for the service worker to be active: it
+// precaches the site right after the first result, and a measure taken
+// meanwhile measures that competition for the network.
+async function swReady(page) {
+  await page.evaluate(() =>
+    Promise.race([navigator.serviceWorker?.ready ?? Promise.resolve(), new Promise((r) => setTimeout(r, 10000))]),
+  );
+}
+
+// manySteps is a run of about a thousand steps: two ClusterQueues of 2
+// CPUs (borrowing limit 1) in a cohort, and n one-CPU workloads arriving
+// every 700 ms, one in three of priority 5 (which preempts), running 2 to
+// 5 s each.
+function manySteps(n) {
+  let y = `apiVersion: kueueplay/v1alpha1
+kind: Scenario
+metadata: {name: many-steps}
+spec:
+  description: Two teams share a cohort; their jobs arrive over time, run a few seconds and preempt lower-priority ones.
+  cycleDuration: 1s
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ResourceFlavor
+metadata: {name: f}
+`;
+  for (const q of ["a", "b"]) {
+    y += `---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ClusterQueue
+metadata: {name: cq-${q}}
+spec:
+  cohortName: pool
+  namespaceSelector: {}
+  preemption: {withinClusterQueue: LowerPriority, reclaimWithinCohort: Any}
+  resourceGroups:
+  - coveredResources: [cpu]
+    flavors: [{name: f, resources: [{name: cpu, nominalQuota: "2", borrowingLimit: "1"}]}]
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: LocalQueue
+metadata: {name: lq, namespace: ${q}}
+spec: {clusterQueue: cq-${q}}
+`;
+  }
+  y += "---\napiVersion: v1\nkind: List\nitems:\n";
+  for (let i = 0; i < n; i++) {
+    const q = "ab"[i % 2];
+    const prio = [0, 0, 5][i % 3];
+    y += `- {apiVersion: kueue.x-k8s.io/v1beta2, kind: Workload, metadata: {name: w${i}, namespace: ${q}, annotations: {kueueplay/arrival: ${i * 700}ms, kueueplay/runtime: ${2 + (i % 4)}s}}, spec: {queueName: lq, priority: ${prio}, podSets: [{name: main, count: 1, template: {spec: {containers: [{name: c, resources: {requests: {cpu: "1"}}}]}}}]}}\n`;
+  }
+  return y;
 }
 
 export const tests = [
@@ -1511,6 +1575,215 @@ status:
       await until(page, () => document.getElementById("play")?.getAttribute("aria-pressed") !== "true", null, {
         message: "Space did not stop playing (#play still aria-pressed=true)",
       });
+    },
+  },
+  {
+    // The Overview: charts of the whole run, drawn from the trace by the
+    // chart bundle, which loads only when the Overview is first opened; a
+    // click on any chart moves the page to that moment's step.
+    name: "overview",
+    timeoutMs: 60000,
+    async run(t) {
+      const page = await t.start();
+      await open(page, `/?example=${STALL}`);
+      await waitReady(page);
+      await need(page, "#overview", "#overview-panel");
+      // What opening the Overview fetches, as sent (by the page or by the
+      // service worker for it; its answers to the page are not counted
+      // twice), as the budgets test counts the first load.
+      const chartResponses = [];
+      page.context().on("response", (r) => {
+        if (!r.fromServiceWorker() && /\/charts\.(js|css)$/.test(new URL(r.url()).pathname)) chartResponses.push(r);
+      });
+      const loaded = () => performance.getEntriesByType("resource").filter((r) => /\/charts\.(js|css)$/.test(new URL(r.name).pathname)).length;
+      check((await page.evaluate(loaded)) === 0, "charts.js or charts.css was fetched before the Overview was opened");
+      check(await page.locator("#overview-panel").isHidden(), "#overview-panel is shown before #overview is pressed");
+
+      await swReady(page);
+      const t0 = await page.evaluate(() => performance.now());
+      await page.locator("#overview").click();
+      await until(page, () => document.querySelector("#overview-panel .panel-body")?.dataset.ready === "true", null, {
+        timeout: TIMEOUT.run,
+        message: async () => `clicking #overview did not mount the charts (#overview-panel .panel-body[data-ready]); aria-pressed=${await page.locator("#overview").getAttribute("aria-pressed")}`,
+      });
+      const openMs = (await page.evaluate(() => performance.now())) - t0;
+      check((await page.locator("#overview").getAttribute("aria-pressed")) === "true", "#overview is not aria-pressed once open");
+      const bytes = await page.evaluate(() =>
+        performance
+          .getEntriesByType("resource")
+          .filter((r) => /\/charts\.(js|css)$/.test(new URL(r.name).pathname))
+          .map((r) => ({ file: new URL(r.name).pathname.split("/").pop(), encoded: r.encodedBodySize, decoded: r.decodedBodySize })),
+      );
+      check(bytes.length === 2, `opening the Overview fetched ${JSON.stringify(bytes)}; expected charts.js and charts.css`);
+      let sent = 0;
+      for (const r of chartResponses) {
+        const sz = await r.request().sizes();
+        sent += sz.responseBodySize + sz.responseHeadersSize;
+      }
+      check(chartResponses.length >= 2 && sent > 0, `opening the Overview: ${chartResponses.length} responses for charts.js and charts.css, ${sent} bytes`);
+      t.budget("overviewChartsBytes", sent, { unit: "bytes", label: "Overview: charts.js + charts.css transferred (first open)", budget: 40_000, bound: 100_000 });
+      check(sent < 100_000, `opening the Overview transferred ${sent} bytes of charts (bound 100000)`);
+      t.budget("overviewChartsDecodedBytes", bytes.reduce((a, b) => a + b.decoded, 0), { unit: "bytes", label: "  decoded (uPlot + the timeline)" });
+      t.budget("overviewOpenMs", openMs, { unit: "ms", label: "Overview: click to charts mounted (first open, 32 steps)" });
+
+      // The chart boxes name their series (ui/layout), one per
+      // ClusterQueue or Cohort and resource.
+      const boxes = await page.evaluate(() =>
+        [...document.querySelectorAll("#overview-panel [data-chart]")].map((b) => ({
+          id: b.dataset.chart,
+          node: b.dataset.node ?? null,
+          resource: b.dataset.resource ?? null,
+          series: b.dataset.series ?? null,
+          count: b.dataset.seriesCount ?? null,
+          lanes: b.dataset.lanes ?? null,
+          preemptions: b.dataset.preemptions ?? null,
+        })),
+      );
+      const usage = boxes.filter((b) => b.id.startsWith("usage-")).map((b) => `${b.node} ${b.resource}: ${b.series}`);
+      const wantUsage = [
+        "pool cpu: cpu used|cpu quota",
+        "pool example.com/gpu: gpu used|gpu quota",
+        "cq-a example.com/gpu: gpu used|gpu quota",
+        "cq-b cpu: cpu used|cpu quota",
+        "cq-b example.com/gpu: gpu used|gpu quota",
+        "cq-t example.com/gpu: gpu used|gpu quota",
+      ];
+      check(JSON.stringify(usage) === JSON.stringify(wantUsage), `usage charts ${JSON.stringify(usage)}; expected ${JSON.stringify(wantUsage)}`);
+      const pending = boxes.find((b) => b.id === "pending");
+      check(pending?.series === "all ClusterQueues|cq-a|cq-b|cq-t" && pending.count === "4", `pending chart ${JSON.stringify(pending)}; expected the total and cq-a, cq-b, cq-t`);
+      const tlBox = boxes.find((b) => b.id === "timeline");
+      check(tlBox?.lanes === "5" && tlBox.preemptions === "2", `timeline box ${JSON.stringify(tlBox)}; expected 5 lanes and 2 preemptions`);
+
+      // What uPlot drew: the same series, every point of the run.
+      const drawn = async (id) => {
+        await page.locator(`#overview-panel [data-chart="${id}"]`).scrollIntoViewIfNeeded();
+        await until(page, (id) => document.querySelector(`#overview-panel [data-chart="${id}"]`)?.dataset.drawn === "true", id, {
+          message: `chart ${id} was not drawn once scrolled into view ([data-drawn])`,
+        });
+        return page.evaluate((id) => window.kueueplayCharts.inspect().find((c) => c.id === id), id);
+      };
+      const pc = await drawn("pending");
+      check(JSON.stringify(pc.series) === JSON.stringify(["all ClusterQueues", "cq-a", "cq-b", "cq-t"]) && pc.points >= 2, `uPlot's pending chart: ${JSON.stringify(pc)}`);
+      const u0 = await drawn("usage-0");
+      check(JSON.stringify(u0.series) === JSON.stringify(["cpu used", "cpu quota"]), `uPlot's first usage chart: ${JSON.stringify(u0)}`);
+
+      // The tables: Summarize's figures, as the CLI prints them.
+      const row = (sel) => page.evaluate((sel) => [...(document.querySelector(sel)?.cells ?? [])].map((c) => c.textContent.trim()), sel);
+      const b10 = await row('#overview-panel table[data-table=admission] tr[data-cq="cq-b"][data-priority="10"]');
+      check(b10[0] === "cq-b" && b10[8] === "21.5s" && b10[9] === "22s", `admission row cq-b/10: ${JSON.stringify(b10)}; expected avg 21.5s, p95 22s`);
+      const all0 = await row('#overview-panel table[data-table=admission] tr.all[data-priority="0"]');
+      check(all0[8] === "6.667s", `admission row all/0: ${JSON.stringify(all0)}; expected avg 6.667s`);
+      const avg = await row('#overview-panel table[data-table=avg-usage] tr[data-cq="cq-b"][data-flavor="gpu"]');
+      check(avg[4] === "100.0%", `average usage row cq-b gpu: ${JSON.stringify(avg)}; expected 100.0%`);
+      await t.shot(page, "overview.png");
+
+      // A click on the pending chart at 10s goes to step 14, the step at
+      // 10s (the CLI's #014).
+      await gotoStep(page, 0);
+      const at = (id, ms, lane) => page.evaluate(({ id, ms, lane }) => window.kueueplayCharts.clientPoint(id, ms, lane), { id, ms, lane });
+      await page.locator('#overview-panel [data-chart="pending"]').scrollIntoViewIfNeeded();
+      let p = await at("pending", 10000);
+      await page.mouse.click(p.x, p.y);
+      await waitStep(page, 14, "after clicking the pending chart at 10s");
+      // And a usage chart at 5s: step 9.
+      await page.locator('#overview-panel [data-chart="usage-0"]').scrollIntoViewIfNeeded();
+      p = await at("usage-0", 5000);
+      await page.mouse.click(p.x, p.y);
+      await waitStep(page, 9, "after clicking the first usage chart at 5s");
+
+      // The timeline: b/fast is lane 1 (cq-a's a/p1, then cq-b by
+      // creation); its preemption by b/p2 at 22s is step 27.
+      const tl = await drawn("timeline");
+      check(tl.lanes === 5 && tl.preemptions === 2, `the drawn timeline: ${JSON.stringify(tl)}`);
+      p = await at("timeline", 22000, 1);
+      await page.mouse.click(p.x, p.y);
+      await waitStep(page, 27, "after clicking b/fast's preemption mark on the timeline");
+      // Zooming keeps clicks right: zoom in twice around the middle, click 12.5s.
+      await page.locator('#overview-panel [data-chart="timeline"] button[data-zoom="in"]').click();
+      const z = await page.evaluate(() => window.kueueplayCharts.inspect().find((c) => c.id === "timeline").view);
+      check(z.x1 - z.x0 < 25000 * 0.6, `Zoom in did not zoom the timeline: ${JSON.stringify(z)}`);
+      p = await at("timeline", 12500, 3);
+      await page.mouse.click(p.x, p.y);
+      await waitStep(page, 16, "after clicking the zoomed timeline at 12.5s (step 16 is at 12s)");
+
+      // The dark theme redraws the charts; closing hides the panel.
+      await page.locator("#theme").click(); // auto -> light
+      await page.locator("#theme").click(); // light -> dark
+      await until(page, () => document.documentElement.dataset.theme === "dark", null, { message: "#theme did not reach the dark theme" });
+      await drawn("pending");
+      await t.shot(page, "overview-dark.png");
+      await page.locator("#overview").click();
+      check(await page.locator("#overview-panel").isHidden(), "#overview-panel is still shown after #overview was pressed again");
+
+      // A read-only embed has no Overview.
+      await open(page, `/?example=${STALL}&embed=1`);
+      await waitReady(page);
+      check(await page.locator("#overview").isHidden(), "#overview is visible in a read-only embed");
+    },
+  },
+  {
+    // The Overview of a run of a thousand steps: computed once, opened in
+    // a few hundred milliseconds, every lane and preemption on the
+    // timeline, and stepping with it open stays within the step bound.
+    name: "overview-long",
+    timeoutMs: 90000,
+    async run(t) {
+      const page = await t.start();
+      const link = "/#v1." + deflateRawSync(JSON.stringify({ scenario: manySteps(550) })).toString("base64url");
+      await open(page, link);
+      await waitReady(page);
+      const s = await appState(page);
+      check(s.steps === 1048, `#app[data-steps] is ${s.steps} for manySteps(550); the CLI runs 1,048 steps`);
+      await swReady(page);
+      const t0 = await page.evaluate(() => performance.now());
+      await page.locator("#overview").click();
+      await until(page, () => document.querySelector("#overview-panel .panel-body")?.dataset.ready === "true", null, {
+        timeout: TIMEOUT.run,
+        message: "clicking #overview did not mount the charts of a 1,048-step run",
+      });
+      const openMs = (await page.evaluate(() => performance.now())) - t0;
+      t.budget("overviewOpenLongMs", openMs, { unit: "ms", label: "Overview of 1,048 steps: click to charts mounted", budget: 1000, bound: 5000 });
+      check(openMs < 5000, `the Overview of 1,048 steps took ${openMs.toFixed(0)} ms to open (bound 5000)`);
+      const boxes = await page.evaluate(() =>
+        Object.fromEntries([...document.querySelectorAll("#overview-panel [data-chart]")].map((b) => [b.dataset.chart, b.dataset.series ?? `${b.dataset.lanes} lanes, ${b.dataset.preemptions} preemptions`])),
+      );
+      const want = {
+        "usage-0": "f used|f quota",
+        "usage-1": "f used|f quota|f borrowing limit",
+        "usage-2": "f used|f quota|f borrowing limit",
+        pending: "all ClusterQueues|cq-a|cq-b",
+        timeline: "550 lanes, 56 preemptions",
+      };
+      check(JSON.stringify(boxes) === JSON.stringify(want), `chart boxes ${JSON.stringify(boxes)}; expected ${JSON.stringify(want)}`);
+      const row = (sel) => page.evaluate((sel) => [...(document.querySelector(sel)?.cells ?? [])].map((c) => c.textContent.trim()), sel);
+      const all5 = await row('#overview-panel table[data-table=admission] tr.all[data-priority="5"]');
+      const b0 = await row('#overview-panel table[data-table=admission] tr[data-cq="cq-b"][data-priority="0"]');
+      check(all5[8] === "585ms" && b0[8] === "2m26.679s", `admission rows all/5 ${JSON.stringify(all5)}, cq-b/0 ${JSON.stringify(b0)}; expected avg 585ms and 2m26.679s`);
+
+      // The pending chart at 1m40s: step 202 (the cycle after #201's events).
+      await page.locator('#overview-panel [data-chart="pending"]').scrollIntoViewIfNeeded();
+      await until(page, () => document.querySelector('#overview-panel [data-chart="pending"]')?.dataset.drawn === "true", null, { message: "the pending chart was not drawn" });
+      const p = await page.evaluate(() => window.kueueplayCharts.clientPoint("pending", 100000));
+      await page.mouse.click(p.x, p.y);
+      await waitStep(page, 202, "after clicking the pending chart at 1m40s");
+
+      // All lanes: 550 lanes in the timeline's 360 px.
+      await page.locator('#overview-panel [data-chart="timeline"]').scrollIntoViewIfNeeded();
+      await until(page, () => document.querySelector('#overview-panel [data-chart="timeline"]')?.dataset.drawn === "true", null, { message: "the timeline was not drawn" });
+      await page.locator('#overview-panel [data-chart="timeline"] button[data-zoom="fit"]').click();
+      const v = await page.evaluate(() => window.kueueplayCharts.inspect().find((c) => c.id === "timeline").view);
+      const pressed = await page.locator('#overview-panel [data-chart="timeline"] button[data-zoom="fit"]').getAttribute("aria-pressed");
+      check(v.laneH < 1 && pressed === "true", `after All lanes: lane height ${v.laneH} px, aria-pressed=${pressed}; expected every lane squeezed in`);
+      await t.shot(page, "overview-long.png");
+
+      // Stepping with the Overview open: the charts mark the step in the
+      // next frame, the step itself stays within the step bound.
+      const base = await page.evaluate(() => performance.getEntriesByName("kueueplay:step", "measure").length);
+      for (let i = 0; i < 20; i++) await next(page);
+      const ms = await page.evaluate((base) => performance.getEntriesByName("kueueplay:step", "measure").slice(base).map((m) => m.duration), base);
+      const med = median(ms);
+      t.budget("overviewStepMedianMs", med, { unit: "ms", label: "step median with the Overview of 1,048 steps open", budget: BUDGET.step.budget, bound: BUDGET.step.bound });
+      check(med < BUDGET.step.bound, `step median ${med.toFixed(1)} ms with the Overview open (bound ${BUDGET.step.bound})`);
     },
   },
   {

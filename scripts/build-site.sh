@@ -3,7 +3,9 @@
 # build/site): site/ sources (the playground, embed.js for embedding it in
 # other pages, and the example documentation page docs/, which shows the
 # Hugo shortcode of site/hugo/), the editor bundle (web/editor, CodeMirror 6 via
-# esbuild), wasm_exec.js from the Go installation, kueueplay.wasm, the
+# esbuild), the Overview's charts (web/charts: uPlot and the workload
+# timeline, bundled with web/editor's esbuild into charts.js and
+# charts.css), wasm_exec.js from the Go installation, kueueplay.wasm, the
 # scenarios with scenarios/index.json, and .br and .gz copies of the text
 # and wasm files (scripts/precompress). Installs Node and the npm
 # packages (npm ci, from the lockfile) when they are missing or stale.
@@ -14,6 +16,7 @@ cd "$(dirname "$0")/.."
 GO=${GO:-go}
 out=${SITE_DIR:-build/site}
 editor=web/editor
+charts=web/charts
 
 run() {
 	echo "+ $*"
@@ -36,10 +39,12 @@ fi
 # (npm writes node_modules/.package-lock.json on every install). No
 # install scripts run: esbuild's only checks its binary, and its bin/esbuild
 # finds the platform package without it.
-stamp=$editor/node_modules/.package-lock.json
-if [[ ! -f $stamp || $editor/package-lock.json -nt $stamp || $editor/package.json -nt $stamp ]]; then
-	(cd "$editor" && run npm ci --ignore-scripts --no-audit --no-fund)
-fi
+for pkg in "$editor" "$charts"; do
+	stamp=$pkg/node_modules/.package-lock.json
+	if [[ ! -f $stamp || $pkg/package-lock.json -nt $stamp || $pkg/package.json -nt $stamp ]]; then
+		(cd "$pkg" && run npm ci --ignore-scripts --no-audit --no-fund)
+	fi
+done
 
 # Build next to the output and swap it in, so a running server never sees a
 # half-written folder.
@@ -52,6 +57,9 @@ run cp -R site/docs "$tmp/"
 run cp "$("$GO" env GOROOT)/lib/wasm/wasm_exec.js" "$tmp/"
 run "$editor/node_modules/.bin/esbuild" "$editor/src/editor.js" --bundle --minify --format=iife \
 	--target=es2020 --log-level=warning --outfile="$tmp/editor.js"
+# charts.js imports uPlot's CSS: esbuild writes it next to it as charts.css.
+run "$editor/node_modules/.bin/esbuild" "$charts/src/charts.js" --bundle --minify --format=iife \
+	--target=es2020 --log-level=warning --outfile="$tmp/charts.js"
 run env GOOS=js GOARCH=wasm "$GO" build -trimpath -ldflags='-s -w' -o "$tmp/kueueplay.wasm" ./wasm
 echo "+ cp testdata/scenarios/*.yaml $tmp/scenarios/"
 cp testdata/scenarios/*.yaml "$tmp/scenarios/"
@@ -60,7 +68,9 @@ run "$GO" run ./scripts/scenarioindex -o "$tmp/scenarios/index.json" -bundle "$t
 # The service worker (offline use): site/sw.js after two lines naming this
 # build (a hash of every file) and the files to keep. "./" is the page. The
 # documentation page is not the playground: it counts in the version but is
-# not precached (a visit caches it). The scenarios are precached from
+# not precached (a visit caches it); nor is the Overview's chart bundle,
+# which the page loads only when the Overview is opened (its first use
+# caches it), so that the first visit does not pay for it. The scenarios are precached from
 # scenarios/bundle.json, which sw.js expands into one cache entry each.
 files=$(cd "$tmp" && find . -type f ! -name '*.gz' ! -name '*.br' | LC_ALL=C sort)
 version=$(cd "$tmp" && sha256sum $files | sha256sum | cut -c1-16)
@@ -68,7 +78,7 @@ version=$(cd "$tmp" && sha256sum $files | sha256sum | cut -c1-16)
 	echo "const VERSION = \"$version\";"
 	printf 'const FILES = ["./"'
 	for f in $files; do
-		case $f in ./docs/* | ./scenarios/*.yaml | ./scenarios/bundle.json) continue ;; esac
+		case $f in ./docs/* | ./scenarios/*.yaml | ./scenarios/bundle.json | ./charts.js | ./charts.css) continue ;; esac
 		printf ', "%s"' "${f#./}"
 	done
 	echo '];'
@@ -85,6 +95,6 @@ mv "$tmp" "$out"
 
 size() { stat -c %s "$1" 2>/dev/null || echo -; }
 echo "make site: built $out"
-for f in kueueplay.wasm editor.js wasm_exec.js boot.js embed.js style.css panels.css index.html sw.js; do
+for f in kueueplay.wasm editor.js charts.js charts.css wasm_exec.js boot.js embed.js style.css panels.css index.html sw.js; do
 	printf '  %-15s %9s bytes  gzip %9s  br %9s\n' "$f" "$(size "$out/$f")" "$(size "$out/$f.gz")" "$(size "$out/$f.br")"
 done

@@ -1,5 +1,5 @@
-// The page's bootstrap, the only script besides the editor bundle and Go's
-// wasm_exec.js: it shows the scenario's text at once (the editor itself
+// The page's bootstrap, the only script besides the editor and chart
+// bundles and Go's wasm_exec.js: it shows the scenario's text at once (the editor itself
 // comes after the first result), applies the saved theme,
 // offers Go a way to register the service worker (offline use), and starts the WebAssembly
 // module (kueueplay.wasm), whose Go code (ui/app) runs the rest of the
@@ -180,6 +180,62 @@
   };
   boot.editor = embed && !editable ? textOnly() : lazyEditor();
   matchMedia("(prefers-color-scheme: dark)").addEventListener("change", () => boot.editor.setTheme(dark()));
+
+  // The Overview's charts. uPlot and the workload timeline (charts.js and
+  // charts.css, about 60 KB of script) are loaded the first time the
+  // Overview is opened, which can only be after the first result: they
+  // cost the first load nothing. Go calls overview(parent, json, step)
+  // with the run's series (view.Overview as JSON) once per run, and
+  // overviewStep(step) on every step move while it is open; a click on a
+  // chart calls boot.gotoStep(step), which Go sets. parent gets
+  // data-ready="true" once the charts are mounted (the mark
+  // "kueueplay:charts-ready" the first time).
+  let chartsLoading = null;
+  const loadCharts = () =>
+    (chartsLoading ??= new Promise((resolve, reject) => {
+      const css = document.createElement("link");
+      css.rel = "stylesheet";
+      css.href = "charts.css";
+      document.head.append(css);
+      const s = document.createElement("script");
+      s.src = "charts.js";
+      s.onload = () => {
+        performance.mark("kueueplay:charts-ready");
+        resolve(window.kueueplayCharts);
+      };
+      s.onerror = () => reject(new Error("charts.js did not load"));
+      document.head.append(s);
+    }));
+  // Go calls loadCharts as the Overview opens, before it computes the
+  // series, so that the bundle arrives meanwhile.
+  boot.loadCharts = () => {
+    loadCharts().catch(() => {}); // overview() reports a failure
+  };
+  let overviewGen = 0;
+  let overviewAt = 0;
+  boot.gotoStep = null; // set by Go
+  boot.overview = (parent, json, step) => {
+    const gen = ++overviewGen;
+    const ov = JSON.parse(json);
+    overviewAt = step;
+    loadCharts().then(
+      (charts) => {
+        if (gen !== overviewGen) return; // a newer run's overview came
+        charts.mount(parent, ov, { onStep: (n) => boot.gotoStep && boot.gotoStep(n) });
+        charts.setStep(overviewAt);
+        parent.dataset.ready = "true";
+      },
+      (err) => fail("Could not load the charts: " + err.message),
+    );
+  };
+  boot.overviewStep = (step) => {
+    overviewAt = step;
+    if (window.kueueplayCharts) window.kueueplayCharts.setStep(step);
+  };
+  boot.overviewClose = () => {
+    overviewGen++;
+    if (window.kueueplayCharts) window.kueueplayCharts.unmount();
+  };
 
   if (embed && window.parent !== window && "ResizeObserver" in window) {
     let last = -1;

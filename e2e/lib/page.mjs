@@ -36,6 +36,8 @@ export const CONTRACT = {
   "#next": "the next-step button",
   "#last": "the last-step button",
   "#scrubber": "the step slider",
+  "#overview": "the Overview toggle (aria-pressed)",
+  "#overview-panel": "the Overview panel: charts of the whole run",
   "#view-left": "the main view with its four panels",
   "#view-right": "Compare mode's right-hand view",
   "dialog#gallery": "the examples gallery",

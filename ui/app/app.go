@@ -13,8 +13,6 @@ import (
 	"syscall/js"
 	"time"
 
-	"honnef.co/go/js/dom/v2"
-
 	"github.com/kueueplay/kueueplay/core"
 	"github.com/kueueplay/kueueplay/core/scenario"
 	"github.com/kueueplay/kueueplay/core/sim"
@@ -30,8 +28,8 @@ const editDelay = 300
 // App is the running page. Every method runs on the browser's event loop
 // (from a js.FuncOf callback) unless it says otherwise.
 type App struct {
-	doc    dom.Document
-	win    dom.Window
+	doc    *element // document
+	win    window
 	editor js.Value // kueueplayBoot.editor (web/editor/src/editor.js)
 
 	examples []layout.Example
@@ -74,11 +72,13 @@ type App struct {
 	// fullLink is the last share link with the whole state in its
 	// fragment, offered by #share-full when #share-url holds a short link.
 	fullLink string
+	// ov is the Overview panel's state (overview.go).
+	ov overview
 }
 
 // side is one view (left, or Compare mode's right) and the run it shows.
 type side struct {
-	root  dom.Element
+	root  *element
 	tr    *trace.Trace
 	model *view.Model
 	// marks is view.Timeline(tr), kept for the scrubber and the [ ] keys.
@@ -86,13 +86,13 @@ type side struct {
 	step  int
 }
 
-func (s *side) panel(name string) dom.Element {
+func (s *side) panel(name string) *element {
 	return s.root.QuerySelector(`[data-panel="` + name + `"] .panel-body`)
 }
 
 // Start sets up the page. It is called once from main.
 func Start() error {
-	win := dom.GetWindow()
+	win := window{js.Global()}
 	b := boot()
 	if b.IsUndefined() || b.Get("editor").IsNull() {
 		return errors.New("the page did not create the editor (boot.js)")
@@ -100,7 +100,7 @@ func Start() error {
 	if got := b.Get("maxBytes"); got.Type() != js.TypeNumber || got.Int() != maxPageBytes {
 		return fmt.Errorf("boot.js refuses pastes over %v bytes, the engine runs up to %d: make them agree", got, maxPageBytes)
 	}
-	a := &App{doc: win.Document(), win: win, editor: b.Get("editor")}
+	a := &App{doc: &element{js.Global().Get("document")}, win: win, editor: b.Get("editor")}
 	root := a.byID("app")
 	a.embed = root.GetAttribute("data-embed") == "true"
 	a.editable = a.embed && root.GetAttribute("data-editable") == "true"
@@ -114,11 +114,14 @@ func Start() error {
 		a.editTimer.after(editDelay, a.edited)
 		return nil
 	}))
+	b.Set("gotoStep", js.FuncOf(a.gotoStepFromChart))
 	go a.load()
 	return nil
 }
 
-func (a *App) byID(id string) dom.Element { return a.doc.GetElementByID(id) }
+func (a *App) byID(id string) *element {
+	return wrapElement(a.doc.v.Call("getElementById", id))
+}
 
 // status sets the status line; state is loading, ready, running, error or
 // cancelled.
@@ -161,7 +164,7 @@ func (a *App) load() {
 		b.Set("refused", js.Null())
 		a.refuse(r.Get("what").String(), r.Get("bytes").Int(), r.Get("exact").Bool())
 	}
-	for _, id := range []string{"run", "compare", "share", "download-json", "download-svg"} {
+	for _, id := range []string{"run", "compare", "share", "download-json", "download-svg", "overview"} {
 		a.byID(id).RemoveAttribute("disabled")
 	}
 	if err != nil { // keep the URL's problem visible over "Ran ..."
@@ -600,6 +603,7 @@ func (a *App) setRun(s *side, tr *trace.Trace) {
 		fill(a.byID("marks"), layout.Marks(s.marks))
 		sc := a.byID("scrubber")
 		sc.SetAttribute("max", strconv.Itoa(max(0, len(tr.Steps)-1)))
+		a.showOverview()
 	}
 }
 
@@ -618,8 +622,11 @@ func (a *App) show(i int) {
 	n := a.left.model.Len()
 	a.byID("step-label").SetTextContent(fmt.Sprintf("Step %d of %d", i+1, n))
 	a.byID("step-title").SetTextContent(st.Title)
-	a.byID("scrubber").(*dom.HTMLInputElement).SetValue(strconv.Itoa(i))
+	a.byID("scrubber").SetValue(strconv.Itoa(i))
 	a.byID("scrubber").SetAttribute("aria-valuetext", fmt.Sprintf("Step %d of %d: %s", i+1, n, st.Title))
+	if a.ov.open {
+		boot().Call("overviewStep", i)
+	}
 	root := a.byID("app")
 	root.SetAttribute("data-step", strconv.Itoa(i))
 	root.SetAttribute("data-steps", strconv.Itoa(n))
@@ -665,7 +672,7 @@ func (a *App) renderSide(s *side, i int) view.Step {
 		fill(s.panel("nodes"), layout.Nodes(st))
 	}
 	// Mark the log entries of this step (raw calls: wrapping every entry
-	// in a dom.Element costs more than the rest of the step).
+	// in an element costs more than the rest of the step).
 	log := s.panel("events").Underlying()
 	for _, li := range queryAll(log, "li.current") {
 		li.Get("classList").Call("remove", "current")
@@ -851,7 +858,7 @@ func (a *App) showLink(link, full, note string) {
 	if link != full {
 		what = "Short link"
 	}
-	in := a.byID("share-url").(*dom.HTMLInputElement)
+	in := a.byID("share-url")
 	in.SetValue(link)
 	more := a.byID("share-full")
 	a.fullLink = full

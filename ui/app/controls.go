@@ -9,8 +9,6 @@ import (
 	"strings"
 	"syscall/js"
 
-	"honnef.co/go/js/dom/v2"
-
 	"github.com/kueueplay/kueueplay/core"
 	"github.com/kueueplay/kueueplay/ui/layout"
 	"github.com/kueueplay/kueueplay/ui/view"
@@ -20,38 +18,39 @@ import (
 // handled by delegation on its containers (data-goto-step, data-goto-line,
 // data-example), so re-rendering never re-wires.
 func (a *App) wire() {
-	on := func(id, typ string, f func(dom.Event)) {
+	on := func(id, typ string, f func(*event)) {
 		a.byID(id).AddEventListener(typ, false, f)
 	}
-	on("run", "click", func(dom.Event) { a.run(a.left.step) })
-	on("cancel-run", "click", func(dom.Event) { a.cancelRun() })
-	on("first", "click", func(dom.Event) { a.stopPlaying(); a.show(0) })
-	on("prev", "click", func(dom.Event) { a.stopPlaying(); a.show(a.left.step - 1) })
-	on("next", "click", func(dom.Event) { a.stopPlaying(); a.show(a.left.step + 1) })
-	on("last", "click", func(dom.Event) { a.stopPlaying(); a.show(math.MaxInt32) })
-	on("play", "click", func(dom.Event) { a.togglePlay() })
-	on("scrubber", "input", func(dom.Event) {
-		n, _ := strconv.Atoi(a.byID("scrubber").(*dom.HTMLInputElement).Value())
+	on("run", "click", func(*event) { a.run(a.left.step) })
+	on("cancel-run", "click", func(*event) { a.cancelRun() })
+	on("first", "click", func(*event) { a.stopPlaying(); a.show(0) })
+	on("prev", "click", func(*event) { a.stopPlaying(); a.show(a.left.step - 1) })
+	on("next", "click", func(*event) { a.stopPlaying(); a.show(a.left.step + 1) })
+	on("last", "click", func(*event) { a.stopPlaying(); a.show(math.MaxInt32) })
+	on("play", "click", func(*event) { a.togglePlay() })
+	on("scrubber", "input", func(*event) {
+		n, _ := strconv.Atoi(a.byID("scrubber").Value())
 		a.stopPlaying()
 		a.show(n)
 	})
-	on("compare", "click", func(dom.Event) { a.toggleCompare() })
-	on("share", "click", func(dom.Event) { a.shareLink() })
-	on("share-full", "click", func(dom.Event) { go a.copyFullLink() })
+	on("compare", "click", func(*event) { a.toggleCompare() })
+	on("overview", "click", func(*event) { a.toggleOverview() })
+	on("share", "click", func(*event) { a.shareLink() })
+	on("share-full", "click", func(*event) { go a.copyFullLink() })
 	// The link's href follows the state 150 ms after a move (updateURL);
 	// a click brings it up to date before the browser follows it.
-	on("open-playground", "click", func(dom.Event) {
+	on("open-playground", "click", func(*event) {
 		if a.embed && a.ready {
 			a.updateURL()
 		}
 	})
-	on("download-json", "click", func(dom.Event) { a.downloadJSON() })
-	on("download-svg", "click", func(dom.Event) { a.downloadSVG() })
-	on("theme", "click", func(dom.Event) { a.cycleTheme() })
-	on("help", "click", func(dom.Event) { a.openDialog("help-dialog") })
-	on("open-gallery", "click", func(dom.Event) { a.openDialog("gallery") })
-	on("goto-difference", "click", func(dom.Event) { a.gotoDifference() })
-	on("reset-overrides", "click", func(dom.Event) {
+	on("download-json", "click", func(*event) { a.downloadJSON() })
+	on("download-svg", "click", func(*event) { a.downloadSVG() })
+	on("theme", "click", func(*event) { a.cycleTheme() })
+	on("help", "click", func(*event) { a.openDialog("help-dialog") })
+	on("open-gallery", "click", func(*event) { a.openDialog("gallery") })
+	on("goto-difference", "click", func(*event) { a.gotoDifference() })
+	on("reset-overrides", "click", func(*event) {
 		a.variant = view.Variant{}
 		a.run(a.left.step)
 	})
@@ -61,7 +60,7 @@ func (a *App) wire() {
 
 	// Delegated clicks: anything rendered with data-goto-step moves its own
 	// side; problems move the editor's cursor; gallery buttons load.
-	a.byID("app").AddEventListener("click", false, func(e dom.Event) {
+	a.byID("app").AddEventListener("click", false, func(e *event) {
 		t := e.Target()
 		if t == nil {
 			return
@@ -89,13 +88,13 @@ func (a *App) wire() {
 	})
 	for _, id := range []string{"gallery", "help-dialog"} {
 		d := a.byID(id)
-		d.AddEventListener("click", false, func(e dom.Event) {
+		d.AddEventListener("click", false, func(e *event) {
 			t := e.Target()
 			if t == nil {
 				return
 			}
 			// A click on the backdrop lands on the dialog itself.
-			if t.Underlying().Equal(d.Underlying()) || t.Closest("[data-close]") != nil {
+			if t.Equal(d) || t.Closest("[data-close]") != nil {
 				d.Underlying().Call("close")
 				return
 			}
@@ -108,19 +107,19 @@ func (a *App) wire() {
 	}
 
 	// Gate and setting forms: changes bubble to the fieldsets.
-	a.byID("controls").AddEventListener("change", false, func(e dom.Event) {
+	a.byID("controls").AddEventListener("change", false, func(e *event) {
 		if a.readControls(a.byID("controls"), &a.variant) {
 			a.run(a.left.step)
 		}
 	})
-	a.byID("compare-controls").AddEventListener("change", false, func(e dom.Event) {
+	a.byID("compare-controls").AddEventListener("change", false, func(e *event) {
 		if a.compare != nil && a.readControls(a.byID("compare-controls"), a.compare) {
 			a.run(a.left.step)
 		}
 	})
 
 	js.Global().Get("document").Call("addEventListener", "keydown", js.FuncOf(func(_ js.Value, args []js.Value) any {
-		a.key(dom.WrapEvent(args[0]).(*dom.KeyboardEvent))
+		a.key(&event{args[0]})
 		return nil
 	}), true)
 }
@@ -136,7 +135,7 @@ func alignBack(a *App, n int) int {
 }
 
 // key handles the keyboard shortcuts (listed in #help-dialog).
-func (a *App) key(e *dom.KeyboardEvent) {
+func (a *App) key(e *event) {
 	k := e.Key()
 	if k == "Enter" && (e.CtrlKey() || e.MetaKey()) && !e.AltKey() && !e.ShiftKey() {
 		// Capture phase: before CodeMirror, whose Mod-Enter inserts a line.
@@ -174,6 +173,10 @@ func (a *App) key(e *dom.KeyboardEvent) {
 		switch k {
 		case "g", "G", "c", "C", "?":
 			return // no gallery, Compare button or help in an embed
+		case "o", "O":
+			if !a.editable {
+				return // no Overview in a read-only embed
+			}
 		case "e", "E":
 			if !a.editable {
 				return
@@ -206,6 +209,8 @@ func (a *App) key(e *dom.KeyboardEvent) {
 		a.openDialog("gallery")
 	case "c", "C":
 		a.toggleCompare()
+	case "o", "O":
+		a.toggleOverview()
 	case "e", "E":
 		a.editor.Call("focus")
 	case "?":
@@ -268,7 +273,7 @@ func (a *App) togglePlay() {
 }
 
 func (a *App) tick() {
-	speed, err := strconv.ParseFloat(a.byID("speed").(*dom.HTMLSelectElement).Value(), 64)
+	speed, err := strconv.ParseFloat(a.byID("speed").Value(), 64)
 	if err != nil || speed <= 0 {
 		speed = 1
 	}
@@ -373,7 +378,7 @@ func (a *App) syncControls() {
 }
 
 // buildControls creates a box's gate checkboxes and setting selects, once.
-func (a *App) buildControls(box dom.Element) {
+func (a *App) buildControls(box *element) {
 	gates, settings := layout.Controls(core.SimulatedGates(), view.SettingSpecs())
 	fill(box.QuerySelector(`[data-role="gate-list"]`), gates)
 	fill(box.QuerySelector(`[data-role="setting-list"]`), settings)
@@ -383,7 +388,7 @@ func (a *App) buildControls(box dom.Element) {
 // bold, with the scenario's own value in the tooltip) and each setting.
 // It runs before the first result, so it uses the elements as js.Values
 // (queryAll) rather than wrapping each one.
-func (a *App) setControls(box dom.Element, v view.Variant) {
+func (a *App) setControls(box *element, v view.Variant) {
 	for _, el := range queryAll(box.Underlying(), "input[data-gate]") {
 		name := el.Call("getAttribute", "data-gate").String()
 		el.Set("checked", a.gateValue(v, name))
@@ -406,12 +411,12 @@ func (a *App) setControls(box dom.Element, v view.Variant) {
 // readControls reads a box's form into v; it reports whether anything
 // changed. A gate set back to the scenario's own value stops being an
 // override.
-func (a *App) readControls(box dom.Element, v *view.Variant) bool {
+func (a *App) readControls(box *element, v *view.Variant) bool {
 	before := v.Label()
 	gates := map[string]bool{}
 	for _, el := range box.QuerySelectorAll("input[data-gate]") {
 		name := el.GetAttribute("data-gate")
-		on := el.(*dom.HTMLInputElement).Checked()
+		on := el.Checked()
 		if on != a.gateValue(view.Variant{}, name) {
 			gates[name] = on
 		}
@@ -421,7 +426,7 @@ func (a *App) readControls(box dom.Element, v *view.Variant) bool {
 	}
 	var s view.Settings
 	for _, el := range box.QuerySelectorAll("select[data-setting]") {
-		_ = s.Set(el.GetAttribute("data-setting"), el.(*dom.HTMLSelectElement).Value())
+		_ = s.Set(el.GetAttribute("data-setting"), el.Value())
 	}
 	v.Gates, v.Settings = gates, s
 	return v.Label() != before

@@ -6,7 +6,8 @@
 // layout (ui/layout, plain view.Node trees), and puts those on the page.
 // Simulations run in a goroutine that pauses every ~30 ms (runJob in
 // app.go), so a long one neither freezes the tab nor outlives a newer run.
-// The page's controls are handled with honnef.co/go/js/dom/v2; rendered
+// The page's controls are handled through a thin wrapper over syscall/js
+// (element.go); rendered
 // trees go to site/boot.js's kueueplayBoot.render as one JSON string,
 // which creates the elements with createElement/setAttribute and text
 // nodes (never HTML parsing), because one syscall/js call per node cost
@@ -94,6 +95,27 @@
 //	#scrubber            input[type=range] over step indexes
 //	#marks               one mark per step, built by layout.Marks
 //	#step-label          "Step 4 of 12"
+//	#overview            toggles the Overview (aria-pressed; also the O key);
+//	                     disabled until the first result, absent from a
+//	                     read-only embed
+//	#overview-panel      section.panel[data-panel=overview], hidden until
+//	                     #overview is pressed: charts of the whole
+//	                     left-hand run (ui/layout's Overview documents the
+//	                     markup). Its .panel-body gets data-ready="true"
+//	                     once the charts are mounted; each chart box is
+//	                     [data-chart=ID] (usage-N, pending, timeline) with
+//	                     data-series (labels joined by "|") and
+//	                     data-series-count, or data-lanes and
+//	                     data-preemptions for the timeline, and
+//	                     data-drawn="true" once drawn (when first scrolled
+//	                     into view). window.kueueplayCharts.inspect() lists
+//	                     the drawn charts with uPlot's own series labels;
+//	                     clientPoint(id, ms[, lane]) is where a time is on
+//	                     the page. A click on a chart moves the view to the
+//	                     last step at or before the time under the pointer
+//	                     (or within 3 px before a step's time: that step; on a
+//	                     preemption mark of the timeline: that
+//	                     preemption's step), through kueueplayBoot.gotoStep
 //	#step-title          the step's title (view.Step.Title)
 //	#view-left           the main view; #view-right the Compare mode's right
 //	                     side (hidden otherwise). Each holds
@@ -125,10 +147,14 @@
 // Timings, for the budget script: every run that is shown records the
 // performance measure "kueueplay:run" (decode, simulate, build the view
 // and render; for a long run, its pauses for the page too), every step
-// move "kueueplay:step", and the first result shown the mark
+// move "kueueplay:step", every Overview computed and laid out (once per
+// run, when it is open; not the charts' drawing) "kueueplay:overview",
+// and the first result shown the mark
 // "kueueplay:first-result"; boot.js marks "kueueplay:editor-text" when
-// the scenario's text is shown and "kueueplay:editor-ready" when the
-// editor has loaded.
+// the scenario's text is shown, "kueueplay:editor-ready" when the
+// editor has loaded, and "kueueplay:charts-ready" when the chart bundle
+// (charts.js and charts.css: uPlot), loaded the first time the Overview
+// is opened, has.
 //
 // Embed mode, for an iframe (site/embed.js makes them): ?embed=1 with any
 // of the ways below to name the state, optionally &editable=1 (keep the

@@ -6,8 +6,6 @@ import (
 	"errors"
 	"syscall/js"
 
-	"honnef.co/go/js/dom/v2"
-
 	"github.com/kueueplay/kueueplay/ui/view"
 )
 
@@ -16,7 +14,7 @@ import (
 // site/boot.js) as one JSON string: creating each node through syscall/js
 // costs a Go-to-JS call and a finalized js.Value per node and attribute,
 // which made a step take tens of milliseconds.
-func fill(parent dom.Element, n *view.Node) {
+func fill(parent *element, n *view.Node) {
 	if n == nil {
 		boot().Call("render", parent.Underlying(), "")
 		return

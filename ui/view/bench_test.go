@@ -98,3 +98,27 @@ func BenchmarkSVG(b *testing.B) {
 		_ = SVG(m.Step(50), SVGOptions{}).String()
 	}
 }
+
+// compacted is bigTrace(steps) as the engine writes it: deltas between
+// Full steps (trace.Compactor).
+func compacted(steps int) *trace.Trace {
+	tr := bigTrace(steps)
+	var c trace.Compactor
+	for i := range tr.Steps {
+		tr.Steps[i] = c.Compact(tr.Steps[i])
+	}
+	return tr
+}
+
+// BenchmarkOverview is the once-per-run cost of the Overview on 1,000
+// and 10,000 steps: it must grow linearly with the steps.
+func BenchmarkOverview(b *testing.B) {
+	for _, steps := range []int{1_000, 10_000} {
+		b.Run(strconv.Itoa(steps), func(b *testing.B) {
+			m := New(compacted(steps))
+			for b.Loop() {
+				m.Overview()
+			}
+		})
+	}
+}

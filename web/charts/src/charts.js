@@ -1,0 +1,616 @@
+// The playground's Overview charts (window.kueueplayCharts), bundled by
+// `make site` into charts.js and charts.css. boot.js loads them the first
+// time the Overview is opened, after the first result, so they cost the
+// first load nothing.
+//
+// mount(root, overview, {onStep}) draws the series ui/view's Overview
+// computes (ui/app hands them over as one JSON string) into the chart
+// boxes ui/layout renders in root: every element [data-chart=ID] with a
+// .chart child. Usage and pending charts are uPlot charts (stepped lines
+// over simulated time); the workload timeline is one canvas, drawn lane
+// by lane for the visible lanes only, so that thousands of workloads
+// stay fast. A chart is created when its box first scrolls into view.
+// A click on any chart calls onStep with the step shown at the time
+// under the pointer (the last step at or before it; a click within 3 px
+// before a step's time counts as on it), or, on a preemption
+// mark of the timeline, with the preemption's step. Colours come from
+// the page's CSS variables (--chart-1..8, --fg, --muted, --border,
+// --accent, ...), read again when the theme changes.
+import uPlot from "uplot";
+import "uplot/dist/uPlot.min.css";
+
+const root = document.documentElement;
+
+// Same words as view.FormatTime: "0s", "100ms", "1.5s", "1m30s", "2h".
+function fmtTime(ms) {
+  if (ms === 0) return "0s";
+  const neg = ms < 0 ? "-" : "";
+  ms = Math.abs(ms);
+  if (ms < 1000) return neg + Math.round(ms) + "ms";
+  let s = ms / 1000;
+  const h = Math.floor(s / 3600);
+  s -= h * 3600;
+  const m = Math.floor(s / 60);
+  s -= m * 60;
+  s = Math.round(s * 1000) / 1000;
+  let out = neg;
+  if (h) out += h + "h";
+  if (m) out += m + "m";
+  if (s || (!h && !m)) out += s + "s";
+  return out;
+}
+
+function colors() {
+  const cs = getComputedStyle(root);
+  const v = (n, d) => cs.getPropertyValue(n).trim() || d;
+  const series = [];
+  for (let i = 1; i <= 8; i++) series.push(v(`--chart-${i}`, "#2563eb"));
+  return {
+    fg: v("--fg", "#1f2328"),
+    bg: v("--bg", "#ffffff"),
+    muted: v("--muted", "#59636e"),
+    grid: v("--border", "#d0d7de"),
+    cursor: v("--accent", "#0969da"),
+    quota: v("--marker-quota", "#1f2328"),
+    limit: v("--marker-limit", "#d1242f"),
+    waiting: v("--chart-waiting", "#8c959f"),
+    admitted: v("--chart-admitted", "#2563eb"),
+    terminating: v("--chart-terminating", "#e8910c"),
+    preemption: v("--mark-preemption", "#cf222e"),
+    series,
+  };
+}
+
+// stepAt is view.Overview.StepAt: the last step at or before ms.
+function stepAt(times, ms) {
+  let lo = 0;
+  let hi = times.length; // first step after ms
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (times[mid] <= ms) lo = mid + 1;
+    else hi = mid;
+  }
+  return Math.max(0, lo - 1);
+}
+
+// stepNear is stepAt for a click at ms, where slack ms is a few pixels: a
+// click just before a step's time (on its point) goes to that step.
+function stepNear(times, ms, slack) {
+  const i = stepAt(times, ms);
+  if (i + 1 < times.length && times[i + 1] - ms <= slack) return stepAt(times, times[i + 1]);
+  return i;
+}
+
+// A chart box's width: its .chart element's, at least 200 px.
+const widthOf = (el) => Math.max(200, Math.floor(el.clientWidth || el.getBoundingClientRect().width || 600));
+
+// uPlot data: x in ms, every series divided into its unit, gaps as null.
+function chartData(c) {
+  const data = [Float64Array.from(c.xMs)];
+  for (const s of c.series) {
+    const vals = new Array(s.values.length);
+    for (let i = 0; i < vals.length; i++) vals[i] = s.values[i] / c.divisor;
+    for (const g of s.gaps || []) vals[g] = null;
+    data.push(vals);
+  }
+  return data;
+}
+
+function fmtValue(v, unit) {
+  if (v == null) return "–";
+  const r = Math.round(v * 1000) / 1000;
+  return unit ? `${r} ${unit}` : String(r);
+}
+
+// uPlotChart draws one Chart (ui/view) into el.
+function uPlotChart(el, c, ov, ctx) {
+  const col = colors();
+  const stepped = uPlot.paths.stepped({ align: 1 });
+  let flavorIdx = -1;
+  let lastFlavor = null;
+  const series = [{ label: "time", value: (u, v) => (v == null ? "–" : fmtTime(v)) }];
+  c.series.forEach((s, i) => {
+    let stroke;
+    let dash;
+    let width = 1.5;
+    if (s.kind === "pending") {
+      stroke = i === 0 ? col.fg : col.series[(i - 1) % col.series.length];
+      width = i === 0 ? 2 : 1.5;
+    } else {
+      if (s.flavor !== lastFlavor) {
+        lastFlavor = s.flavor;
+        flavorIdx++;
+      }
+      const fc = col.series[flavorIdx % col.series.length];
+      if (s.kind === "used") {
+        stroke = fc;
+        width = 2;
+      } else if (s.kind === "quota") {
+        stroke = flavorIdx === 0 ? col.quota : fc;
+        dash = [5, 4];
+      } else {
+        stroke = flavorIdx === 0 ? col.limit : fc;
+        dash = [2, 3];
+      }
+    }
+    series.push({ label: s.label, stroke, width, dash, paths: stepped, points: { show: false }, value: (u, v) => fmtValue(v, c.unit) });
+  });
+  const opts = {
+    width: widthOf(el),
+    height: c.id === "pending" ? 200 : 150,
+    series,
+    scales: { x: { time: false } },
+    axes: [
+      { stroke: col.muted, grid: { stroke: col.grid, width: 1 }, ticks: { stroke: col.grid }, values: (u, vals) => vals.map(fmtTime) },
+      { stroke: col.muted, grid: { stroke: col.grid, width: 1 }, ticks: { stroke: col.grid }, size: 48, label: c.unit, labelSize: 14 },
+    ],
+    cursor: { sync: { key: "kueueplay-overview" }, drag: { x: true, y: false } },
+    legend: { live: true },
+    hooks: { draw: [(u) => drawCurrent(u, ctx.currentMs, col.cursor)] },
+  };
+  const u = new uPlot(opts, chartData(c), el);
+  // A click (not a drag, which zooms) goes to the step at that time.
+  let down = null;
+  u.over.addEventListener("mousedown", (e) => (down = { x: e.clientX, y: e.clientY }));
+  u.over.addEventListener("click", (e) => {
+    if (down && Math.abs(e.clientX - down.x) + Math.abs(e.clientY - down.y) > 3) return;
+    const left = e.clientX - u.over.getBoundingClientRect().left;
+    const ms = u.posToVal(left, "x");
+    const slack = Math.abs(u.posToVal(left + 3, "x") - ms);
+    if (Number.isFinite(ms)) ctx.onStep(stepNear(ov.timesMs, ms, slack));
+  });
+  return {
+    kind: "uplot",
+    u,
+    series: c.series.map((s) => s.label),
+    redraw: () => u.redraw(false, false),
+    resize: () => u.setSize({ width: widthOf(el), height: opts.height }),
+    // clientPoint is where time ms is on the page (mid-height of the plot).
+    clientPoint(ms) {
+      const r = u.over.getBoundingClientRect();
+      return { x: r.left + u.valToPos(ms, "x"), y: r.top + r.height / 2 };
+    },
+    destroy: () => u.destroy(),
+  };
+}
+
+// The current step's time as a vertical line.
+function drawCurrent(u, ms, color) {
+  if (ms == null) return;
+  const x = Math.round(u.valToPos(ms, "x", true));
+  const { top, height, left, width } = u.bbox;
+  if (x < left || x > left + width) return;
+  const c = u.ctx;
+  c.save();
+  c.strokeStyle = color;
+  c.lineWidth = Math.max(1, devicePixelRatio);
+  c.beginPath();
+  c.moveTo(x, top);
+  c.lineTo(x, top + height);
+  c.stroke();
+  c.restore();
+}
+
+// timelineChart draws the workloads' lanes into el: one canvas, only
+// the visible lanes drawn. Drag selects a time range to zoom into; the
+// wheel scrolls the lanes (Ctrl+wheel zooms); the box's
+// button[data-zoom=in|out|reset] zoom too.
+function timelineChart(el, box, tl, ov, ctx) {
+  const lanes = tl.lanes;
+  const end = Math.max(ov.endMs, 1);
+  const AXIS = 20;
+  // Readable lanes are 3 to 16 px (the wheel scrolls them when they do
+  // not fit); "All lanes" (data-zoom=fit) squeezes every lane into the
+  // plot, a density picture of the whole run.
+  const readableH = Math.max(3, Math.min(16, Math.floor(360 / Math.max(1, lanes.length))));
+  const plotH = Math.max(readableH, Math.min(360, lanes.length * readableH));
+  let laneH = readableH;
+  const canvas = document.createElement("canvas");
+  canvas.className = "timeline-canvas";
+  canvas.setAttribute("role", "img");
+  canvas.setAttribute("aria-label", `Timeline of ${lanes.length} workloads and ${(tl.preemptions || []).length} preemptions; click to go to that step`);
+  el.append(canvas);
+  const view = { x0: 0, x1: end, top: 0 }; // top: first lane shown (px)
+  let width = widthOf(el);
+  let col = colors();
+  const maxTop = () => Math.max(0, lanes.length * laneH - plotH);
+  const xOf = (ms) => ((ms - view.x0) / (view.x1 - view.x0)) * width;
+  const msOf = (x) => view.x0 + (x / width) * (view.x1 - view.x0);
+  let frame = 0;
+  const draw = () => {
+    frame = 0;
+    const dpr = devicePixelRatio || 1;
+    const h = plotH + AXIS;
+    if (canvas.width !== Math.round(width * dpr) || canvas.height !== Math.round(h * dpr)) {
+      canvas.width = Math.round(width * dpr);
+      canvas.height = Math.round(h * dpr);
+      canvas.style.width = width + "px";
+      canvas.style.height = h + "px";
+    }
+    const c = canvas.getContext("2d");
+    c.setTransform(dpr, 0, 0, dpr, 0, 0);
+    c.clearRect(0, 0, width, h);
+    c.save();
+    c.beginPath();
+    c.rect(0, 0, width, plotH);
+    c.clip();
+    const first = Math.floor(view.top / laneH);
+    const last = Math.min(lanes.length - 1, Math.floor((view.top + plotH) / laneH));
+    const barH = laneH >= 3 ? Math.max(2, laneH - (laneH > 5 ? 2 : 1)) : Math.max(0.5, laneH);
+    let cq = null;
+    for (let i = first; i <= last; i++) {
+      const l = lanes[i];
+      const y = i * laneH - view.top;
+      if (l.cq !== cq) {
+        if (cq !== null || i > 0) {
+          c.fillStyle = col.grid;
+          c.fillRect(0, y, width, 1);
+        }
+        cq = l.cq;
+      }
+      for (const s of l.spans) {
+        if (s.toMs < view.x0 || s.fromMs > view.x1) continue;
+        const x0 = xOf(s.fromMs);
+        const w = Math.max(1, xOf(s.toMs) - x0);
+        if (s.kind === "waiting") {
+          c.fillStyle = col.waiting;
+          c.fillRect(x0, y + laneH / 2 - 0.5, w, Math.min(1, laneH));
+        } else {
+          c.fillStyle = s.kind === "admitted" ? col.admitted : col.terminating;
+          c.fillRect(x0, y + (laneH - barH) / 2, w, barH);
+        }
+      }
+    }
+    // Group labels: each ClusterQueue's name at its first visible lane.
+    if (laneH >= 3) {
+      c.font = "11px system-ui, sans-serif";
+      c.textBaseline = "top";
+      let prev = null;
+      for (let i = first; i <= last; i++) {
+        if (lanes[i].cq === prev) continue;
+        prev = lanes[i].cq;
+        const y = Math.max(0, i * laneH - view.top);
+        const label = prev || "(no ClusterQueue)";
+        const tw = c.measureText(label).width;
+        c.globalAlpha = 0.8;
+        c.fillStyle = col.bg;
+        c.fillRect(2, y + 1, tw + 6, 13);
+        c.globalAlpha = 1;
+        c.fillStyle = col.muted;
+        c.fillText(label, 5, y + 2);
+      }
+    }
+    // Preemptions: a line from the preemptor's lane to the victim's, and
+    // a mark on the victim's.
+    for (const p of tl.preemptions || []) {
+      if (p.timeMs < view.x0 || p.timeMs > view.x1) continue;
+      const x = xOf(p.timeMs);
+      const vy = p.victim * laneH - view.top + laneH / 2;
+      c.strokeStyle = col.preemption;
+      c.fillStyle = col.preemption;
+      if (p.preemptor >= 0) {
+        const py = p.preemptor * laneH - view.top + laneH / 2;
+        c.lineWidth = 1;
+        c.beginPath();
+        c.moveTo(x, py);
+        c.lineTo(x, vy);
+        c.stroke();
+        c.fillRect(x - 1.5, py - 1.5, 3, 3);
+      }
+      c.beginPath();
+      c.moveTo(x, vy - 4);
+      c.lineTo(x + 4, vy);
+      c.lineTo(x, vy + 4);
+      c.lineTo(x - 4, vy);
+      c.closePath();
+      c.fill();
+    }
+    if (ctx.currentMs != null && ctx.currentMs >= view.x0 && ctx.currentMs <= view.x1) {
+      c.fillStyle = col.cursor;
+      c.fillRect(Math.round(xOf(ctx.currentMs)), 0, 1, plotH);
+    }
+    // Where the lanes shown are among all of them.
+    if (maxTop() > 0) {
+      const total = lanes.length * laneH;
+      c.globalAlpha = 0.5;
+      c.fillStyle = col.muted;
+      c.fillRect(width - 4, (view.top / total) * plotH, 3, Math.max(6, (plotH / total) * plotH));
+      c.globalAlpha = 1;
+    }
+    if (drag && drag.moved) {
+      c.globalAlpha = 0.15;
+      c.fillStyle = col.cursor;
+      c.fillRect(Math.min(drag.x0, drag.x1), 0, Math.abs(drag.x1 - drag.x0), plotH);
+      c.globalAlpha = 1;
+    }
+    c.restore();
+    // The time axis.
+    c.fillStyle = col.grid;
+    c.fillRect(0, plotH, width, 1);
+    c.fillStyle = col.muted;
+    c.font = "11px system-ui, sans-serif";
+    c.textBaseline = "top";
+    const span = view.x1 - view.x0;
+    const raw = span / Math.max(2, Math.floor(width / 90));
+    const mag = Math.pow(10, Math.floor(Math.log10(raw)));
+    const inc = [1, 2, 5, 10].map((k) => k * mag).find((k) => k >= raw) || raw;
+    for (let t = Math.ceil(view.x0 / inc) * inc; t <= view.x1; t += inc) {
+      const x = xOf(t);
+      c.fillRect(x, plotH, 1, 4);
+      const label = fmtTime(t);
+      const tw = c.measureText(label).width;
+      c.fillText(label, Math.min(width - tw, Math.max(0, x - tw / 2)), plotH + 5);
+    }
+  };
+  const redraw = () => {
+    if (!frame) frame = requestAnimationFrame(draw);
+  };
+  const zoom = (factor, at) => {
+    const span = view.x1 - view.x0;
+    const ns = Math.min(end, Math.max(1, span * factor));
+    const anchor = at ?? view.x0 + span / 2;
+    const f = (anchor - view.x0) / span;
+    view.x0 = Math.max(0, anchor - f * ns);
+    view.x1 = Math.min(end, view.x0 + ns);
+    view.x0 = Math.max(0, view.x1 - ns);
+    redraw();
+  };
+  // laneAt and markAt find what is under a point of the canvas.
+  const laneAt = (y) => Math.floor((y + view.top) / laneH);
+  const markAt = (x, y) =>
+    (tl.preemptions || []).find((p) => Math.abs(xOf(p.timeMs) - x) <= 5 && Math.abs(p.victim * laneH - view.top + laneH / 2 - y) <= 5);
+  let drag = null;
+  const local = (e) => {
+    const r = canvas.getBoundingClientRect();
+    return { x: e.clientX - r.left, y: e.clientY - r.top };
+  };
+  canvas.addEventListener("pointerdown", (e) => {
+    const p = local(e);
+    if (p.y > plotH) return;
+    drag = { x0: p.x, x1: p.x, moved: false };
+    canvas.setPointerCapture(e.pointerId);
+  });
+  canvas.addEventListener("pointermove", (e) => {
+    const p = local(e);
+    if (drag) {
+      drag.x1 = p.x;
+      drag.moved = drag.moved || Math.abs(drag.x1 - drag.x0) > 3;
+      if (drag.moved) redraw();
+      return;
+    }
+    const mark = markAt(p.x, p.y);
+    if (mark) {
+      canvas.title = `${lanes[mark.victim].workload} preempted by ${mark.preemptorName} at ${fmtTime(mark.timeMs)} (step ${mark.step})`;
+      return;
+    }
+    const l = lanes[laneAt(p.y)];
+    const ms = msOf(p.x);
+    const s = l && l.spans.find((s) => s.fromMs <= ms && ms <= s.toMs);
+    canvas.title = l
+      ? `${l.workload} (${l.cq || "no ClusterQueue"}, priority ${l.priority})` + (s ? `: ${s.kind} ${fmtTime(s.fromMs)}–${fmtTime(s.toMs)}` : "") + `; click for step ${stepAt(ov.timesMs, ms)}`
+      : "";
+  });
+  canvas.addEventListener("pointerup", (e) => {
+    if (!drag) return;
+    const d = drag;
+    drag = null;
+    if (d.moved) {
+      const a = msOf(Math.min(d.x0, d.x1));
+      const b = msOf(Math.max(d.x0, d.x1));
+      if (b - a >= 1) {
+        view.x0 = Math.max(0, a);
+        view.x1 = Math.min(end, b);
+      }
+      redraw();
+      return;
+    }
+    const mark = markAt(d.x0, local(e).y);
+    ctx.onStep(mark ? mark.step : stepNear(ov.timesMs, msOf(d.x0), msOf(d.x0 + 3) - msOf(d.x0)));
+  });
+  canvas.addEventListener(
+    "wheel",
+    (e) => {
+      if (e.ctrlKey || e.metaKey) {
+        e.preventDefault();
+        zoom(e.deltaY > 0 ? 1.25 : 0.8, msOf(local(e).x));
+        return;
+      }
+      const t = Math.max(0, Math.min(maxTop(), view.top + e.deltaY));
+      if (t !== view.top) {
+        e.preventDefault();
+        view.top = t;
+        redraw();
+      }
+    },
+    { passive: false },
+  );
+  for (const b of box.querySelectorAll("button[data-zoom]")) {
+    b.addEventListener("click", () => {
+      const z = b.dataset.zoom;
+      if (z === "in") zoom(0.5);
+      else if (z === "out") zoom(2);
+      else if (z === "fit") {
+        const fit = laneH === readableH && lanes.length * readableH > plotH;
+        laneH = fit ? plotH / lanes.length : readableH;
+        b.setAttribute("aria-pressed", String(fit));
+        view.top = 0;
+        redraw();
+      } else {
+        view.x0 = 0;
+        view.x1 = end;
+        view.top = 0;
+        redraw();
+      }
+    });
+  }
+  draw();
+  return {
+    kind: "timeline",
+    lanes: lanes.length,
+    preemptions: (tl.preemptions || []).length,
+    redraw,
+    resize() {
+      width = widthOf(el);
+      redraw();
+    },
+    recolor() {
+      col = colors();
+      redraw();
+    },
+    view: () => ({ ...view, laneH }),
+    // clientPoint is where time ms is on the page, on lane (default the
+    // middle of the plot).
+    clientPoint(ms, lane) {
+      const r = canvas.getBoundingClientRect();
+      const y = lane == null ? plotH / 2 : lane * laneH - view.top + laneH / 2;
+      return { x: r.left + xOf(ms), y: r.top + y };
+    },
+    destroy: () => canvas.remove(),
+  };
+}
+
+// The mounted overview, at most one.
+let current = null;
+
+function mount(rootEl, ov, { onStep }) {
+  unmount();
+  const ctx = { currentMs: null, onStep: (s) => onStep && onStep(s) };
+  const charts = new Map();
+  const byID = new Map([["pending", ov.pending]]);
+  for (const c of ov.usage) byID.set(c.id, c);
+  const create = (box) => {
+    const id = box.dataset.chart;
+    if (charts.has(id)) return;
+    const el = box.querySelector(".chart");
+    if (!el) return;
+    let chart = null;
+    if (id === "timeline") chart = timelineChart(el, box, ov.timeline, ov, ctx);
+    else if (byID.has(id)) chart = uPlotChart(el, byID.get(id), ov, ctx);
+    if (!chart) return;
+    charts.set(id, { chart, box, el });
+    box.dataset.drawn = "true";
+  };
+  // Charts are made when first seen; a step move redraws (in the next
+  // frame) the charts in view, and the others when they come into view.
+  const visible = new Set();
+  const stale = new Set();
+  let stepFrame = 0;
+  const redrawVisible = () => {
+    stepFrame = 0;
+    for (const id of stale) {
+      const c = charts.get(id);
+      if (c && visible.has(id)) {
+        c.chart.redraw();
+        stale.delete(id);
+      }
+    }
+  };
+  const stepMoved = () => {
+    for (const id of charts.keys()) stale.add(id);
+    if (!stepFrame) stepFrame = requestAnimationFrame(redrawVisible);
+  };
+  const io = new IntersectionObserver(
+    (entries) => {
+      for (const e of entries) {
+        const id = e.target.dataset.chart;
+        if (!e.isIntersecting) {
+          visible.delete(id);
+          continue;
+        }
+        visible.add(id);
+        create(e.target);
+        if (stale.has(id)) {
+          charts.get(id)?.chart.redraw();
+          stale.delete(id);
+        }
+      }
+    },
+    { rootMargin: "200px" },
+  );
+  const boxes = [...rootEl.querySelectorAll("[data-chart]")];
+  for (const b of boxes) io.observe(b);
+  // Resizes (the window, Compare mode) and theme changes redraw.
+  let resizeFrame = 0;
+  const ro = new ResizeObserver(() => {
+    if (resizeFrame) return;
+    resizeFrame = requestAnimationFrame(() => {
+      resizeFrame = 0;
+      for (const { chart } of charts.values()) chart.resize();
+    });
+  });
+  ro.observe(rootEl);
+  // uPlot keeps its colours in its options: a theme change makes the
+  // charts again (they are made when seen, so this is cheap).
+  const retheme = () => {
+    for (const [id, { chart, box }] of [...charts]) {
+      if (chart.kind === "timeline") {
+        chart.recolor();
+        continue;
+      }
+      chart.destroy();
+      charts.delete(id);
+      delete box.dataset.drawn;
+      create(box);
+    }
+  };
+  const mo = new MutationObserver(retheme);
+  mo.observe(root, { attributes: true, attributeFilter: ["data-theme"] });
+  const mq = matchMedia("(prefers-color-scheme: dark)");
+  mq.addEventListener("change", retheme);
+  current = {
+    root: rootEl,
+    ov,
+    charts,
+    ctx,
+    stepMoved,
+    destroy() {
+      cancelAnimationFrame(stepFrame);
+      io.disconnect();
+      ro.disconnect();
+      mo.disconnect();
+      mq.removeEventListener("change", retheme);
+      for (const { chart } of charts.values()) chart.destroy();
+      charts.clear();
+      for (const b of boxes) delete b.dataset.drawn;
+    },
+  };
+  return current;
+}
+
+function unmount() {
+  if (current) current.destroy();
+  current = null;
+}
+
+// setStep marks the step shown on every chart (a vertical line at its
+// time).
+function setStep(step) {
+  if (!current) return;
+  const t = current.ov.timesMs;
+  current.ctx.currentMs = t.length ? t[Math.max(0, Math.min(step, t.length - 1))] : null;
+  current.stepMoved();
+}
+
+// inspect describes what is drawn, for the tests: per chart its id, kind,
+// series labels (uPlot's own, without the x series), number of points,
+// and for the timeline its lanes and preemptions.
+function inspect() {
+  if (!current) return null;
+  const out = [];
+  for (const [id, { chart }] of current.charts) {
+    if (chart.kind === "uplot") {
+      out.push({ id, kind: "uplot", series: chart.u.series.slice(1).map((s) => s.label), points: chart.u.data[0].length });
+    } else {
+      out.push({ id, kind: "timeline", lanes: chart.lanes, preemptions: chart.preemptions, view: chart.view() });
+    }
+  }
+  return out;
+}
+
+// clientPoint(id, ms, lane) is where time ms of chart id is on the page.
+function clientPoint(id, ms, lane) {
+  const c = current && current.charts.get(id);
+  return c ? c.chart.clientPoint(ms, lane) : null;
+}
+
+window.kueueplayCharts = { mount, unmount, setStep, inspect, clientPoint, fmtTime, stepAt };
