@@ -2,11 +2,14 @@ package api_test
 
 import (
 	"fmt"
+	"io/fs"
 	"strings"
 	"testing"
 
+	"github.com/kueueplay/kueueplay"
 	"github.com/kueueplay/kueueplay/api"
 	"github.com/kueueplay/kueueplay/core/scenario"
+	"github.com/kueueplay/kueueplay/ui/view"
 )
 
 // profiles are the named limit profiles, in the order of their size.
@@ -16,6 +19,30 @@ var profiles = []struct {
 }{
 	{"free", api.FreeLimits},
 	{"paid", api.PaidLimits},
+}
+
+// cheapestCycle is what a scheduling cycle costs at least in work units:
+// a cycle runs only with a queue head, and nominating it costs 100
+// (stepWork). TestCheapestCycle checks it on the gallery.
+const cheapestCycle = 100
+
+// TestCheapestCycle: no gallery example's run costs less than
+// cheapestCycle units per cycle.
+func TestCheapestCycle(t *testing.T) {
+	files, err := fs.Glob(kueueplay.Examples(), "*.yaml")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no examples: %v", err)
+	}
+	for _, f := range files {
+		text := example(t, strings.TrimSuffix(f, ".yaml"))
+		work, err := api.Work(f, text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c := wantTrace(t, f, text, nil).Cycles; int64(c)*cheapestCycle > work {
+			t.Errorf("%s: %d cycles in %d units, under %d a cycle", f, c, work, cheapestCycle)
+		}
+	}
 }
 
 // flavors is a scenario of n objects: n ResourceFlavors, the smallest
@@ -32,9 +59,9 @@ func flavors(n int) string {
 // TestProfiles: each profile sets every field, reads back from its name
 // and from its String, and is consistent: the body limit holds a scenario
 // at the object limit (so object_limit, not body_too_large, is what a
-// scenario with one object more meets), a run at the cycle limit fits the
-// work budget's floor (each cycle costs at least one unit), and the paid
-// profile allows at least what the free one does.
+// scenario with one object more meets), a run of the cheapest cycles
+// meets the cycle limit within the work budget, and the paid profile
+// allows at least what the free one does.
 func TestProfiles(t *testing.T) {
 	for i, p := range profiles {
 		t.Run(p.name, func(t *testing.T) {
@@ -51,8 +78,8 @@ func TestProfiles(t *testing.T) {
 			if n := len(flavors(l.MaxObjects + 1)); int64(n) > l.MaxBodyBytes {
 				t.Errorf("a scenario of %d flavors is %d bytes, over the body limit %d: the object limit cannot be met", l.MaxObjects+1, n, l.MaxBodyBytes)
 			}
-			if l.MaxWork < int64(l.MaxCycles) {
-				t.Errorf("work %d < cycles %d: the cycle limit cannot be met", l.MaxWork, l.MaxCycles)
+			if int64(l.MaxCycles)*cheapestCycle > l.MaxWork {
+				t.Errorf("%d cycles of %d units each are over the work budget %d: the cycle limit cannot be met", l.MaxCycles, cheapestCycle, l.MaxWork)
 			}
 			if i > 0 {
 				prev := profiles[i-1].limits
@@ -226,4 +253,24 @@ func cyclesOf(t *testing.T, text string) int {
 		t.Fatalf("the run ends %q, not settled", tr.End)
 	}
 	return tr.Cycles
+}
+
+// TestShareWithinLimits: the page's Share makes a short link for any
+// gallery example, with its whole text in the fragment as the page sends
+// it after an edit, under each profile (POST /v1/share is bounded by the
+// body limit only).
+func TestShareWithinLimits(t *testing.T) {
+	files, err := fs.Glob(kueueplay.Examples(), "*.yaml")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no examples: %v", err)
+	}
+	for _, p := range profiles {
+		h := newHandler(p.limits)
+		for _, f := range files {
+			frag := view.EncodeFragment(view.Shared{Scenario: example(t, strings.TrimSuffix(f, ".yaml")), Step: 3})
+			if rec := (request{target: "/v1/share", body: frag}).do(t, h); rec.Code != 201 {
+				t.Errorf("%s profile, %s (%d bytes): %d %s", p.name, f, len(frag), rec.Code, rec.Body.String())
+			}
+		}
+	}
 }
