@@ -41,7 +41,8 @@ import (
 )
 
 // Limits bound what one request may cost. The zero value of a field means
-// its default (DefaultLimits).
+// its default (DefaultLimits). FreeLimits and PaidLimits are the named
+// profiles (api/limits.go), for the Workers Free and Paid plans.
 type Limits struct {
 	// MaxBodyBytes bounds a request body (413 beyond it).
 	MaxBodyBytes int64
@@ -61,16 +62,9 @@ type Limits struct {
 	MaxWork int64
 }
 
-// DefaultLimits are the limits New uses for unset fields. MaxWork is 0.7
-// to 1.4 s of one core natively and two to three times that in WebAssembly
-// (BenchmarkWork measures the cost of a unit); every gallery example needs
-// far less (TestExamplesWithinLimits).
-var DefaultLimits = Limits{
-	MaxBodyBytes: 1 << 20,
-	MaxObjects:   2_000,
-	MaxCycles:    2_000,
-	MaxWork:      5_000_000,
-}
+// DefaultLimits are the limits New uses for unset fields: the free
+// profile (FreeLimits), the one that fits anywhere the API runs.
+var DefaultLimits = FreeLimits
 
 func (l Limits) withDefaults() Limits {
 	if l.MaxBodyBytes <= 0 {

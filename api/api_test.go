@@ -142,9 +142,9 @@ func TestErrors(t *testing.T) {
 		{"body over the limit", api.Limits{MaxBodyBytes: 100}, request{target: "/v1/simulate", body: def}, 413, "body_too_large", 100, "at most 100 bytes"},
 		{"validate body over the limit", api.Limits{MaxBodyBytes: 100}, request{target: "/v1/validate", body: def}, 413, "body_too_large", 100, "at most 100 bytes"},
 		{"share body over the limit", api.Limits{MaxBodyBytes: 10}, request{target: "/v1/share", body: view.EncodeFragment(view.Shared{Scenario: def})}, 413, "body_too_large", 10, "at most 10 bytes"},
-		{"default body limit is 1 MiB", api.Limits{}, request{target: "/v1/simulate", body: def + strings.Repeat("#", 1<<20)}, 413, "body_too_large", 1 << 20, "1048576"},
-		{"too many objects", api.Limits{MaxObjects: 20}, request{target: "/v1/simulate", body: big(30)}, 422, "object_limit", 20, "at most 20"},
-		{"default object limit", api.Limits{}, request{target: "/v1/simulate", body: big(2000)}, 422, "object_limit", 2000, "at most 2000"},
+		{"default body limit", api.Limits{}, request{target: "/v1/simulate", body: def + strings.Repeat("#", int(api.DefaultLimits.MaxBodyBytes))}, 413, "body_too_large", api.DefaultLimits.MaxBodyBytes, fmt.Sprint(api.DefaultLimits.MaxBodyBytes)},
+		{"too many objects", api.Limits{MaxObjects: 20, MaxBodyBytes: 1 << 20}, request{target: "/v1/simulate", body: big(30)}, 422, "object_limit", 20, "at most 20"},
+		{"default object limit", api.Limits{}, request{target: "/v1/simulate", body: flavors(api.DefaultLimits.MaxObjects + 1)}, 422, "object_limit", int64(api.DefaultLimits.MaxObjects), fmt.Sprintf("at most %d", api.DefaultLimits.MaxObjects)},
 		{"maxCycles above the limit", api.Limits{MaxCycles: 50}, request{target: "/v1/simulate", body: fmt.Sprintf(slow, 51)}, 422, "cycle_limit", 50, "spec.maxCycles is 51"},
 		{"does not settle within the limit", api.Limits{MaxCycles: 5}, request{target: "/v1/simulate", body: strings.Replace(fmt.Sprintf(slow, 1), "spec: {maxCycles: 1}", "spec: {}", 1)}, 422, "cycle_limit", 5, "did not settle"},
 		{"work budget", api.Limits{MaxWork: 50}, request{target: "/v1/simulate", body: def}, 422, "work_limit", 50, "more work"},
@@ -277,7 +277,7 @@ func TestValidate(t *testing.T) {
 }
 
 func TestSimulate(t *testing.T) {
-	h := newHandler(api.Limits{})
+	h := newHandler(api.PaidLimits)
 	def := example(t, "default")
 	full := wantTrace(t, "scenario.yaml", def, nil)
 	gated := wantTrace(t, "scenario.yaml", example(t, "kep4378-claims-gate-off"), core.FeatureGates{core.GateRefreshAssignmentsDuringSchedulingCycle: true})
@@ -367,40 +367,64 @@ func TestSimulate(t *testing.T) {
 }
 
 // TestExamplesWithinLimits: every gallery example runs through the API
-// with the default limits, and the API's trace is the engine's, byte for
-// byte.
+// with the paid profile (what `kueueplay serve` uses by default), and the
+// API's trace is the engine's, byte for byte. The free profile serves the
+// default example the same way and refuses the larger ones by a limit
+// (413 or 422 with a limit's code), never otherwise.
 func TestExamplesWithinLimits(t *testing.T) {
-	h := newHandler(api.Limits{})
 	files, err := fs.Glob(kueueplay.Examples(), "*.yaml")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no examples: %v", err)
 	}
-	for _, f := range files {
-		t.Run(f, func(t *testing.T) {
-			text := example(t, strings.TrimSuffix(f, ".yaml"))
-			rec := request{target: "/v1/simulate", body: text}.do(t, h)
-			if rec.Code != 200 {
-				t.Fatalf("status %d: %s", rec.Code, rec.Body.String())
+	for _, p := range profiles {
+		h := newHandler(p.limits)
+		t.Run(p.name, func(t *testing.T) {
+			served := 0
+			for _, f := range files {
+				t.Run(f, func(t *testing.T) {
+					if exampleWithin(t, h, p.name == "free" && f != "default.yaml", f) {
+						served++
+					}
+				})
 			}
-			want, err := json.Marshal(wantTrace(t, "scenario.yaml", text, nil))
-			if err != nil {
-				t.Fatal(err)
-			}
-			var got struct {
-				Trace json.RawMessage `json:"trace"`
-			}
-			if err := json.Unmarshal(rec.Body.Bytes(), &got); err != nil {
-				t.Fatal(err)
-			}
-			if !bytes.Equal(want, got.Trace) {
-				t.Errorf("the API's trace differs from sim.Run's")
-			}
+			t.Logf("%s profile: %d of %d examples served", p.name, served, len(files))
 		})
 	}
 }
 
+// exampleWithin simulates a gallery example through h and reports whether
+// it was served; refusals fail the test unless mayRefuse, and then they
+// must be a limit's.
+func exampleWithin(t *testing.T, h *api.Handler, mayRefuse bool, f string) bool {
+	text := example(t, strings.TrimSuffix(f, ".yaml"))
+	rec := request{target: "/v1/simulate", body: text}.do(t, h)
+	if rec.Code != 200 && mayRefuse {
+		if e := decodeJSON[errorBody](t, rec); !limitCodes[e.Error.Code] || e.Error.Status != rec.Code {
+			t.Errorf("refused otherwise than by a limit: %d %s", rec.Code, rec.Body.String())
+		}
+		return false
+	}
+	if rec.Code != 200 {
+		t.Fatalf("status %d: %s", rec.Code, rec.Body.String())
+	}
+	want, err := json.Marshal(wantTrace(t, "scenario.yaml", text, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Trace json.RawMessage `json:"trace"`
+	}
+	if err := json.Unmarshal(rec.Body.Bytes(), &got); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(want, got.Trace) {
+		t.Errorf("the API's trace differs from sim.Run's")
+	}
+	return true
+}
+
 func TestRender(t *testing.T) {
-	h := newHandler(api.Limits{})
+	h := newHandler(api.PaidLimits)
 	def := example(t, "default")
 	tr := wantTrace(t, "default.yaml", def, nil)
 	want := view.SVG(view.Build(tr, 3), view.SVGOptions{Heading: "default", Theme: "dark"}).String()

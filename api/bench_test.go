@@ -15,7 +15,9 @@ import (
 //
 //	go test ./api -run '^$' -bench Work -benchtime 3x
 //
-// reports ns/unit per shape; DefaultLimits.MaxWork is set from it.
+// reports ns/unit per shape natively (the weights of stepWork were fitted
+// to it); the limit profiles come from the same shapes on workerd
+// (BenchmarkWorkerdSizes, api/limits.go).
 func workScenarios() map[string]string {
 	return map[string]string{
 		"queueing":   queueingScenario(400, 4),

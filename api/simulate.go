@@ -296,13 +296,19 @@ func firstError(ds []core.Diagnostic) string {
 
 // checkObjects enforces Limits.MaxObjects.
 func (h *Handler) checkObjects(sc *core.Scenario) *apiError {
-	n := len(sc.Flavors) + len(sc.ClusterQueues) + len(sc.Cohorts) + len(sc.LocalQueues) + len(sc.Namespaces) +
-		len(sc.Workloads) + len(sc.Nodes) + len(sc.Deployments) + len(sc.ResourcePolicies) + len(sc.Events)
+	n := objectCount(sc)
 	if n <= h.limits.MaxObjects {
 		return nil
 	}
 	return &apiError{Status: http.StatusUnprocessableEntity, Code: "object_limit", Limit: int64(h.limits.MaxObjects),
 		Message: fmt.Sprintf("the scenario has %d objects and events; this API takes at most %d (run it with the kueueplay CLI)", n, h.limits.MaxObjects)}
+}
+
+// objectCount is what Limits.MaxObjects bounds: the scenario's objects
+// and events.
+func objectCount(sc *core.Scenario) int {
+	return len(sc.Flavors) + len(sc.ClusterQueues) + len(sc.Cohorts) + len(sc.LocalQueues) + len(sc.Namespaces) +
+		len(sc.Workloads) + len(sc.Nodes) + len(sc.Deployments) + len(sc.ResourcePolicies) + len(sc.Events)
 }
 
 // stepWork is the work a step cost, in units that track the engine's CPU

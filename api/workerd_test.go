@@ -3,6 +3,7 @@ package api_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"io/fs"
@@ -87,13 +88,23 @@ const worker :Workerd.Worker = (
     (name = "app.wasm", wasm = embed "app.wasm"),
   ],
   compatibilityDate = "2025-01-01",
-  bindings = [(name = "SHARES", kvNamespace = "kv")],
+  bindings = [(name = "SHARES", kvNamespace = "kv")%s],
 );
 `
 
+// limitsBinding is the Worker's KUEUEPLAY_LIMITS variable in workerd's
+// config (a text binding, what wrangler makes of a "vars" entry).
+func limitsBinding(setting string) string {
+	if setting == "" {
+		return ""
+	}
+	return fmt.Sprintf(", (name = \"KUEUEPLAY_LIMITS\", text = %q)", setting)
+}
+
 // startWorkerd starts workerd on a free loopback port over the build in
-// dir, with the KV namespace in kvDir, and waits until it answers.
-func startWorkerd(t testing.TB, bin, dir, kvDir string) *workerd {
+// dir, with the KV namespace in kvDir and the Worker's KUEUEPLAY_LIMITS
+// variable set to limits ("": unset), and waits until it answers.
+func startWorkerd(t testing.TB, bin, dir, kvDir, limits string) *workerd {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -102,7 +113,7 @@ func startWorkerd(t testing.TB, bin, dir, kvDir string) *workerd {
 	addr := ln.Addr().String()
 	ln.Close()
 	conf := filepath.Join(dir, "config.capnp")
-	if err := os.WriteFile(conf, []byte(fmt.Sprintf(workerdConfig, kvDir, addr)), 0o644); err != nil {
+	if err := os.WriteFile(conf, []byte(fmt.Sprintf(workerdConfig, kvDir, addr, limitsBinding(limits))), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	w := &workerd{url: "http://" + addr, dir: dir, kv: kvDir, logs: &bytes.Buffer{}}
@@ -114,10 +125,12 @@ func startWorkerd(t testing.TB, bin, dir, kvDir string) *workerd {
 	t.Cleanup(w.stop)
 	deadline := time.Now().Add(30 * time.Second)
 	for {
+		// The Worker answers JSON, an error too (a misconfigured
+		// KUEUEPLAY_LIMITS makes every answer a 500).
 		res, err := http.Get(w.url + "/v1/examples")
 		if err == nil {
 			res.Body.Close()
-			if res.StatusCode == 200 {
+			if res.Header.Get("Content-Type") == "application/json" {
 				return w
 			}
 		}
@@ -187,8 +200,11 @@ func TestWorkerd(t *testing.T) {
 	if err := os.MkdirAll(kvDir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	w := startWorkerd(t, bin, dir, kvDir)
-	native := httptest.NewServer(api.New(api.Config{Examples: kueueplay.Examples(), Store: &api.MemStore{}}))
+	// The paid profile, so that every gallery example's simulation is
+	// compared (the free one refuses most); testWorkerdLimits checks the
+	// variable itself.
+	w := startWorkerd(t, bin, dir, kvDir, "paid")
+	native := httptest.NewServer(api.New(api.Config{Examples: kueueplay.Examples(), Store: &api.MemStore{}, Limits: api.PaidLimits}))
 	defer native.Close()
 
 	def := example(t, "default")
@@ -200,7 +216,7 @@ func TestWorkerd(t *testing.T) {
 		{name: "simulate with gates and settings", method: "POST", path: "/v1/simulate?gates=RefreshAssignmentsDuringSchedulingCycle=true&settings=whenCanBorrow=TryNextFlavor", body: example(t, "kep4378-claims-gate-off")},
 		{name: "simulate a JSON envelope", method: "POST", path: "/v1/simulate", contentType: "application/json", body: `{"scenario": ` + strconv.Quote(def) + `, "from": 1, "to": 3}`},
 		{name: "simulate an invalid scenario", method: "POST", path: "/v1/simulate", body: "kind: Nope\n"},
-		{name: "simulate a body over 1 MiB", method: "POST", path: "/v1/simulate", body: def + strings.Repeat("#", 1<<20)},
+		{name: "simulate a body over the limit", method: "POST", path: "/v1/simulate", body: def + strings.Repeat("#", int(api.PaidLimits.MaxBodyBytes))},
 		{name: "simulate preflight", method: "OPTIONS", path: "/v1/simulate"},
 		{name: "render an example", method: "GET", path: "/v1/render.svg?example=default&step=4&theme=dark"},
 		{name: "render a fragment", method: "GET", path: "/v1/render.svg?s=" + frag},
@@ -252,6 +268,8 @@ func TestWorkerd(t *testing.T) {
 		})
 	}
 
+	t.Run("KUEUEPLAY_LIMITS", func(t *testing.T) { testWorkerdLimits(t, bin, dir) })
+
 	// The short link is in workerd's KV directory, and survives a restart
 	// of workerd over the same directory.
 	t.Run("KV", func(t *testing.T) {
@@ -263,7 +281,7 @@ func TestWorkerd(t *testing.T) {
 			t.Fatalf("KV file: %q, %v; want the fragment", stored, err)
 		}
 		w.stop()
-		w2 := startWorkerd(t, bin, dir, kvDir)
+		w2 := startWorkerd(t, bin, dir, kvDir, "paid")
 		for _, c := range []call{{method: "GET", path: "/s/" + shareID}, {method: "GET", path: "/s/" + shareID + "?embed=1"}, {method: "GET", path: "/v1/share/" + shareID}} {
 			got := send(t, w2.url, c)
 			got.body = strings.ReplaceAll(got.body, w2.url, native.URL)
@@ -274,6 +292,52 @@ func TestWorkerd(t *testing.T) {
 			}
 		}
 	})
+}
+
+// testWorkerdLimits: the Worker takes its limits from its variable
+// KUEUEPLAY_LIMITS (cmd/worker), the free profile when it is unset, and a
+// setting api.ParseLimits refuses makes every answer a 500 that says so.
+func testWorkerdLimits(t *testing.T, bin, dir string) {
+	free := api.FreeLimits
+	over := flavors(free.MaxObjects + 1)
+	for _, tc := range []struct {
+		setting string
+		status  int
+		code    string
+		limit   int64
+	}{
+		{"", 422, "object_limit", int64(free.MaxObjects)},
+		{"free", 422, "object_limit", int64(free.MaxObjects)},
+		{"paid", 200, "", 0},
+		{"paid,objects=20", 422, "object_limit", 20},
+		{"enterprise", 500, "misconfigured", 0},
+	} {
+		name := tc.setting
+		if name == "" {
+			name = "unset"
+		}
+		t.Run(name, func(t *testing.T) {
+			w := startWorkerd(t, bin, dir, t.TempDir(), tc.setting)
+			defer w.stop()
+			got := send(t, w.url, call{method: "POST", path: "/v1/simulate", body: over})
+			if got.status != tc.status {
+				t.Fatalf("simulate %d objects: status %d, want %d: %.300s", free.MaxObjects+1, got.status, tc.status, got.body)
+			}
+			if tc.status == 200 {
+				return
+			}
+			var e errorBody
+			if err := json.Unmarshal([]byte(got.body), &e); err != nil {
+				t.Fatalf("%v: %s", err, got.body)
+			}
+			if e.Error.Code != tc.code || e.Error.Limit != tc.limit {
+				t.Errorf("error %+v, want code %s, limit %d", e.Error, tc.code, tc.limit)
+			}
+			if tc.code == "misconfigured" && !strings.Contains(e.Error.Message, "KUEUEPLAY_LIMITS") {
+				t.Errorf("message %q does not name the variable", e.Error.Message)
+			}
+		})
+	}
 }
 
 func between(s, start, end string) string {
@@ -300,7 +364,7 @@ func BenchmarkWorkerd(b *testing.B) {
 		b.Skip("needs Linux's /proc")
 	}
 	dir := buildWorker(b)
-	w := startWorkerd(b, bin, dir, b.TempDir())
+	w := startWorkerd(b, bin, dir, b.TempDir(), "")
 	def, err := fs.ReadFile(kueueplay.Examples(), "default.yaml")
 	if err != nil {
 		b.Fatal(err)

@@ -59,6 +59,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	addr := flags.String("addr", "localhost:8080", "listen on `host:port`")
 	dir := flags.String("dir", "build/site", "serve the playground built in `DIR`")
 	shares := flags.String("shares", "build/shares", "keep short links (POST /v1/share) in `DIR`; empty: no short links")
+	limits := flags.String("limits", "paid", "the API's limits: `free|paid`, optionally with overrides (paid,objects=N,cycles=N,work=N,body=N)")
 	if err := flags.Parse(args); err != nil {
 		return 2
 	}
@@ -66,12 +67,17 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "kueueplay serve: unexpected argument %q\n", flags.Arg(0))
 		return 2
 	}
+	lim, err := api.ParseLimits(*limits)
+	if err != nil {
+		fmt.Fprintf(stderr, "kueueplay serve: -limits: %v\n", err)
+		return 2
+	}
 	site, err := newSiteHandler(*dir)
 	if err != nil {
 		fmt.Fprintf(stderr, "kueueplay serve: %v\n", err)
 		return 1
 	}
-	h := newServer(site, *shares)
+	h := newServer(site, *shares, lim)
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		fmt.Fprintf(stderr, "kueueplay serve: %v\n", err)
@@ -82,7 +88,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       2 * time.Minute,
 	}
-	fmt.Fprintf(stdout, "serving http://%s/ from %s, the API at /v1/ (Ctrl+C stops)\n", displayAddr(*addr, ln.Addr()), *dir)
+	fmt.Fprintf(stdout, "serving http://%s/ from %s, the API at /v1/ with limits %s (Ctrl+C stops)\n", displayAddr(*addr, ln.Addr()), *dir, *limits)
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {
@@ -101,9 +107,16 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 }
 
 // newServer routes the API's paths (/v1/, /s/) to the API handler, with
-// short links in sharesDir, and everything else to the site.
-func newServer(site http.Handler, sharesDir string) http.Handler {
-	cfg := api.Config{Examples: kueueplay.Examples()}
+// short links in sharesDir and the given limits, and everything else to
+// the site.
+//
+// The limits default to the paid profile (-limits paid): this server runs
+// on one's own machine, where the Workers Free plan's 10 ms of CPU per
+// request means nothing, and the paid profile still bounds a request to
+// seconds of CPU and a trace of tens of megabytes. A server open to
+// others can take -limits free.
+func newServer(site http.Handler, sharesDir string, lim api.Limits) http.Handler {
+	cfg := api.Config{Examples: kueueplay.Examples(), Limits: lim}
 	if sharesDir != "" {
 		cfg.Store = api.DirStore{Dir: sharesDir}
 	}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -14,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kueueplay/kueueplay/api"
 	"github.com/kueueplay/kueueplay/ui/view"
 )
 
@@ -271,5 +273,85 @@ func TestDisplayAddr(t *testing.T) {
 		if got := displayAddr(asked, bound); got != want {
 			t.Errorf("displayAddr(%q) = %q, want %q", asked, got, want)
 		}
+	}
+}
+
+// startServe runs serve with args (and a test site, no short links) on a
+// free port until the test ends, and returns its URL.
+func startServe(t *testing.T, args ...string) string {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	pr, pw := io.Pipe()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		serve(ctx, append([]string{"-addr", "127.0.0.1:0", "-dir", testSite(t), "-shares", ""}, args...), pw, io.Discard)
+		pw.Close()
+	}()
+	t.Cleanup(func() { cancel(); <-done })
+	line, err := bufio.NewReader(pr).ReadString('\n')
+	if err != nil {
+		t.Fatalf("reading the banner: %v", err)
+	}
+	go io.Copy(io.Discard, pr)
+	url := regexp.MustCompile(`^serving (http://127\.0\.0\.1:\d+/) `).FindStringSubmatch(line)
+	if url == nil {
+		t.Fatalf("banner %q", line)
+	}
+	return url[1]
+}
+
+// TestServeLimits: -limits chooses the API's limits, the paid profile by
+// default, and a setting api.ParseLimits refuses is a usage error.
+func TestServeLimits(t *testing.T) {
+	free, paid := api.FreeLimits, api.PaidLimits
+	if paid.MaxObjects <= free.MaxObjects {
+		t.Fatalf("the paid profile's object limit %d is not above the free one's %d", paid.MaxObjects, free.MaxObjects)
+	}
+	// One object more than the free profile takes.
+	var sc strings.Builder
+	sc.WriteString("apiVersion: kueueplay/v1alpha1\nkind: Scenario\nmetadata: {name: flavors}\nspec: {}\n")
+	for i := range free.MaxObjects + 1 {
+		fmt.Fprintf(&sc, "---\napiVersion: kueue.x-k8s.io/v1beta2\nkind: ResourceFlavor\nmetadata: {name: f%d}\n", i)
+	}
+	simulate := func(url string) (int, string, int64) {
+		t.Helper()
+		res, err := http.Post(url+"v1/simulate", "text/plain", strings.NewReader(sc.String()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		var body struct {
+			Error struct {
+				Code  string
+				Limit int64
+			}
+		}
+		json.NewDecoder(res.Body).Decode(&body)
+		return res.StatusCode, body.Error.Code, body.Error.Limit
+	}
+	for _, tc := range []struct {
+		name   string
+		args   []string
+		status int
+		code   string
+		limit  int64
+	}{
+		{"default: paid", nil, 200, "", 0},
+		{"paid", []string{"-limits", "paid"}, 200, "", 0},
+		{"free", []string{"-limits", "free"}, 422, "object_limit", int64(free.MaxObjects)},
+		{"paid with an override", []string{"-limits", "paid,objects=5"}, 422, "object_limit", 5},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			status, code, limit := simulate(startServe(t, tc.args...))
+			if status != tc.status || code != tc.code || limit != tc.limit {
+				t.Errorf("simulate %d objects: %d %q limit %d; want %d %q limit %d", free.MaxObjects+1, status, code, limit, tc.status, tc.code, tc.limit)
+			}
+		})
+	}
+
+	var stderr strings.Builder
+	if code := serve(context.Background(), []string{"-limits", "enterprise", "-dir", testSite(t)}, io.Discard, &stderr); code != 2 || !strings.Contains(stderr.String(), "-limits") {
+		t.Errorf("-limits enterprise: exit %d, stderr %q; want 2 and the flag named", code, stderr.String())
 	}
 }

@@ -1,0 +1,145 @@
+package api
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// The profiles are derived from BenchmarkWorkerdSizes (api/
+// workerd_limits_test.go; README "Limits" has the table): the Worker
+// under workerd, CPU time of its threads per request and its peak
+// resident memory, measured on a 2-core machine shared with other work,
+// so every cost below is an upper bound (contention only adds to CPU
+// time). For CPU the least of 30 requests is used, the lower of two runs
+// (one of them before the benchmark raised workerd's priority); for
+// memory the costliest shape.
+//
+// What a request costs on workerd, fitted to those measurements:
+//
+//	CPU    ≈ 2.4 ms + 0.645 ms per KB of body + 3.0 µs per work unit
+//	memory ≈ 97 bytes per byte of body (decoding) + 330 bytes per unit
+//
+// CPU: 0.645 ms/KB is validate of the default example (4,509 bytes, 5.4
+// ms) against Kueue's scalability shape at 181 objects (55,875 bytes,
+// 38.5 ms); 3.0 µs/unit the default example's simulation (872 units, 7.9
+// ms) over a one-workload one (121 units, 3.2 ms), each less its
+// decoding, the steepest marginal cost measured; 2.4 ms what is left of
+// the one-workload run. (At scale a unit costs 3.4 to 4.6 µs with the
+// median request: the queueing shape, 283,268 units in 0.96 s, and the
+// scalability shape at 3,000 workloads, 747,243 units in 3.45 s.)
+// Memory: decoding the scalability shape at 3,000 workloads (1.2 MB)
+// grows workerd by 119 MB; simulating it by 355 MB, 316 bytes per unit
+// beyond the decoding, and 329 at 1,000 workloads (the queueing and
+// preemption shapes take 163 and 167).
+
+// FreeLimits fit the Workers Free plan's 10 ms of CPU per request with a
+// margin of 10%: the costliest request they admit, a body of 4.5 KiB and
+// 1,200 units, costs 2.4 + 3.0 + 3.6 = 9.0 ms by the fit above. The body
+// and the work share the budget: the body is the default example's size
+// (4,509 bytes) rounded up to 4.5 KiB, and the work what is left (the
+// default example needs 872 units). Objects are as many as the body holds
+// in the usual one-document-per-object form (the smallest object, a
+// ResourceFlavor, takes about 80 bytes), so a scenario of many tiny
+// objects meets the object limit before its decoding costs more than the
+// body's; cycles are the work divided by 100, the cost of the cheapest
+// scheduling cycle (one nomination), so a run that never settles meets
+// the cycle limit about when it would meet the work limit. Memory is no
+// bound here (a few MB).
+//
+// The gallery's default example fits, and 53 of its 100 examples do
+// (TestExamplesWithinLimits logs the count); the larger ones are refused
+// by a limit (the playground runs them in the browser). Placement-heavy scenarios cost
+// more per unit on workerd than stepWork assumes (the trace's node rows
+// make a large answer: a Deployment of 20 pods on 6 nodes costs 6.1 ms for
+// 125 units), so the margin is thinner for them.
+var FreeLimits = Limits{
+	MaxBodyBytes: 4_608,
+	MaxObjects:   50,
+	MaxCycles:    12,
+	MaxWork:      1_200,
+}
+
+// PaidLimits fit the Workers Paid plan within the 128 MB an isolate may
+// hold, which binds long before the plan's 30 s of CPU: the costliest
+// request they admit, 256 KiB of body and 115,000 units, grows the
+// isolate by 97 × 262,144 + 330 × 115,000 bytes = 63.4 MB by the fit
+// above, within half of the 128 MB (the other half for what the isolate
+// holds before the request, Go's runtime and heap, the module's data and
+// the parsed gallery, and a second request it may serve at the same
+// time), and costs about 0.3 s of decoding and 0.5 s of work (at 4.6
+// µs/unit), a thirtieth of the 30 s. The body and the work are split as
+// a scenario of Kueue's scalability shape needs them, about 420 bytes and
+// 225 units per workload (about 560 workloads fit). Objects and cycles
+// follow the body and the work as in FreeLimits.
+var PaidLimits = Limits{
+	MaxBodyBytes: 256 << 10,
+	MaxObjects:   3_100,
+	MaxCycles:    1_150,
+	MaxWork:      115_000,
+}
+
+// Profiles are the named limit profiles ParseLimits knows.
+var Profiles = map[string]Limits{
+	"free": FreeLimits,
+	"paid": PaidLimits,
+}
+
+// ParseLimits reads a limits setting: a profile's name ("free", "paid"),
+// optionally followed by overrides of its fields, comma-separated:
+// "paid,objects=50000,work=2000000000". The fields are body (bytes),
+// objects, cycles and work (units); values are positive integers, with
+// optional "_" separators. It is what `kueueplay serve -limits` and the
+// Worker's KUEUEPLAY_LIMITS variable take.
+func ParseLimits(s string) (Limits, error) {
+	parts := strings.Split(strings.TrimSpace(s), ",")
+	name := strings.TrimSpace(parts[0])
+	l, ok := Profiles[name]
+	if !ok {
+		return Limits{}, fmt.Errorf("limits %q: want free or paid, optionally followed by ,body=N ,objects=N ,cycles=N ,work=N", s)
+	}
+	seen := map[string]bool{}
+	for _, p := range parts[1:] {
+		k, v, ok := strings.Cut(strings.TrimSpace(p), "=")
+		k = strings.TrimSpace(k)
+		if !ok {
+			return Limits{}, fmt.Errorf("limits %q: %q is not field=value", s, p)
+		}
+		if seen[k] {
+			return Limits{}, fmt.Errorf("limits %q: %s is set twice", s, k)
+		}
+		seen[k] = true
+		n, err := strconv.ParseInt(strings.ReplaceAll(strings.TrimSpace(v), "_", ""), 10, 64)
+		if err != nil || n <= 0 {
+			return Limits{}, fmt.Errorf("limits %q: %s=%s: want a positive integer", s, k, v)
+		}
+		switch k {
+		case "body":
+			l.MaxBodyBytes = n
+		case "objects", "cycles":
+			if n > maxIntField {
+				return Limits{}, fmt.Errorf("limits %q: %s=%d: at most %d", s, k, n, maxIntField)
+			}
+			if k == "objects" {
+				l.MaxObjects = int(n)
+			} else {
+				l.MaxCycles = int(n)
+			}
+		case "work":
+			l.MaxWork = n
+		default:
+			return Limits{}, fmt.Errorf("limits %q: unknown field %q (body, objects, cycles, work)", s, k)
+		}
+	}
+	return l, nil
+}
+
+// maxIntField bounds objects and cycles, which are ints: within 32 bits,
+// so a setting means the same on every platform.
+const maxIntField = 1<<31 - 1
+
+// String is the setting ParseLimits reads back to l (every field
+// explicit, over the free profile).
+func (l Limits) String() string {
+	return fmt.Sprintf("free,body=%d,objects=%d,cycles=%d,work=%d", l.MaxBodyBytes, l.MaxObjects, l.MaxCycles, l.MaxWork)
+}
