@@ -3,7 +3,7 @@
 //	kueueplay run FILE... [-R] [-o text|json|summary] [-gate Name=true]...
 //	kueueplay test PATH...
 //	kueueplay validate FILE... [-R]
-//	kueueplay serve [-addr localhost:8080] [-dir build/site] [-shares build/shares]
+//	kueueplay serve [-addr localhost:8080] [-dir build/site] [-shares build/shares] [-limits paid]
 //
 // The FILEs of run and validate form one scenario; see usage.
 package main
@@ -41,9 +41,11 @@ Usage:
   kueueplay validate FILE... [-R]
       Report the problems of the scenario the FILEs form as
       file:line:col: message. Exits 1 if there is an error.
-  kueueplay serve [-addr localhost:8080] [-dir build/site] [-shares build/shares]
+  kueueplay serve [-addr localhost:8080] [-dir build/site] [-shares build/shares] [-limits paid]
       Serve the browser playground that make site builds, and the HTTP
-      API under /v1/ (short links are kept in the -shares directory).
+      API under /v1/ (short links are kept in the -shares directory;
+      -limits free|paid[,body=N,objects=N,cycles=N,work=N] bounds each
+      request, paid by default).
 
 FILE is a YAML or JSON file (several documents, or a kind: List as
 kubectl get -o yaml or -o json prints), - for standard input (<stdin> in
