@@ -115,6 +115,19 @@ func (d *decoder) run(inputs []Input) *core.Scenario {
 	if !d.checkSize(inputs) {
 		return nil
 	}
+	if sc, ok := d.stream(inputs); ok {
+		return sc
+	}
+	// Start again, from the whole trees yaml.v3 builds.
+	*d = decoder{aliasBudget: MaxAliasNodes}
+	d.layout(inputs)
+	return d.runTrees(inputs)
+}
+
+// runTrees parses every input with yaml.v3 into node trees, then decodes
+// the objects: the way that reads any input, and the reference stream
+// must agree with.
+func (d *decoder) runTrees(inputs []Input) *core.Scenario {
 	// Each input is parsed on its own, so that a syntax error names its
 	// own file; the other inputs are still parsed, for their errors.
 	var docs []*yaml.Node
@@ -141,8 +154,20 @@ func (d *decoder) run(inputs []Input) *core.Scenario {
 		return nil
 	}
 	st := newState()
-	// The Scenario object and the Kueue Configuration go first: their
-	// feature gates change how other objects validate (LendingLimit).
+	d.first(st, objs)
+	for _, o := range objs {
+		if decodedFirst(o) {
+			continue
+		}
+		d.dispatch(st, o)
+	}
+	return d.finish(st)
+}
+
+// first decodes the objects that go before all others: the Scenario
+// object and the Kueue Configuration, whose feature gates change how
+// other objects validate (LendingLimit).
+func (d *decoder) first(st *state, objs []*rawObject) {
 	for _, o := range objs {
 		if o.apiVersion == apiKueueplay && o.kind == "Scenario" {
 			d.scenarioObject(st, o)
@@ -153,12 +178,10 @@ func (d *decoder) run(inputs []Input) *core.Scenario {
 	}
 	d.obj = ""
 	d.mergeGates(st)
-	for _, o := range objs {
-		if decodedFirst(o) {
-			continue
-		}
-		d.dispatch(st, o)
-	}
+}
+
+// finish runs the cross-object checks and builds the scenario.
+func (d *decoder) finish(st *state) *core.Scenario {
 	d.obj = ""
 	d.link(st)
 	sc := st.build()
@@ -310,27 +333,32 @@ func (d *decoder) collect(docs []*yaml.Node) ([]*rawObject, bool) {
 			continue
 		}
 		root := doc.Content[0]
-		if isNull(root) {
-			continue // an empty document
-		}
-		if !d.checkDepth(root) {
-			continue
-		}
-		o := d.rawObject(root, "")
-		if o == nil {
-			continue
-		}
-		if o.kind != "List" {
-			objs = append(objs, o)
-		} else {
-			objs = append(objs, d.listItems(o)...)
-		}
+		objs = d.collectRoot(objs, root)
 		if len(objs) > MaxObjects {
 			d.errorf(root, "", "more than %d objects%s (MaxObjects)", MaxObjects, d.together())
 			return nil, false
 		}
 	}
 	return objs, true
+}
+
+// collectRoot appends the objects of the document with root node root
+// (nil or null for an empty document) to objs.
+func (d *decoder) collectRoot(objs []*rawObject, root *yaml.Node) []*rawObject {
+	if isNull(root) {
+		return objs // an empty document
+	}
+	if !d.checkDepth(root) {
+		return objs
+	}
+	o := d.rawObject(root, "")
+	if o == nil {
+		return objs
+	}
+	if o.kind != "List" {
+		return append(objs, o)
+	}
+	return append(objs, d.listItems(o)...)
 }
 
 // checkDepth rejects a document nested deeper than MaxDepth. It walks the
