@@ -361,15 +361,21 @@ func (d *decoder) collectRoot(objs []*rawObject, root *yaml.Node) []*rawObject {
 	return append(objs, d.listItems(o)...)
 }
 
+// depthEntry is a node to visit in checkDepth, at its depth.
+type depthEntry struct {
+	n     *yaml.Node
+	depth int
+}
+
 // checkDepth rejects a document nested deeper than MaxDepth. It walks the
 // tree iteratively (aliases are not followed: they cost no depth here and
 // are charged to the alias budget when decoded).
 func (d *decoder) checkDepth(root *yaml.Node) bool {
-	type entry struct {
-		n     *yaml.Node
-		depth int
-	}
-	stack := []entry{{root, 1}}
+	stack := append(d.depthStack[:0], depthEntry{root, 1})
+	defer func() {
+		clear(stack[:cap(stack)]) // keep no node of this document alive
+		d.depthStack = stack[:0]
+	}()
 	for len(stack) > 0 {
 		e := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
@@ -378,7 +384,7 @@ func (d *decoder) checkDepth(root *yaml.Node) bool {
 			return false
 		}
 		for _, c := range e.n.Content {
-			stack = append(stack, entry{c, e.depth + 1})
+			stack = append(stack, depthEntry{c, e.depth + 1})
 		}
 	}
 	return true

@@ -21,7 +21,8 @@ import (
 // them, and no node has an anchor or an alias):
 //
 //   - documents separated by "---" lines (with at most a comment after
-//     them); the root of each is a block mapping or sequence at column 1;
+//     them); the root of each is a block mapping or sequence, or a flow
+//     one on one line, at column 1;
 //   - block mappings with plain or quoted single-line keys, block
 //     sequences (also "compact" ones at their key's indentation, and a
 //     mapping starting on a "- " line);
@@ -51,6 +52,10 @@ type fastParser struct {
 
 	// started is set once the first document has begun.
 	started bool
+	// docLine and docCol are where the last document next returned
+	// starts, as yaml.v3 places its DocumentNode: its "---", or its first
+	// line with content (line not shifted by base).
+	docLine, docCol int
 	// depth is the nesting of the collection being parsed.
 	depth int
 	// stack holds the children of the collections being parsed; each
@@ -172,6 +177,7 @@ func (p *fastParser) next() (root *yaml.Node, more, ok bool) {
 	if !ok {
 		return nil, false, false
 	}
+	p.docLine, p.docCol = p.ln, p.ind+1
 	if m {
 		p.advance()
 	} else if p.started {
@@ -189,7 +195,11 @@ func (p *fastParser) next() (root *yaml.Node, more, ok bool) {
 	if p.ind != 0 {
 		return nil, false, false
 	}
-	root = p.block(-1, false)
+	if c := p.src[p.cur]; c == '{' || c == '[' {
+		root = p.value(p.cur, -1, false) // a one-line flow collection
+	} else {
+		root = p.block(-1, false)
+	}
 	if root == nil {
 		return nil, false, false
 	}

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -41,42 +42,42 @@ func tree(n *yaml.Node) treeNode {
 }
 
 // v3Roots parses data with yaml.v3 as Decode did before the fast parser:
-// the root of each non-empty document.
-func v3Roots(data []byte) ([]treeNode, error) {
+// the root of each non-empty document, and where every document starts.
+func v3Roots(data []byte) (roots []treeNode, docs []string, err error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
-	var out []treeNode
 	for {
 		doc := new(yaml.Node)
 		err := decodeNext(dec, doc)
 		if errors.Is(err, io.EOF) {
-			return out, nil
+			return roots, docs, nil
 		}
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
+		docs = append(docs, fmt.Sprintf("%d:%d", doc.Line, doc.Column))
 		if len(doc.Content) == 0 || isNull(doc.Content[0]) {
 			continue
 		}
-		out = append(out, tree(doc.Content[0]))
+		roots = append(roots, tree(doc.Content[0]))
 	}
 }
 
 // fastRoots parses data with the fast parser; ok is false when it gives
 // up.
-func fastRoots(data []byte) (roots []treeNode, docs int, ok bool) {
+func fastRoots(data []byte) (roots []treeNode, docs []string, ok bool) {
 	p := newFastParser(data, 0)
 	if p == nil {
-		return nil, 0, false
+		return nil, nil, false
 	}
 	for {
 		root, more, ok := p.next()
 		if !ok {
-			return nil, 0, false
+			return nil, nil, false
 		}
 		if !more {
 			return roots, docs, true
 		}
-		docs++
+		docs = append(docs, fmt.Sprintf("%d:%d", p.docLine, p.docCol))
 		if root != nil {
 			roots = append(roots, tree(root))
 		}
@@ -87,21 +88,52 @@ func fastRoots(data []byte) (roots []treeNode, docs int, ok bool) {
 // otherwise. It reports whether the fast parser accepted it.
 func checkFast(t *testing.T, data []byte) bool {
 	t.Helper()
-	got, _, ok := fastRoots(data)
+	got, gotDocs, ok := fastRoots(data)
 	if !ok {
 		return false
 	}
-	want, err := v3Roots(data)
+	want, wantDocs, err := v3Roots(data)
 	if err != nil {
 		t.Fatalf("the fast parser accepts input yaml.v3 rejects (%v):\n%s", err, data)
+	}
+	// The documents are counted for MaxObjects and the 60,001st is
+	// where the error is.
+	if !slices.Equal(wantDocs, gotDocs) {
+		t.Fatalf("documents start at %v, yaml.v3 says %v; input:\n%s", gotDocs, wantDocs, data)
 	}
 	if reflect.DeepEqual(want, got) {
 		return true
 	}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Fatalf("fast parser differs from yaml.v3 (-want +got):\n%s\ninput:\n%s", diff, data)
+	// cmp.Diff of two whole files' trees takes minutes: show the first
+	// node that differs.
+	path, w, g := firstDiff("", want, got)
+	input := data
+	if len(input) > 2000 {
+		input = append(input[:2000:2000], "..."...)
 	}
+	t.Fatalf("fast parser differs from yaml.v3 at %s (-want +got):\n%s\ninput:\n%s", path, cmp.Diff(w, g), input)
 	return true
+}
+
+// firstDiff finds the first node that differs in want and got (children
+// left out) or the first list of children of different lengths.
+func firstDiff(path string, want, got []treeNode) (string, any, any) {
+	if len(want) != len(got) {
+		return path, len(want), len(got)
+	}
+	for i := range want {
+		p := fmt.Sprintf("%s/%d", path, i)
+		w, g := want[i], got[i]
+		wc, gc := w.Content, g.Content
+		w.Content, g.Content = nil, nil
+		if !reflect.DeepEqual(w, g) {
+			return p, w, g
+		}
+		if !reflect.DeepEqual(wc, gc) {
+			return firstDiff(p, wc, gc)
+		}
+	}
+	return path, nil, nil
 }
 
 // fastSeeds are real and test inputs: the scenarios of the gallery, the
@@ -262,11 +294,14 @@ func fastTableCases() []fastCase {
 		{"unknown escape", "a: \"\\/\"\n", false},
 		{"surrogate escape", "a: \"\\ud800\"\n", false},
 		{"root scalar", "hello\n", false},
+		{"root flow", "{a: 1, b: [x]} # c\n---\n[1, 2]\n", true},
+		{"root flow then more", "{a: 1}\nb: 2\n", false},
 		{"root indented", "  a: 1\n", false},
 		{"sequence in mapping at same level", "a: 1\n- b\n", false},
 		{"nested sequence entry", "- - a\n", false},
 		{"marker with content", "--- a: 1\n", false},
-		{"json", "{\"a\": 1}\n", false},
+		{"one-line json", "{\"a\": 1, \"b\": [\"c\"]}\n", true},
+		{"json", "{\n  \"a\": 1\n}\n", false},
 		{"control character", "a: \x01\n", false},
 		{"NEL", "a: b\u0085c\n", false},
 		{"line separator", "a: b\u2028c\n", false},
@@ -388,4 +423,145 @@ func FuzzStream(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		checkStream(t, []Input{{Name: "f.yaml", Data: data}})
 	})
+}
+
+// TestDecimal checks decimal, integer's shortcut, against yaml.v3's
+// Node.Decode, which it stands for.
+func TestDecimal(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		in   string
+		ok   bool
+	}{
+		{"zero", "0", true},
+		{"small", "42", true},
+		{"negative", "-7", true},
+		{"negative zero", "-0", true},
+		{"18 digits", "999999999999999999", true},
+		{"19 digits", "1000000000000000000", false},
+		{"leading zero", "017", false},
+		{"plus", "+5", false},
+		{"hex", "0x1F", false},
+		{"underscore", "1_000", false},
+		{"empty", "", false},
+		{"minus only", "-", false},
+		{"letters", "12a", false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got, ok := decimal(c.in)
+			if ok != c.ok {
+				t.Fatalf("decimal(%q) ok = %v, want %v", c.in, ok, c.ok)
+			}
+			if !ok {
+				return
+			}
+			var want int64
+			n := &yaml.Node{Kind: yaml.ScalarNode, Tag: tagInt, Value: c.in}
+			if err := n.Decode(&want); err != nil {
+				t.Fatalf("yaml.v3 cannot decode %q: %v", c.in, err)
+			}
+			if got != want {
+				t.Errorf("decimal(%q) = %d, yaml.v3 says %d", c.in, got, want)
+			}
+		})
+	}
+}
+
+// TestStreamMaxObjects: past MaxObjects documents, stream reports the
+// bound where runTrees does, in the first input or the next one, whether
+// the document one too many starts with "---" or not.
+func TestStreamMaxObjects(t *testing.T) {
+	docs := func(n int, lead string) []byte {
+		var b bytes.Buffer
+		b.WriteString(lead)
+		for i := range n {
+			if i > 0 || lead == "" {
+				b.WriteString("---\n")
+			}
+			fmt.Fprintf(&b, "{apiVersion: v1, kind: Namespace, metadata: {name: n%d}}\n", i)
+		}
+		return b.Bytes()
+	}
+	for _, c := range []struct {
+		name   string
+		inputs []Input
+	}{
+		{"one input", []Input{{Name: "a.yaml", Data: docs(MaxObjects+1, "")}}},
+		{"at the limit", []Input{{Name: "a.yaml", Data: docs(MaxObjects, "")}}},
+		{"implicit start in the second input", []Input{
+			{Name: "a.yaml", Data: docs(MaxObjects, "")},
+			{Name: "b.yaml", Data: []byte("# c\n\napiVersion: v1\nkind: Namespace\nmetadata: {name: x}\n")},
+		}},
+		{"explicit start in the second input", []Input{
+			{Name: "a.yaml", Data: docs(MaxObjects-1, "")},
+			{Name: "b.yaml", Data: []byte("a: 1\n---\n---\n")},
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if !checkStream(t, c.inputs) {
+				t.Error("not streamed")
+			}
+		})
+	}
+}
+
+// TestStreamFirstLast: a Configuration, a ConfigMap holding one, or a
+// Scenario object after the objects its feature gates change; stream
+// keeps those objects until it has decoded it, and gives runTrees' result.
+func TestStreamFirstLast(t *testing.T) {
+	const cq = `apiVersion: kueue.x-k8s.io/v1beta2
+kind: ClusterQueue
+metadata: {name: cq}
+spec:
+  cohortName: c
+  namespaceSelector: {}
+  resourceGroups:
+  - coveredResources: [cpu]
+    flavors:
+    - name: default
+      resources:
+      - name: cpu
+        nominalQuota: "1"
+        lendingLimit: "5"
+`
+	for _, c := range []struct {
+		name, in string
+		// wantErr is whether the lendingLimit above nominalQuota is an
+		// error: only while the LendingLimit gate is on.
+		wantErr bool
+	}{
+		{"gate on by default", cq, true},
+		{"Configuration last", cq + `---
+apiVersion: config.kueue.x-k8s.io/v1beta2
+kind: Configuration
+featureGates: {LendingLimit: false}
+`, false},
+		{"ConfigMap last", cq + `---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: kueue-manager-config, namespace: kueue-system}
+data:
+  controller_manager_config.yaml: |
+    apiVersion: config.kueue.x-k8s.io/v1beta2
+    kind: Configuration
+    featureGates: {LendingLimit: false}
+`, false},
+		{"Scenario last", cq + `---
+apiVersion: kueueplay/v1alpha1
+kind: Scenario
+metadata: {name: s}
+spec:
+  featureGates: {LendingLimit: false}
+`, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if !checkStream(t, []Input{{Name: "t.yaml", Data: []byte(c.in)}}) {
+				t.Error("not streamed")
+			}
+			_, err := Decode("t.yaml", []byte(c.in))
+			if got := err != nil && strings.Contains(err.Error(), "lendingLimit"); got != c.wantErr {
+				t.Errorf("lendingLimit error: %v, want %v (%v)", got, c.wantErr, err)
+			}
+		})
+	}
 }

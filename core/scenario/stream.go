@@ -3,6 +3,8 @@ package scenario
 import (
 	"bytes"
 
+	"go.yaml.in/yaml/v3"
+
 	"github.com/kueueplay/kueueplay/core"
 )
 
@@ -31,12 +33,34 @@ func (d *decoder) stream(inputs []Input) (*core.Scenario, bool) {
 		if looksJSON(in.Data) {
 			return nil, false
 		}
-		if _, _, deep := deepFlow(in.Data, maxFlowScanDepth); deep {
-			return nil, false
+		// deepFlow cannot find flow nesting deeper than maxFlowScanDepth
+		// with fewer brackets than that; counting them is much cheaper.
+		if bytes.Count(in.Data, []byte("["))+bytes.Count(in.Data, []byte("{")) > maxFlowScanDepth {
+			if _, _, deep := deepFlow(in.Data, maxFlowScanDepth); deep {
+				return nil, false
+			}
 		}
 		marks[k] = mayHoldFirst(in.Data)
 		if marks[k] >= 0 {
 			last = k
+		}
+	}
+	// A document starts at the top of an input or after a line break and
+	// "---": when that many could make more than MaxObjects documents,
+	// they are counted first, without decoding them, and the bound is
+	// reported as runTrees would, but without holding 60,000 trees.
+	maybe := 0
+	for _, in := range inputs {
+		maybe += bytes.Count(in.Data, []byte("\n---")) + 1
+	}
+	if maybe > MaxObjects {
+		line, col, over, ok := d.countDocs(inputs)
+		if !ok {
+			return nil, false
+		}
+		if over {
+			d.errorf(&yaml.Node{Line: line, Column: col}, "", "more than %d documents%s (MaxObjects)", MaxObjects, d.together())
+			return nil, true
 		}
 	}
 	st := newState()
@@ -45,7 +69,7 @@ func (d *decoder) stream(inputs []Input) (*core.Scenario, bool) {
 	flush := func() {
 		d.first(st, firsts)
 		for _, o := range waiting {
-			d.dispatch(st, o)
+			d.dispatchStream(st, o)
 		}
 		firsts, waiting, flushed = nil, nil, true
 	}
@@ -64,9 +88,8 @@ func (d *decoder) stream(inputs []Input) (*core.Scenario, bool) {
 			if !more {
 				break
 			}
-			// runTrees reports the bound itself, exactly; the margin
-			// covers any difference in how empty documents are counted.
-			if docs++; docs > MaxObjects-2 {
+			// countDocs has made sure there are not too many.
+			if docs++; docs > MaxObjects {
 				return nil, false
 			}
 			d.obj = "" // as in runTrees, where collect runs first
@@ -79,7 +102,7 @@ func (d *decoder) stream(inputs []Input) (*core.Scenario, bool) {
 				case flushed && decodedFirst(o):
 					return nil, false // cannot happen: mayHoldFirst saw it
 				case flushed:
-					d.dispatch(st, o)
+					d.dispatchStream(st, o)
 				case decodedFirst(o):
 					firsts = append(firsts, o)
 				default:
@@ -104,6 +127,33 @@ func (d *decoder) stream(inputs []Input) (*core.Scenario, bool) {
 	return d.finish(st), true
 }
 
+// countDocs counts the documents of the inputs with the fast parser and
+// reports whether there are more than MaxObjects, and the (shifted) line
+// and the column where the first one too many starts. ok is false when
+// the fast parser does not read an input.
+func (d *decoder) countDocs(inputs []Input) (line, col int, over, ok bool) {
+	docs := 0
+	for k, in := range inputs {
+		p := newFastParser(in.Data, d.files[k].base)
+		if p == nil {
+			return 0, 0, false, false
+		}
+		for {
+			_, more, ok := p.next()
+			if !ok {
+				return 0, 0, false, false
+			}
+			if !more {
+				break
+			}
+			if docs++; docs > MaxObjects {
+				return p.docLine + d.files[k].base, p.docCol, true, true
+			}
+		}
+	}
+	return 0, 0, false, true
+}
+
 // mayHoldFirst returns the offset of the last place in data where the
 // kind of a decodedFirst object (Scenario, Configuration, ConfigMap) may
 // be written, or -1 when none is: a document that starts after it holds
@@ -113,7 +163,40 @@ func (d *decoder) stream(inputs []Input) (*core.Scenario, bool) {
 func mayHoldFirst(data []byte) int {
 	last := -1
 	for _, m := range []string{"Scenario", "Configuration", "ConfigMap", `\x`, `\u`, `\U`} {
-		last = max(last, bytes.LastIndex(data, []byte(m)))
+		// Forward, occurrence after occurrence: bytes.Index is much faster
+		// than bytes.LastIndex, and the words are rare.
+		for at := 0; ; {
+			i := bytes.Index(data[at:], []byte(m))
+			if i < 0 {
+				break
+			}
+			last = max(last, at+i)
+			at += i + 1
+		}
 	}
 	return last
+}
+
+// dispatchStream decodes o, then frees what its state does not need of a
+// Workload's node tree: the state keeps some of its nodes, for positions
+// in the cross-object checks (link), and through their Content those
+// would keep the whole tree. link reads only the positions, kinds, tags
+// and values of a Workload's nodes, never their children (TestStreamCorpus
+// and FuzzStream compare with runTrees, which keeps every tree whole).
+func (d *decoder) dispatchStream(st *state, o *rawObject) {
+	d.dispatch(st, o)
+	if o.kind != "Workload" {
+		return
+	}
+	stack := append(d.depthStack[:0], depthEntry{n: o.node})
+	for len(stack) > 0 {
+		n := stack[len(stack)-1].n
+		stack = stack[:len(stack)-1]
+		for _, c := range n.Content {
+			stack = append(stack, depthEntry{n: c})
+		}
+		n.Content = nil
+	}
+	clear(stack[:cap(stack)])
+	d.depthStack = stack[:0]
 }
