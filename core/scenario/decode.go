@@ -18,8 +18,8 @@ import (
 // Bounds on the input. Decode rejects a file that exceeds any of them, and
 // the diagnostic names the bound.
 const (
-	// MaxInputBytes is the largest file Decode accepts (16 MiB).
-	MaxInputBytes = 16 << 20
+	// MaxInputBytes is the largest file Decode accepts (32 MiB).
+	MaxInputBytes = 32 << 20
 	// MaxObjects is the largest number of objects (documents plus the items
 	// of kind: List documents) in one file.
 	MaxObjects = 60_000
@@ -58,9 +58,9 @@ func TooLarge(file string, size int64) error {
 }
 
 func tooLarge(file string, size int64) core.Diagnostic {
-	msg := fmt.Sprintf("the file is %d bytes; at most %d bytes (16 MiB, MaxInputBytes) are accepted", size, MaxInputBytes)
+	msg := fmt.Sprintf("the file is %d bytes; at most %d bytes (32 MiB, MaxInputBytes) are accepted", size, MaxInputBytes)
 	if size < 0 {
-		msg = fmt.Sprintf("the file is larger than %d bytes (16 MiB, MaxInputBytes), the most accepted", MaxInputBytes)
+		msg = fmt.Sprintf("the file is larger than %d bytes (32 MiB, MaxInputBytes), the most accepted", MaxInputBytes)
 	}
 	return core.Diagnostic{Pos: core.Pos{File: fileName(file), Line: 1, Col: 1}, Severity: core.SeverityError, Message: msg}
 }
