@@ -449,22 +449,23 @@ func (p *fastParser) value(i, ind int, mapValue bool) *yaml.Node {
 	case '"', '\'':
 		var ok bool
 		if n, j, ok = p.quoted(i); !ok {
-			return nil
+			if n, j, ok = p.quotedLines(i, ind); !ok {
+				return nil
+			}
 		}
 	default:
 		if !plainStart(s, i, p.end, false) {
 			return nil
 		}
-		for j = i; j < p.end; j++ {
-			if s[j] == ':' && (j+1 == p.end || s[j+1] == ' ') {
-				return nil // "a: b: c"
-			}
-			if s[j] == '#' && s[j-1] == ' ' {
-				break
-			}
+		v, comment, ok := p.plainLine(i)
+		if !ok {
+			return nil
 		}
-		v := strings.TrimRight(s[i:j], " ")
-		n = p.node(yaml.ScalarNode, 0, plainNodeTag(v), v, i)
+		n = p.node(yaml.ScalarNode, 0, "", v, i)
+		if !comment {
+			return p.plainLines(n, ind)
+		}
+		n.Tag = plainNodeTag(v)
 		j = i + len(v)
 	}
 	// Only a comment may follow.
@@ -474,6 +475,135 @@ func (p *fastParser) value(i, ind int, mapValue bool) *yaml.Node {
 	}
 	p.advance()
 	return n
+}
+
+// plainLine reads the plain scalar text from byte i to the end of the
+// current line or a comment (comment is then set). ok is false for ": "
+// in it, which yaml.v3 rejects.
+func (p *fastParser) plainLine(i int) (v string, comment, ok bool) {
+	s := p.src
+	j := i
+	for ; j < p.end; j++ {
+		if s[j] == ':' && (j+1 == p.end || s[j+1] == ' ') {
+			return "", false, false // "a: b: c"
+		}
+		if s[j] == '#' && j > i && s[j-1] == ' ' {
+			comment = true
+			break
+		}
+	}
+	return strings.TrimRight(s[i:j], " "), comment, true
+}
+
+// plainLines continues the plain scalar n, whose first line is the
+// current one, on the lines below that are indented more than ind (as
+// yaml.v3's yaml_parser_scan_plain_scalar folds them: a line break is a
+// space, and each blank line a line break), and resolves its tag. It
+// stops at a comment line; a continuation line it is not sure of (one
+// that starts with an indicator, or holds ": " or " #") is left to
+// yaml.v3.
+func (p *fastParser) plainLines(n *yaml.Node, ind int) *yaml.Node {
+	var b []byte
+	for {
+		p.advance()
+		breaks := 0
+		for !p.atEOF && p.ind == p.end-p.cur {
+			breaks++
+			p.advance()
+		}
+		if p.atEOF || p.ind <= ind || p.src[p.cur+p.ind] == '#' {
+			break
+		}
+		i := p.cur + p.ind
+		if !plainStart(p.src, i, p.end, false) || p.src[i] == '-' {
+			return nil
+		}
+		v, comment, ok := p.plainLine(i)
+		if !ok || comment {
+			return nil
+		}
+		if b == nil {
+			b = append(b, n.Value...)
+		}
+		if breaks == 0 {
+			b = append(b, ' ')
+		}
+		for ; breaks > 0; breaks-- {
+			b = append(b, '\n')
+		}
+		b = append(b, v...)
+	}
+	if b != nil {
+		n.Value = string(b)
+	}
+	n.Tag = plainNodeTag(n.Value)
+	return n
+}
+
+// quotedLines parses a quoted scalar at byte i of the current line that
+// goes on over the next lines, which must be indented more than ind, as
+// yaml.v3's yaml_parser_scan_flow_scalar folds it: the spaces around a
+// line break and the break are one space, each blank line a line break.
+// j is the byte after the closing quote, on the line it is on.
+func (p *fastParser) quotedLines(i, ind int) (n *yaml.Node, j int, ok bool) {
+	s := p.src
+	q := s[i]
+	style := yaml.SingleQuotedStyle
+	if q == '"' {
+		style = yaml.DoubleQuotedStyle
+	}
+	n = p.node(yaml.ScalarNode, style, tagStr, "", i)
+	var b []byte
+	j = i + 1
+	for {
+		spaces := 0
+		for j < p.end {
+			c := s[j]
+			if c == ' ' {
+				spaces++
+				j++
+				continue
+			}
+			for ; spaces > 0; spaces-- {
+				b = append(b, ' ')
+			}
+			switch {
+			case c == q && q == '\'' && j+1 < p.end && s[j+1] == '\'':
+				b = append(b, '\'')
+				j += 2
+			case c == q:
+				n.Value = string(b)
+				return n, j + 1, true
+			case c == '\\' && q == '"':
+				if b, j, ok = unescape(b, s, j, p.end); !ok {
+					return nil, 0, false
+				}
+			default:
+				b = append(b, c)
+				j++
+			}
+		}
+		// The line ends inside the scalar: its trailing spaces go.
+		if p.end == len(s) {
+			return nil, 0, false
+		}
+		p.advance()
+		breaks := 0
+		for !p.atEOF && p.ind == p.end-p.cur {
+			breaks++
+			p.advance()
+		}
+		if p.atEOF || p.ind <= ind {
+			return nil, 0, false
+		}
+		if breaks == 0 {
+			b = append(b, ' ')
+		}
+		for ; breaks > 0; breaks-- {
+			b = append(b, '\n')
+		}
+		j = p.cur + p.ind
+	}
 }
 
 // quoted parses the single-line quoted scalar at byte i of the current
@@ -524,69 +654,80 @@ func (p *fastParser) quoted(i int) (n *yaml.Node, j int, ok bool) {
 		if b == nil {
 			b = append([]byte(nil), s[i+1:j]...)
 		}
-		if j+1 >= p.end {
-			return nil, 0, false // an escaped line break
-		}
-		j++
-		var code, width int
-		switch s[j] {
-		case '0':
-			b = append(b, 0)
-		case 'a':
-			b = append(b, '\a')
-		case 'b':
-			b = append(b, '\b')
-		case 't':
-			b = append(b, '\t')
-		case 'n':
-			b = append(b, '\n')
-		case 'v':
-			b = append(b, '\v')
-		case 'f':
-			b = append(b, '\f')
-		case 'r':
-			b = append(b, '\r')
-		case 'e':
-			b = append(b, 0x1b)
-		case ' ', '"', '\'', '\\':
-			b = append(b, s[j])
-		case 'N':
-			b = utf8.AppendRune(b, 0x85)
-		case '_':
-			b = utf8.AppendRune(b, 0xa0)
-		case 'L':
-			b = utf8.AppendRune(b, 0x2028)
-		case 'P':
-			b = utf8.AppendRune(b, 0x2029)
-		case 'x':
-			width = 2
-		case 'u':
-			width = 4
-		case 'U':
-			width = 8
-		default:
-			return nil, 0, false // yaml.v3 rejects it
-		}
-		if width == 0 {
-			continue
-		}
-		if j+width >= p.end {
+		var ok bool
+		if b, j, ok = unescape(b, s, j, p.end); !ok {
 			return nil, 0, false
 		}
-		for k := j + 1; k <= j+width; k++ {
-			d := hexDigit(s[k])
-			if d < 0 {
-				return nil, 0, false
-			}
-			code = code<<4 | d
-		}
-		if code >= 0xd800 && code <= 0xdfff || code > 0x10ffff {
-			return nil, 0, false
-		}
-		b = utf8.AppendRune(b, rune(code))
-		j += width
+		j-- // the loop moves past the escape's last byte
 	}
 	return nil, 0, false
+}
+
+// unescape appends the character that the escape at s[j] ('\\') in a
+// double-quoted scalar stands for, as yaml.v3 reads it, and returns the
+// byte after the escape; ok is false for an escape yaml.v3 rejects, or
+// one that continues on the next line (end is the line's end).
+func unescape(b []byte, s string, j, end int) ([]byte, int, bool) {
+	if j+1 >= end {
+		return b, 0, false // an escaped line break
+	}
+	j++
+	var code, width int
+	switch s[j] {
+	case '0':
+		b = append(b, 0)
+	case 'a':
+		b = append(b, '\a')
+	case 'b':
+		b = append(b, '\b')
+	case 't':
+		b = append(b, '\t')
+	case 'n':
+		b = append(b, '\n')
+	case 'v':
+		b = append(b, '\v')
+	case 'f':
+		b = append(b, '\f')
+	case 'r':
+		b = append(b, '\r')
+	case 'e':
+		b = append(b, 0x1b)
+	case ' ', '"', '\'', '\\':
+		b = append(b, s[j])
+	case 'N':
+		b = utf8.AppendRune(b, 0x85)
+	case '_':
+		b = utf8.AppendRune(b, 0xa0)
+	case 'L':
+		b = utf8.AppendRune(b, 0x2028)
+	case 'P':
+		b = utf8.AppendRune(b, 0x2029)
+	case 'x':
+		width = 2
+	case 'u':
+		width = 4
+	case 'U':
+		width = 8
+	default:
+		return b, 0, false // yaml.v3 rejects it
+	}
+	if width == 0 {
+		return b, j + 1, true
+	}
+	if j+width >= end {
+		return b, 0, false
+	}
+	for k := j + 1; k <= j+width; k++ {
+		d := hexDigit(s[k])
+		if d < 0 {
+			return b, 0, false
+		}
+		code = code<<4 | d
+	}
+	if code >= 0xd800 && code <= 0xdfff || code > 0x10ffff {
+		return b, 0, false
+	}
+	return utf8.AppendRune(b, rune(code)), j + width + 1, true
 }
 
 func hexDigit(c byte) int {
