@@ -214,16 +214,16 @@ func TestInputBounds(t *testing.T) {
 	}{
 		"two files": {
 			args:   []string{"validate", "a.yaml", "b.yaml"},
-			stdout: "b.yaml:1:1: with this file the inputs are 16777218 bytes in total; at most 16777216 bytes (16 MiB, MaxInputBytes) are accepted for one scenario\n",
+			stdout: "b.yaml:1:1: with this file the inputs are 33554434 bytes in total; at most 33554432 bytes (32 MiB, MaxInputBytes) are accepted for one scenario\n",
 		},
 		"endless stdin": {
 			args:    []string{"validate", "-"},
-			stdout:  "<stdin>:1:1: the file is larger than 16777216 bytes (16 MiB, MaxInputBytes), the most accepted\n",
+			stdout:  "<stdin>:1:1: the file is larger than 33554432 bytes (32 MiB, MaxInputBytes), the most accepted\n",
 			maxRead: scenario.MaxInputBytes + 1 + 32*1024,
 		},
 		"a file, then endless stdin": {
 			args:    []string{"validate", "small.yaml", "-"},
-			stdout:  "<stdin>:1:1: with this file the inputs are larger than 16777216 bytes in total (16 MiB, MaxInputBytes), the most accepted for one scenario\n",
+			stdout:  "<stdin>:1:1: with this file the inputs are larger than 33554432 bytes in total (32 MiB, MaxInputBytes), the most accepted for one scenario\n",
 			maxRead: scenario.MaxInputBytes - 2 + 1 + 32*1024,
 		},
 	}

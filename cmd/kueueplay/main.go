@@ -54,7 +54,7 @@ order, and with -R those of its subdirectories too, as kubectl apply -f
 reads them. The FILEs of one command form ONE scenario, as if they were
 one stream in the order given: a LocalQueue in one may name a
 ClusterQueue in another, an object in two of them is a duplicate, at most
-one holds the Scenario object, and the bounds (16 MiB, 60,000 objects)
+one holds the Scenario object, and the bounds (32 MiB, 60,000 objects)
 apply to them together. Every message names its own file:line:col.
 `
 

@@ -18,8 +18,8 @@ import (
 // Bounds on the input. Decode rejects a file that exceeds any of them, and
 // the diagnostic names the bound.
 const (
-	// MaxInputBytes is the largest file Decode accepts (16 MiB).
-	MaxInputBytes = 16 << 20
+	// MaxInputBytes is the largest file Decode accepts (32 MiB).
+	MaxInputBytes = 32 << 20
 	// MaxObjects is the largest number of objects (documents plus the items
 	// of kind: List documents) in one file.
 	MaxObjects = 60_000
@@ -58,9 +58,9 @@ func TooLarge(file string, size int64) error {
 }
 
 func tooLarge(file string, size int64) core.Diagnostic {
-	msg := fmt.Sprintf("the file is %d bytes; at most %d bytes (16 MiB, MaxInputBytes) are accepted", size, MaxInputBytes)
+	msg := fmt.Sprintf("the file is %d bytes; at most %d bytes (32 MiB, MaxInputBytes) are accepted", size, MaxInputBytes)
 	if size < 0 {
-		msg = fmt.Sprintf("the file is larger than %d bytes (16 MiB, MaxInputBytes), the most accepted", MaxInputBytes)
+		msg = fmt.Sprintf("the file is larger than %d bytes (32 MiB, MaxInputBytes), the most accepted", MaxInputBytes)
 	}
 	return core.Diagnostic{Pos: core.Pos{File: fileName(file), Line: 1, Col: 1}, Severity: core.SeverityError, Message: msg}
 }
@@ -115,6 +115,19 @@ func (d *decoder) run(inputs []Input) *core.Scenario {
 	if !d.checkSize(inputs) {
 		return nil
 	}
+	if sc, ok := d.stream(inputs); ok {
+		return sc
+	}
+	// Start again, from the whole trees yaml.v3 builds.
+	*d = decoder{aliasBudget: MaxAliasNodes}
+	d.layout(inputs)
+	return d.runTrees(inputs)
+}
+
+// runTrees parses every input with yaml.v3 into node trees, then decodes
+// the objects: the way that reads any input, and the reference stream
+// must agree with.
+func (d *decoder) runTrees(inputs []Input) *core.Scenario {
 	// Each input is parsed on its own, so that a syntax error names its
 	// own file; the other inputs are still parsed, for their errors.
 	var docs []*yaml.Node
@@ -141,8 +154,20 @@ func (d *decoder) run(inputs []Input) *core.Scenario {
 		return nil
 	}
 	st := newState()
-	// The Scenario object and the Kueue Configuration go first: their
-	// feature gates change how other objects validate (LendingLimit).
+	d.first(st, objs)
+	for _, o := range objs {
+		if decodedFirst(o) {
+			continue
+		}
+		d.dispatch(st, o)
+	}
+	return d.finish(st)
+}
+
+// first decodes the objects that go before all others: the Scenario
+// object and the Kueue Configuration, whose feature gates change how
+// other objects validate (LendingLimit).
+func (d *decoder) first(st *state, objs []*rawObject) {
 	for _, o := range objs {
 		if o.apiVersion == apiKueueplay && o.kind == "Scenario" {
 			d.scenarioObject(st, o)
@@ -153,12 +178,10 @@ func (d *decoder) run(inputs []Input) *core.Scenario {
 	}
 	d.obj = ""
 	d.mergeGates(st)
-	for _, o := range objs {
-		if decodedFirst(o) {
-			continue
-		}
-		d.dispatch(st, o)
-	}
+}
+
+// finish runs the cross-object checks and builds the scenario.
+func (d *decoder) finish(st *state) *core.Scenario {
 	d.obj = ""
 	d.link(st)
 	sc := st.build()
@@ -310,21 +333,7 @@ func (d *decoder) collect(docs []*yaml.Node) ([]*rawObject, bool) {
 			continue
 		}
 		root := doc.Content[0]
-		if isNull(root) {
-			continue // an empty document
-		}
-		if !d.checkDepth(root) {
-			continue
-		}
-		o := d.rawObject(root, "")
-		if o == nil {
-			continue
-		}
-		if o.kind != "List" {
-			objs = append(objs, o)
-		} else {
-			objs = append(objs, d.listItems(o)...)
-		}
+		objs = d.collectRoot(objs, root)
 		if len(objs) > MaxObjects {
 			d.errorf(root, "", "more than %d objects%s (MaxObjects)", MaxObjects, d.together())
 			return nil, false
@@ -333,15 +342,40 @@ func (d *decoder) collect(docs []*yaml.Node) ([]*rawObject, bool) {
 	return objs, true
 }
 
+// collectRoot appends the objects of the document with root node root
+// (nil or null for an empty document) to objs.
+func (d *decoder) collectRoot(objs []*rawObject, root *yaml.Node) []*rawObject {
+	if isNull(root) {
+		return objs // an empty document
+	}
+	if !d.checkDepth(root) {
+		return objs
+	}
+	o := d.rawObject(root, "")
+	if o == nil {
+		return objs
+	}
+	if o.kind != "List" {
+		return append(objs, o)
+	}
+	return append(objs, d.listItems(o)...)
+}
+
+// depthEntry is a node to visit in checkDepth, at its depth.
+type depthEntry struct {
+	n     *yaml.Node
+	depth int
+}
+
 // checkDepth rejects a document nested deeper than MaxDepth. It walks the
 // tree iteratively (aliases are not followed: they cost no depth here and
 // are charged to the alias budget when decoded).
 func (d *decoder) checkDepth(root *yaml.Node) bool {
-	type entry struct {
-		n     *yaml.Node
-		depth int
-	}
-	stack := []entry{{root, 1}}
+	stack := append(d.depthStack[:0], depthEntry{root, 1})
+	defer func() {
+		clear(stack[:cap(stack)]) // keep no node of this document alive
+		d.depthStack = stack[:0]
+	}()
 	for len(stack) > 0 {
 		e := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
@@ -350,7 +384,7 @@ func (d *decoder) checkDepth(root *yaml.Node) bool {
 			return false
 		}
 		for _, c := range e.n.Content {
-			stack = append(stack, entry{c, e.depth + 1})
+			stack = append(stack, depthEntry{c, e.depth + 1})
 		}
 	}
 	return true

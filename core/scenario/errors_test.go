@@ -664,7 +664,7 @@ func TestDecodeBounds(t *testing.T) {
 	}{
 		"input too large": {
 			in:   strings.Repeat("#", MaxInputBytes+1),
-			want: []diag{{At: "t.yaml:1:1", Msg: "the file is 16777217 bytes; at most 16777216 bytes (16 MiB, MaxInputBytes) are accepted"}},
+			want: []diag{{At: "t.yaml:1:1", Msg: "the file is 33554433 bytes; at most 33554432 bytes (32 MiB, MaxInputBytes) are accepted"}},
 		},
 		"too many documents": {
 			in:   strings.Repeat("---\n{}\n", MaxObjects+1),

@@ -42,9 +42,9 @@ func TooLargeTotal(file string, total int64) error {
 }
 
 func tooLargeTotal(file string, total int64) core.Diagnostic {
-	msg := fmt.Sprintf("with this file the inputs are %d bytes in total; at most %d bytes (16 MiB, MaxInputBytes) are accepted for one scenario", total, MaxInputBytes)
+	msg := fmt.Sprintf("with this file the inputs are %d bytes in total; at most %d bytes (32 MiB, MaxInputBytes) are accepted for one scenario", total, MaxInputBytes)
 	if total < 0 {
-		msg = fmt.Sprintf("with this file the inputs are larger than %d bytes in total (16 MiB, MaxInputBytes), the most accepted for one scenario", MaxInputBytes)
+		msg = fmt.Sprintf("with this file the inputs are larger than %d bytes in total (32 MiB, MaxInputBytes), the most accepted for one scenario", MaxInputBytes)
 	}
 	return core.Diagnostic{Pos: core.Pos{File: fileName(file), Line: 1, Col: 1}, Severity: core.SeverityError, Message: msg}
 }

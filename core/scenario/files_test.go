@@ -205,7 +205,7 @@ func TestDecodeFilesBounds(t *testing.T) {
 	}{
 		"bytes": {
 			inputs: []Input{in("a.yaml", strings.Repeat("#", half)), in("b.yaml", strings.Repeat("#", half)), in("c.yaml", "#")},
-			want:   []diag{{At: "b.yaml:1:1", Msg: "with this file the inputs are 16777218 bytes in total; at most 16777216 bytes (16 MiB, MaxInputBytes) are accepted for one scenario"}},
+			want:   []diag{{At: "b.yaml:1:1", Msg: "with this file the inputs are 33554434 bytes in total; at most 33554432 bytes (32 MiB, MaxInputBytes) are accepted for one scenario"}},
 		},
 		"documents": {
 			inputs: []Input{in("a.yaml", strings.Repeat("---\n{}\n", MaxObjects/2)), in("b.yaml", strings.Repeat("---\n{}\n", MaxObjects/2+1))},

@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -49,6 +50,9 @@ type decoder struct {
 	// generated counts the objects named from each metadata.generateName
 	// (see generatedName).
 	generated map[string]int
+
+	// depthStack is checkDepth's stack, kept from one document to the next.
+	depthStack []depthEntry
 }
 
 // pos is where node n is: its file, and its line within that file (node
@@ -260,6 +264,9 @@ func (d *decoder) pairs(n *yaml.Node, path string) []pair {
 		d.errorf(n, path, "expected a mapping, got %s", describe(n))
 		return nil
 	}
+	if len(n.Content) <= 2*maxSmallMapping && plainKeys(n) {
+		return d.smallPairs(n, path)
+	}
 	// Sized for the mapping's own pairs (merge keys may add more), so that
 	// a large mapping is not rehashed as it fills.
 	seen := make(map[string]*yaml.Node, len(n.Content)/2)
@@ -291,12 +298,7 @@ func (d *decoder) collectPairs(n *yaml.Node, path string, seen map[string]*yaml.
 		}
 		if first, dup := seen[k.Value]; dup {
 			if explicit {
-				hint := ""
-				if path == "" && (k.Value == "apiVersion" || k.Value == "kind") {
-					// Two objects run together.
-					hint = fmt.Sprintf("; if a new object starts here, separate it from the one before with a line \"---\" above %s", d.where(d.objectStart(n, k), k))
-				}
-				d.errorf(k, join(path, k.Value), "duplicate field %q (first set at %s)%s", k.Value, d.where(first.Line, k), hint)
+				d.duplicate(n, k, first, path)
 			}
 			continue
 		}
@@ -329,6 +331,52 @@ func (d *decoder) collectPairs(n *yaml.Node, path string, seen map[string]*yaml.
 			d.errorf(m, path, "a YAML merge (<<) takes a mapping or a list of mappings, got %s", describe(m))
 		}
 	}
+}
+
+// duplicate reports key k of mapping n, set before by key first.
+func (d *decoder) duplicate(n, k, first *yaml.Node, path string) {
+	hint := ""
+	if path == "" && (k.Value == "apiVersion" || k.Value == "kind") {
+		// Two objects run together.
+		hint = fmt.Sprintf("; if a new object starts here, separate it from the one before with a line \"---\" above %s", d.where(d.objectStart(n, k), k))
+	}
+	d.errorf(k, join(path, k.Value), "duplicate field %q (first set at %s)%s", k.Value, d.where(first.Line, k), hint)
+}
+
+// maxSmallMapping is the most entries smallPairs handles: up to it, a
+// linear search for duplicates is cheaper than a map.
+const maxSmallMapping = 16
+
+// plainKeys reports whether no key of mapping n is an alias or a merge
+// key (<<).
+func plainKeys(n *yaml.Node) bool {
+	for i := 0; i < len(n.Content); i += 2 {
+		k := n.Content[i]
+		if k.Kind == yaml.AliasNode || k.Kind == yaml.ScalarNode && k.Tag == tagMerge {
+			return false
+		}
+	}
+	return true
+}
+
+// smallPairs is collectPairs for a mapping of at most maxSmallMapping
+// entries without aliased or merge keys (most of them): the same pairs
+// and diagnostics, without its maps.
+func (d *decoder) smallPairs(n *yaml.Node, path string) []pair {
+	out := make([]pair, 0, len(n.Content)/2)
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if k.Kind != yaml.ScalarNode || k.Tag == tagNull {
+			d.errorf(k, path, "mapping keys must be strings, got %s", describe(k))
+			continue
+		}
+		if j := slices.IndexFunc(out, func(p pair) bool { return p.name == k.Value }); j >= 0 {
+			d.duplicate(n, k, out[j].key, path)
+			continue
+		}
+		out = append(out, pair{key: k, val: d.deref(v), name: k.Value})
+	}
+	return out
 }
 
 // items returns the entries of sequence n; null or absent gives none.
@@ -443,10 +491,12 @@ func (d *decoder) integer(n *yaml.Node, path string, min, max int64) (int64, boo
 		d.errorf(n, path, "expected an integer, got %s", describe(n))
 		return 0, false
 	}
-	var v int64
-	if err := n.Decode(&v); err != nil {
-		d.errorf(n, path, "invalid integer %q", clip(n.Value))
-		return 0, false
+	v, ok := decimal(n.Value)
+	if !ok {
+		if err := n.Decode(&v); err != nil {
+			d.errorf(n, path, "invalid integer %q", clip(n.Value))
+			return 0, false
+		}
 	}
 	if v < min || v > max {
 		d.errorf(n, path, "must be between %d and %d, got %d", min, max, v)
@@ -471,12 +521,37 @@ func (d *decoder) boolean(n *yaml.Node, path string) (bool, bool) {
 		d.errorf(n, path, "expected a boolean, got %s", describe(n))
 		return false, false
 	}
+	switch n.Value {
+	// The values yaml.v3 resolves to !!bool, as Node.Decode reads them.
+	case "true", "True", "TRUE":
+		return true, true
+	case "false", "False", "FALSE":
+		return false, true
+	}
 	var v bool
 	if err := n.Decode(&v); err != nil {
 		d.errorf(n, path, "invalid boolean %q", clip(n.Value))
 		return false, false
 	}
 	return v, true
+}
+
+// decimal reads s when it is a plain decimal integer of at most 18 digits
+// without a leading zero ("0", "42", "-7"), which yaml.v3's Node.Decode
+// reads as strconv.ParseInt(s, 10, 64) does; ok is false for anything else
+// (0x1F, 0o17, 017, 1_000, +5), which is left to Node.Decode.
+func decimal(s string) (v int64, ok bool) {
+	digits := strings.TrimPrefix(s, "-")
+	if len(digits) == 0 || len(digits) > 18 || len(digits) > 1 && digits[0] == '0' {
+		return 0, false
+	}
+	for i := 0; i < len(digits); i++ {
+		if digits[i] < '0' || digits[i] > '9' {
+			return 0, false
+		}
+	}
+	v, err := strconv.ParseInt(s, 10, 64)
+	return v, err == nil
 }
 
 // quantity decodes a Kubernetes quantity for resource name and converts it

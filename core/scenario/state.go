@@ -254,10 +254,24 @@ func (st *state) build() *core.Scenario {
 		sc.LocalQueues = append(sc.LocalQueues, q.lq)
 	}
 	sc.Namespaces = st.namespaces
-	index := map[*wlInfo]int{}
+	kept := 0
 	for _, w := range st.workloads {
 		if !w.dropped {
-			index[w] = len(sc.Workloads)
+			kept++
+		}
+	}
+	sc.Workloads = make([]core.Workload, 0, kept)
+	// index maps a kept workload to its index in sc.Workloads, for the
+	// Deployments (only: a map of 15,000 workloads is not free).
+	var index map[*wlInfo]int
+	if len(st.deployments) > 0 {
+		index = make(map[*wlInfo]int, kept)
+	}
+	for _, w := range st.workloads {
+		if !w.dropped {
+			if index != nil {
+				index[w] = len(sc.Workloads)
+			}
 			sc.Workloads = append(sc.Workloads, w.wl)
 		}
 	}

@@ -371,7 +371,7 @@ func (a *App) run(step int) <-chan struct{} {
 	var sc *core.Scenario
 	var err error
 	if len(text) > maxPageBytes {
-		// Decoding is synchronous: a file near the decoder's own 16 MiB
+		// Decoding is synchronous: a file near the decoder's own 32 MiB
 		// limit would hold the page for many seconds. (The editor refuses
 		// a paste or drop over the limit; typing can still get here.)
 		err = &core.DiagnosticsError{Diagnostics: []core.Diagnostic{a.tooLarge("the text", len(text), true)}}
