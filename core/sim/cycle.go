@@ -3,6 +3,7 @@ package sim
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -99,7 +100,7 @@ func (s *State) preemptSnapshot(c *cycleCtx) *preempt.Snapshot {
 			w := s.Workload(i)
 			slab = append(slab, preempt.Workload{
 				Index: i, Key: w.Key, Node: q.Node, ClusterQueue: q.Spec.Name, Priority: w.Spec.Priority,
-				QueueTime: s.queueTime(w), Reserved: preempt.Stamp{At: w.AdmittedAt, Seq: w.AdmitSeq},
+				QueueTime: s.queueTime(w), Reserved: s.reservedStamp(w),
 				Evicted: w.Status == Terminating, Usage: w.Admission.Usage,
 			})
 			ptrs = append(ptrs, &slab[len(slab)-1])
@@ -110,6 +111,23 @@ func (s *State) preemptSnapshot(c *cycleCtx) *preempt.Snapshot {
 	}
 	c.psnap = ps
 	return ps
+}
+
+// reservedStamp is when w's quota was reserved, as preemption orders its
+// candidates (preemptioncommon.CandidatesOrdering: the QuotaReserved
+// condition's lastTransitionTime, newer first, then the UID). Workloads
+// that start admitted without a time come first, in document order
+// (AdmitSeq). Kueue stamps every admission of one scheduling cycle with
+// the same QuotaReserved time (the cycle's clock reading, at the API's
+// one-second resolution), so a cycle's admissions tie and the UID
+// decides: the playground takes a workload's UID to be its key
+// (namespace/name), as the conformance harness sets it. Their sequence is
+// the largest, after every pasted admission of the same time.
+func (s *State) reservedStamp(w *Workload) preempt.Stamp {
+	if w.AdmitSeq > s.static.pastedSeqs {
+		return preempt.Stamp{At: w.AdmittedAt, Seq: math.MaxInt}
+	}
+	return preempt.Stamp{At: w.AdmittedAt, Seq: w.AdmitSeq}
 }
 
 // preemptor describes an entry's workload for preemption.

@@ -88,6 +88,8 @@ func New(sc *core.Scenario, gates core.FeatureGates) *State {
 	for _, i := range admitted {
 		s.startAdmitted(i)
 	}
+	// Every later AdmitSeq is an admission the simulation made.
+	st.pastedSeqs = s.admitSeq
 	for _, i := range admitted {
 		if s.Workload(i).Spec.Eviction != nil {
 			s.startEvicted(i)

@@ -57,9 +57,11 @@ type Workload struct {
 	AdmittedAt time.Duration
 	// AdmitSeq orders admissions at the same time: workloads that start
 	// admitted without a lastTransitionTime in document order, then every
-	// admission the simulation makes in processing order. It is 0 for
-	// workloads that start admitted with a lastTransitionTime, so equal
-	// given times fall through to the name.
+	// admission the simulation makes in processing order (the order their
+	// pods are created in). It is 0 for workloads that start admitted with
+	// a lastTransitionTime, so equal given times fall through to the name.
+	// Preemption does not tell apart the admissions of one cycle
+	// (reservedStamp).
 	AdmitSeq int
 	// FinishAt is when an admitted workload with a runtime finishes.
 	FinishAt *time.Duration
@@ -203,6 +205,9 @@ type static struct {
 	events []scheduled
 	// usage is the order of the usage rows (usageRows).
 	usage *usageLayout
+	// pastedSeqs is the last AdmitSeq given to a workload that starts
+	// admitted (reservedStamp).
+	pastedSeqs int
 }
 
 type scheduledKind int
