@@ -27,7 +27,7 @@ WASM_EXEC = $(shell $(GO) env GOROOT)/lib/wasm/go_js_wasm_exec
 
 .PHONY: test deps vet wasm-vet wasm-build test-native test-wasm check-node \
 	worker worker-deps deploy-worker \
-	check-imports site run golden bench bench-scale fuzz test-fuzz help test-e2e test-conformance \
+	check-imports site run golden bench bench-scale bench-kueue fuzz test-fuzz help test-e2e test-conformance \
 	conformance-long conformance-kueue
 
 # The conformance harness is built against a copy of Kueue v0.16.1 whose
@@ -157,6 +157,12 @@ SIZES ?= 1500,15000,50000
 bench-scale:
 	$(GO) build -o build/scale/kueueplay ./cmd/kueueplay
 	$(GO) run ./scripts/scalebench -bin build/scale/kueueplay -sizes $(SIZES) -dir build/scale
+
+## bench-kueue: the engine against Kueue v0.16.1's real scheduler on Kueue's scalability shape at SIZES workloads (default 1500), ns per cycle each and the ratio, medians of KUEUE_BENCHTIME runs (conformance/bench_test.go)
+KUEUE_BENCHTIME ?= 3x
+bench-kueue: SIZES = 1500
+bench-kueue: conformance-kueue
+	$(CONFORMANCE_GO) test -run '^$$' -bench '^BenchmarkKueueScalability$$' -benchtime $(KUEUE_BENCHTIME) -timeout 0 . -kueue-sizes $(SIZES)
 
 ## fuzz: run every fuzz target in the module in turn, FUZZTIME each (make fuzz FUZZTIME=30s)
 fuzz:

@@ -72,6 +72,8 @@ type Result struct {
 	// Steps and Cycles are the engine's; KueueCycles are the cycles Kueue
 	// ran (it skips a cycle when no ClusterQueue has a head).
 	Steps, Cycles, KueueCycles int
+	// Kueue is where Kueue's scheduler spent its time in those cycles.
+	Kueue KueueTiming
 	// Off lists the playground-only gates the scenario enabled and the
 	// harness switched off.
 	Off []string
@@ -172,6 +174,56 @@ func RunWithLog(sc *core.Scenario, log io.Writer) (*Result, error) {
 	if len(sc.Workloads) > maxWorkloads {
 		return nil, fmt.Errorf("the harness compares scenarios of at most %d workloads; this one has %d", maxWorkloads, len(sc.Workloads))
 	}
+	return run(sc, runOptions{log: log})
+}
+
+// runOptions are the harness's settings beyond the scenario.
+type runOptions struct {
+	log io.Writer
+	// gcBeforeCycle runs the garbage collector before every timed
+	// schedule call, so that collecting the harness's own garbage (the
+	// fake client's JSON copies above all) is not charged to Kueue.
+	gcBeforeCycle bool
+}
+
+// runLarge is Run without the maxWorkloads bound, for scenarios that meet
+// checkLarge: BenchmarkKueueScalability compares Kueue's scalability shape
+// at 1,500 workloads and more with it.
+func runLarge(sc *core.Scenario, opts runOptions) (*Result, error) {
+	if err := checkLarge(sc); err != nil {
+		return nil, err
+	}
+	return run(sc, opts)
+}
+
+// checkLarge accepts a scenario of any size whose comparison does not
+// depend on what maxWorkloads bounds. Virtual time maps to one real second
+// per millisecond (realTime), and creationTime places a workload n - seq
+// seconds before its arrival instant: with n workloads those offsets reach
+// n virtual milliseconds back, but they keep creation timestamps in the
+// engine's creation order (seq follows arrival time, then document
+// order) for any n, and Kueue compares a creation timestamp with no other
+// time as long as
+//   - no workload starts admitted: pasted reservations are spread over
+//     the seconds before time 0 one per workload (reservationTime);
+//   - PrioritySortingWithinCohort is on: with it off, Kueue orders a
+//     workload preempted while its ClusterQueue borrowed by its
+//     preemption time plus 1ms (GetQueueOrderTimestamp), against the
+//     creation timestamps of the others.
+func checkLarge(sc *core.Scenario) error {
+	for i := range sc.Workloads {
+		if sc.Workloads[i].Admission != nil {
+			return fmt.Errorf("workload %s starts admitted: above %d workloads the harness compares only scenarios where none does", sc.Workloads[i].Key(), maxWorkloads)
+		}
+	}
+	if gates, _ := Gates(sc); !gates.Enabled(core.GatePrioritySortingWithinCohort) {
+		return fmt.Errorf("%s is off: above %d workloads the harness compares only scenarios with it on", core.GatePrioritySortingWithinCohort, maxWorkloads)
+	}
+	return nil
+}
+
+func run(sc *core.Scenario, opts runOptions) (*Result, error) {
+	log := opts.log
 	gates, off := Gates(sc)
 	for _, g := range kueueGates {
 		if err := features.SetEnable(g.kueue, gates.Enabled(g.name)); err != nil {
@@ -202,6 +254,7 @@ func RunWithLog(sc *core.Scenario, log io.Writer) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	w.gcBeforeCycle = opts.gcBeforeCycle
 	res := &Result{Off: off}
 	var runErr error
 	created := map[string]bool{}
@@ -255,6 +308,7 @@ func RunWithLog(sc *core.Scenario, log io.Writer) (*Result, error) {
 			}
 		}
 		res.Steps, res.Cycles, res.KueueCycles = ts.Index, ts.Cycle, w.cycles
+		res.Kueue = w.timing
 		diffs, err := compare(s, w, created)
 		if err != nil {
 			runErr = err

@@ -4,9 +4,9 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	goruntime "runtime"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/go-logr/logr"
@@ -51,7 +51,15 @@ type world struct {
 	sched  *scheduler.Scheduler
 	wlRec  *corectrl.WorkloadReconciler
 	clock  *testingclock.FakeClock
-	wg     *sync.WaitGroup
+	// admissions are the admission status patches Kueue's scheduler
+	// started in the current cycle, run once its schedule call returns.
+	admissions *deferredRoutines
+	// schedClient times the scheduler's calls to the API client.
+	schedClient *clientClock
+	// timing is where Kueue's scheduler spent its time so far.
+	timing KueueTiming
+	// gcBeforeCycle: see runOptions.
+	gcBeforeCycle bool
 	// seen is the informer's view: the last version of every workload the
 	// controller has been told about, by key.
 	seen map[types.NamespacedName]*kueue.Workload
@@ -150,14 +158,18 @@ func newWorld(sc *core.Scenario, seqs []int) (*world, error) {
 		}
 	}
 
-	// The scheduler copies routine.DefaultWrapper when it is created; the
-	// admission status patch then runs under a wait group the harness
-	// waits for after every cycle.
-	wg := &sync.WaitGroup{}
-	routine.DefaultWrapper = routine.NewWrapper(func() { wg.Add(1) }, func() { wg.Done() })
-	sched := scheduler.New(queues, cache, cl, discardRecorder{}, scheduler.WithClock(nil, clk))
+	// The scheduler copies routine.DefaultWrapper when it is created; its
+	// admission status patches are then queued for the harness to run
+	// after the schedule call (deferredRoutines says why that is sound).
+	admissions := &deferredRoutines{}
+	routine.DefaultWrapper = admissions
+	// The scheduler (and the preemptor it builds) get the client through
+	// a timer, for KueueTiming; nothing else does.
+	schedClient := &clientClock{}
+	sched := scheduler.New(queues, cache, timedClient(cl, schedClient), discardRecorder{}, scheduler.WithClock(nil, clk))
 	wlRec := corectrl.NewWorkloadReconciler(cl, queues, cache, discardRecorder{})
-	return &world{ctx: ctx, cl: cl, cache: cache, queues: queues, sched: sched, wlRec: wlRec, clock: clk, wg: wg, seen: seen}, nil
+	return &world{ctx: ctx, cl: cl, cache: cache, queues: queues, sched: sched, wlRec: wlRec, clock: clk,
+		admissions: admissions, schedClient: schedClient, seen: seen}, nil
 }
 
 // reservationTime is the QuotaReserved time of a workload that starts
@@ -224,9 +236,10 @@ func (w *world) hasHeads() bool {
 	return false
 }
 
-// cycle runs one scheduling cycle, waits for its admission patches, and
-// lets the workload controller see the result. It reports whether a cycle
-// ran.
+// cycle runs one scheduling cycle, then its admission patches, and lets
+// the workload controller see the result. It reports whether a cycle ran.
+// It times the schedule call, the scheduler's API calls inside it and the
+// admission patches after it (KueueTiming), and nothing else.
 func (w *world) cycle() (bool, error) {
 	if !w.hasHeads() {
 		return false, nil
@@ -234,8 +247,17 @@ func (w *world) cycle() (bool, error) {
 	ctx, cancel := context.WithTimeout(w.ctx, time.Minute)
 	defer cancel()
 	go w.queues.CleanUpOnContext(ctx)
+	if w.gcBeforeCycle {
+		goruntime.GC()
+	}
+	w.schedClient.take()
+	start := time.Now()
 	scheduleOnce(w.sched, ctx)
-	w.wg.Wait()
+	w.timing.Schedule += time.Since(start)
+	w.timing.ScheduleClient += w.schedClient.take()
+	start = time.Now()
+	w.admissions.drain()
+	w.timing.Admission += time.Since(start)
 	if ctx.Err() != nil {
 		return true, fmt.Errorf("Kueue's scheduling cycle did not return within a minute")
 	}
