@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/kueueplay/kueueplay/core"
 	"github.com/kueueplay/kueueplay/core/scenario"
 	"github.com/kueueplay/kueueplay/core/sim"
 	"github.com/kueueplay/kueueplay/core/trace"
@@ -41,14 +42,7 @@ func TestGolden(t *testing.T) {
 		name := strings.TrimSuffix(filepath.Base(f), ".yaml")
 		seen[name+".trace"] = true
 		t.Run(name, func(t *testing.T) {
-			data, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			sc, err := scenario.Decode(f, data)
-			if err != nil {
-				t.Fatalf("decode: %v", err)
-			}
+			sc := decodeFile(t, f)
 			var got bytes.Buffer
 			var full fullStates
 			observe := func(s *sim.State, st *trace.Step) {
@@ -98,14 +92,7 @@ func TestSink(t *testing.T) {
 	}
 	for _, f := range files {
 		t.Run(strings.TrimSuffix(filepath.Base(f), ".yaml"), func(t *testing.T) {
-			data, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			sc, err := scenario.Decode(f, data)
-			if err != nil {
-				t.Fatalf("decode: %v", err)
-			}
+			sc := decodeFile(t, f)
 			whole := sim.Run(sc, sim.Options{})
 			var wantText, wantJSON, gotText, gotJSON bytes.Buffer
 			if err := trace.Format(&wantText, whole); err != nil {
@@ -136,4 +123,18 @@ func TestSink(t *testing.T) {
 			}
 		})
 	}
+}
+
+// decodeFile reads and decodes one scenario file.
+func decodeFile(t *testing.T, f string) *core.Scenario {
+	t.Helper()
+	data, err := os.ReadFile(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := scenario.Decode(f, data)
+	if err != nil {
+		t.Fatalf("decode: %v", err)
+	}
+	return sc
 }
