@@ -72,7 +72,7 @@ func (s *State) usageRows() []trace.UsageRow {
 	for _, i := range layout.nodes {
 		n := &t.Nodes[i]
 		frs := layout.frs[i]
-		if extra := usedOutside(n); extra {
+		if usedOutside(n) {
 			set := map[core.FlavorResource]bool{}
 			for fr := range n.SubtreeQuota {
 				set[fr] = true

@@ -92,18 +92,8 @@ func (e *ListEdit) Apply(old []string) ([]string, bool) {
 	return append(out, kept[k:]...), true
 }
 
-// diffList is the edit from old to new, nil if they are equal. Names are
-// unique within a list (they are workload keys). It keeps the longest
-// run of names that appear in both lists in the same order (a longest
-// increasing subsequence of their old indexes), so that a list that
-// lost its head and gained a tail costs two entries, not fifty.
-func diffList(old, new []string) *ListEdit {
-	var d differ
-	return d.diff(old, new)
-}
-
-// differ holds diffList's scratch space, reused from one list to the next
-// (a Compactor diffs four lists per queue per step).
+// differ computes list edits (diff), keeping its scratch space from one
+// list to the next (a Compactor diffs four lists per queue per step).
 type differ struct {
 	at, prev, tails, keep []int
 	kept                  []bool
@@ -117,6 +107,11 @@ func grow[T any](b []T, n int) []T {
 	return b[:n]
 }
 
+// diff is the edit from old to new, nil if they are equal. Names are
+// unique within a list (they are workload keys). It keeps the longest
+// run of names that appear in both lists in the same order (a longest
+// increasing subsequence of their old indexes), so that a list that
+// lost its head and gained a tail costs two entries, not fifty.
 func (d *differ) diff(old, new []string) *ListEdit {
 	if len(old) == len(new) && (len(old) == 0 || &old[0] == &new[0]) {
 		return nil // the same list, reported again

@@ -17,3 +17,9 @@ func fieldsOf(v any) []string {
 // TestWriteJSONFields.
 func JSONHeadFields() []string { return fieldsOf(jsonHead{}) }
 func JSONTailFields() []string { return fieldsOf(jsonTail{}) }
+
+// diffList is differ.diff with fresh scratch space.
+func diffList(old, new []string) *ListEdit {
+	var d differ
+	return d.diff(old, new)
+}
