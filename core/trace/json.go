@@ -166,12 +166,121 @@ func headsOf(ds []Decision) []Head {
 	return out
 }
 
-func sameHeads(a, b []Head) bool { return slices.Equal(a, b) }
+// headsDerived tells whether heads are headsOf(ds), reusing j's scratch
+// space.
+func (j *jsonBuf) headsDerived(heads []Head, ds []Decision) bool {
+	if len(heads) != len(ds) {
+		return false
+	}
+	if len(ds) == 0 {
+		return true // len(heads) == 0: nothing to write
+	}
+	j.heads = j.heads[:0]
+	for i := range ds {
+		j.heads = append(j.heads, Head{ClusterQueue: ds[i].ClusterQueue, Workload: ds[i].Workload})
+	}
+	slices.SortStableFunc(j.heads, func(a, b Head) int { return strings.Compare(a.ClusterQueue, b.ClusterQueue) })
+	return slices.Equal(heads, j.heads)
+}
 
-func sameAdmission(a, b []PodSetFlavors) bool {
-	return slices.EqualFunc(a, b, func(x, y PodSetFlavors) bool {
-		return x.PodSet == y.PodSet && slices.Equal(x.Flavors, y.Flavors)
-	})
+// admissionDerived tells whether d's admission is admissionOf(d), without
+// building it.
+func admissionDerived(d *Decision) bool {
+	if d.Outcome != OutcomeAdmitted {
+		return d.Admission == nil
+	}
+	if len(d.Admission) != len(d.PodSets) || d.Admission == nil {
+		return false
+	}
+	for i := range d.PodSets {
+		ps, pf := &d.PodSets[i], &d.Admission[i]
+		if pf.PodSet != ps.PodSet {
+			return false
+		}
+		n := 0
+		for _, g := range ps.Groups {
+			n += len(g.Resources)
+		}
+		if n != len(pf.Flavors) || (n == 0 && pf.Flavors != nil) {
+			return false
+		}
+		if n == 1 {
+			for _, g := range ps.Groups {
+				if len(g.Resources) == 1 && (pf.Flavors[0] != ResourceFlavor{Resource: g.Resources[0], Flavor: g.Chosen}) {
+					return false
+				}
+			}
+			continue
+		}
+		if n > 0 && !slices.Equal(pf.Flavors, admissionOf(&Decision{Outcome: OutcomeAdmitted, PodSets: d.PodSets[i : i+1]})[0].Flavors) {
+			return false
+		}
+	}
+	return true
+}
+
+// podSetMessageDerived tells whether ps's message is podSetMessage(ps),
+// without building it when one reason is all there is.
+func podSetMessageDerived(ps *PodSetDecision) bool {
+	if ps.Mode == "Fit" {
+		return ps.Message == ""
+	}
+	var one string
+	n := 0
+	for _, g := range ps.Groups {
+		for _, a := range g.Attempts {
+			for _, r := range a.Reasons {
+				one = r
+				n++
+			}
+		}
+	}
+	switch n {
+	case 0:
+		return ps.Message == ""
+	case 1:
+		return ps.Message == one
+	}
+	return ps.Message == podSetMessage(ps)
+}
+
+// decisionMessageDerived tells whether d's message is decisionMessage(d),
+// without building it for the common cases.
+func decisionMessageDerived(d *Decision) bool {
+	switch {
+	case d.Outcome == OutcomeAdmitted:
+		return d.Message == ""
+	case d.Outcome == OutcomeSkipped && (d.SkipReason == "noLongerFits" || d.SkipReason == "overlappingTargets"):
+		return d.Message == decisionMessage(d) // constants
+	case d.Outcome == OutcomePreempting:
+		return d.Message == decisionMessage(d)
+	}
+	// One part per pod set with a message: walk d.Message part by part.
+	m := d.Message
+	first := true
+	for i := range d.PodSets {
+		ps := &d.PodSets[i]
+		if ps.Message == "" {
+			continue
+		}
+		if !first {
+			if !strings.HasPrefix(m, "; ") {
+				return false
+			}
+			m = m[2:]
+		}
+		first = false
+		const p = "couldn't assign flavors to pod set "
+		if !strings.HasPrefix(m, p) || !strings.HasPrefix(m[len(p):], ps.PodSet) {
+			return false
+		}
+		m = m[len(p)+len(ps.PodSet):]
+		if !strings.HasPrefix(m, ": ") || !strings.HasPrefix(m[2:], ps.Message) {
+			return false
+		}
+		m = m[2+len(ps.Message):]
+	}
+	return m == ""
 }
 
 // ---- the appender ----
@@ -182,6 +291,7 @@ type jsonBuf struct {
 	b     []byte
 	first bool // the next field is the object's first
 	err   error
+	heads []Head // scratch space for headsDerived
 }
 
 func (j *jsonBuf) open()  { j.b = append(j.b, '{'); j.first = true }
@@ -283,6 +393,12 @@ func listAlways[T any](j *jsonBuf, k string, v []T, each func(*jsonBuf, *T)) {
 
 const hexDigits = "0123456789abcdef"
 
+// safeASCII[c] is '1' for the ASCII bytes a JSON string holds as they are
+// (encoding/json's htmlSafeSet): not control characters, '"', '\\', '<',
+// '>' or '&'.
+const safeASCII = "0000000000000000000000000000000011011101111111111111111111110101" +
+	"1111111111111111111111111111011111111111111111111111111111111111"
+
 // appendString appends s as a JSON string exactly as encoding/json writes
 // it with HTML escaping (its appendString): <, > and & as \u003c..., the
 // line and paragraph separators escaped, invalid UTF-8 as \ufffd.
@@ -291,7 +407,7 @@ func appendString(b []byte, s string) []byte {
 	start := 0
 	for i := 0; i < len(s); {
 		if c := s[i]; c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
+			if safeASCII[c] == '1' {
 				i++
 				continue
 			}
@@ -346,6 +462,13 @@ func (st *Step) AppendJSON(b []byte) ([]byte, error) {
 	return j.b, j.err
 }
 
+// step writes st to j.b, which it empties first, keeping j's space.
+func (j *jsonBuf) step(st *Step) ([]byte, error) {
+	j.b, j.err = j.b[:0], nil
+	st.appendJSON(j)
+	return j.b, j.err
+}
+
 // MarshalJSON writes the step in the trace's JSON format (json.go).
 func (st Step) MarshalJSON() ([]byte, error) { return st.AppendJSON(nil) }
 
@@ -357,7 +480,7 @@ func (st *Step) appendJSON(j *jsonBuf) {
 	j.int("cycle", int64(st.Cycle))
 	j.bool("changed", st.Changed)
 	list(j, "events", st.Events, (*jsonBuf).event)
-	if !sameHeads(st.Heads, headsOf(st.Decisions)) {
+	if !j.headsDerived(st.Heads, st.Decisions) {
 		listAlways(j, "heads", st.Heads, (*jsonBuf).head)
 	}
 	list(j, "decisions", st.Decisions, (*jsonBuf).decision)
@@ -450,7 +573,7 @@ func (j *jsonBuf) decision(d *Decision) {
 	j.intOmit("borrowing", int64(d.Borrowing))
 	j.str("outcome", string(d.Outcome))
 	j.strOmit("skipReason", d.SkipReason)
-	if d.Message != decisionMessage(d) {
+	if !decisionMessageDerived(d) {
 		j.str("message", d.Message)
 	}
 	j.strOmit("explanation", d.Explanation)
@@ -459,11 +582,12 @@ func (j *jsonBuf) decision(d *Decision) {
 		j.str("requeue", d.Requeue)
 		j.str("requeueReason", d.RequeueReason)
 	}
-	if !sameAdmission(d.Admission, admissionOf(d)) {
+	if !admissionDerived(d) {
 		listAlways(j, "admission", d.Admission, (*jsonBuf).podSetFlavors)
 	}
 	if d.Preemption != nil {
-		j.any("preemption", d.Preemption)
+		j.key("preemption")
+		j.preemption(d.Preemption)
 	}
 	if d.Recomputed != nil {
 		j.key("recomputed")
@@ -487,7 +611,7 @@ func (j *jsonBuf) podSet(p *PodSetDecision, mode string) {
 	if p.Mode != mode {
 		j.str("mode", p.Mode)
 	}
-	if p.Message != podSetMessage(p) {
+	if !podSetMessageDerived(p) {
 		j.str("message", p.Message)
 	}
 	j.close()
@@ -617,7 +741,8 @@ func (j *jsonBuf) recomputation(r *Recomputation) {
 	j.str("beforeMode", r.BeforeMode)
 	j.podSets2("beforePodSets", r.BeforePodSets, r.BeforeMode)
 	if r.BeforePreemption != nil {
-		j.any("beforePreemption", r.BeforePreemption)
+		j.key("beforePreemption")
+		j.preemption(r.BeforePreemption)
 	}
 	j.close()
 }
@@ -757,6 +882,54 @@ func (r *Recomputation) UnmarshalJSON(data []byte) error {
 	var err error
 	r.BeforePodSets, err = decodePodSets(aux.BeforePodSets, r.BeforeMode)
 	return err
+}
+
+func (j *jsonBuf) preemption(p *Preemption) {
+	j.open()
+	j.strs("resources", p.Resources)
+	list(j, "candidates", p.Candidates, (*jsonBuf).candidate)
+	list(j, "passes", p.Passes, (*jsonBuf).pass)
+	list(j, "targets", p.Targets, (*jsonBuf).target)
+	j.str("summary", p.Summary)
+	j.close()
+}
+
+func (j *jsonBuf) candidate(c *Candidate) {
+	j.open()
+	j.str("workload", c.Workload)
+	j.str("clusterQueue", c.ClusterQueue)
+	j.int("priority", int64(c.Priority))
+	j.boolOmit("evicted", c.Evicted)
+	j.str("list", c.List)
+	j.str("reason", c.Reason)
+	j.str("why", c.Why)
+	list(j, "claimable", c.Claimable, (*jsonBuf).quantity)
+	j.close()
+}
+
+func (j *jsonBuf) pass(p *PreemptionPass) {
+	j.open()
+	j.bool("allowBorrowing", p.AllowBorrowing)
+	list(j, "steps", p.Steps, func(j *jsonBuf, s *CandidateStep) {
+		j.open()
+		j.str("workload", s.Workload)
+		j.str("action", s.Action)
+		j.strOmit("why", s.Why)
+		j.close()
+	})
+	j.bool("fits", p.Fits)
+	j.close()
+}
+
+func (j *jsonBuf) target(t *Target) {
+	j.open()
+	j.str("workload", t.Workload)
+	j.str("clusterQueue", t.ClusterQueue)
+	j.str("reason", t.Reason)
+	j.str("message", t.Message)
+	j.boolOmit("alreadyEvicted", t.AlreadyEvicted)
+	list(j, "claims", t.Claims, (*jsonBuf).quantity)
+	j.close()
 }
 
 // ---- state ----

@@ -52,7 +52,7 @@ type JSONWriter struct {
 	nullSteps bool
 	err       error
 	// buf is the step being written, kept from one step to the next.
-	buf []byte
+	buf jsonBuf
 }
 
 // NewJSONWriter returns a JSONWriter writing to w (buffered: Close
@@ -88,13 +88,12 @@ func (j *JSONWriter) Step(tr *Trace, st *Step) {
 		j.b.WriteByte(',')
 	}
 	j.steps++
-	data, err := st.AppendJSON(j.buf[:0])
+	data, err := j.buf.step(st)
 	if err != nil {
 		j.err = err
 		return
 	}
 	j.b.Write(data)
-	j.buf = data
 }
 
 // Close writes the fields after the steps (tr's End, EndMs, Cycles,
