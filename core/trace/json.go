@@ -16,6 +16,9 @@ package trace
 //   - a decision's message when it is what Kueue writes from its pod sets
 //     (decisionMessage), and its admission when it is each group's chosen
 //     flavor for each of the group's resources (admissionOf);
+//   - a preemption search's summary when it is what its targets, last
+//     pass and candidates say (preemptionSummary), and a pass's step's
+//     why when its action gives it (candidateStepWhy);
 //   - a step's heads when they are its decisions' workloads in the order
 //     of their ClusterQueues' names (headsOf).
 //
@@ -884,14 +887,111 @@ func (r *Recomputation) UnmarshalJSON(data []byte) error {
 	return err
 }
 
+// MarshalJSON writes the preemption search in the trace's JSON format
+// (json.go).
+func (p Preemption) MarshalJSON() ([]byte, error) {
+	j := jsonBuf{}
+	j.preemption(&p)
+	return j.b, j.err
+}
+
 func (j *jsonBuf) preemption(p *Preemption) {
 	j.open()
 	j.strs("resources", p.Resources)
 	list(j, "candidates", p.Candidates, (*jsonBuf).candidate)
 	list(j, "passes", p.Passes, (*jsonBuf).pass)
 	list(j, "targets", p.Targets, (*jsonBuf).target)
-	j.str("summary", p.Summary)
+	if !preemptionSummaryDerived(p) {
+		j.str("summary", p.Summary)
+	}
 	j.close()
+}
+
+// preemptionSummary is what a search found, in the words of Kueue's
+// preemption search as the engine writes them (core/preempt): the
+// targets and whether the pass that found them let the preemptor
+// borrow, or why there are none.
+func preemptionSummary(p *Preemption) string {
+	if len(p.Targets) == 0 {
+		if len(p.Candidates) == 0 {
+			return "no workload may be preempted: no candidates under the ClusterQueue's preemption policies"
+		}
+		return "even removing every valid candidate does not make room: no targets"
+	}
+	how := "while staying within its nominal quota"
+	if n := len(p.Passes); n > 0 && p.Passes[n-1].AllowBorrowing {
+		how = "borrowing allowed"
+	}
+	names := make([]string, len(p.Targets))
+	for i, t := range p.Targets {
+		names[i] = t.Workload
+	}
+	return "evicting " + strings.Join(names, ", ") + " makes room (" + how + ")"
+}
+
+// preemptionSummaryDerived tells whether p's summary is
+// preemptionSummary(p), without building it when there are no targets.
+func preemptionSummaryDerived(p *Preemption) bool {
+	if len(p.Targets) == 0 {
+		return p.Summary == preemptionSummary(p) // constants
+	}
+	return strings.HasPrefix(p.Summary, "evicting ") && p.Summary == preemptionSummary(p)
+}
+
+// candidateStepWhy is what a pass's step says when its action says it
+// all (preemption's fillBackWorkloads: given back or kept).
+func candidateStepWhy(action string) string {
+	switch action {
+	case "givenBack":
+		return "the preemptor still fits with it back: not needed"
+	case "kept":
+		return "the preemptor does not fit with it back"
+	}
+	return ""
+}
+
+type preemptionAlias Preemption
+
+type preemptionJSON struct {
+	*preemptionAlias
+	Summary *string `json:"summary"`
+}
+
+// UnmarshalJSON reads a preemption search, restoring a summary left out.
+func (p *Preemption) UnmarshalJSON(data []byte) error {
+	*p = Preemption{}
+	aux := preemptionJSON{preemptionAlias: (*preemptionAlias)(p)}
+	if err := json.Unmarshal(data, &aux); err != nil {
+		return err
+	}
+	if aux.Summary != nil {
+		p.Summary = *aux.Summary
+	} else {
+		p.Summary = preemptionSummary(p)
+	}
+	return nil
+}
+
+type candidateStepAlias CandidateStep
+
+type candidateStepJSON struct {
+	*candidateStepAlias
+	Why *string `json:"why"`
+}
+
+// UnmarshalJSON reads a pass's step, restoring a why its action gives.
+func (c *CandidateStep) UnmarshalJSON(data []byte) error {
+	*c = CandidateStep{}
+	aux := candidateStepJSON{candidateStepAlias: (*candidateStepAlias)(c)}
+	if err := json.Unmarshal(data, &aux); err != nil {
+		return err
+	}
+	if aux.Why != nil {
+		c.Why = *aux.Why
+	} else {
+		c.Why = candidateStepWhy(c.Action)
+	}
+	return nil
 }
 
 func (j *jsonBuf) candidate(c *Candidate) {
@@ -914,7 +1014,9 @@ func (j *jsonBuf) pass(p *PreemptionPass) {
 		j.open()
 		j.str("workload", s.Workload)
 		j.str("action", s.Action)
-		j.strOmit("why", s.Why)
+		if s.Why != candidateStepWhy(s.Action) {
+			j.str("why", s.Why)
+		}
 		j.close()
 	})
 	j.bool("fits", p.Fits)

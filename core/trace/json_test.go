@@ -146,6 +146,15 @@ func TestJSONLeavesOut(t *testing.T) {
 			d.PodSets = []trace.PodSetDecision{fit}
 			d.PodSets[0].Requests = []trace.Quantity{{Resource: "cpu", Amount: 1500, Text: "1.5"}}
 		}, want: `{"resource":"cpu","amount":1500,"text":"1.5"}`},
+		"a preemption summary from its targets": {d: parked, edit: func(d *trace.Decision) {
+			d.Preemption = &trace.Preemption{Resources: []string{"a/cpu"},
+				Passes:  []trace.PreemptionPass{{AllowBorrowing: true, Fits: true, Steps: []trace.CandidateStep{{Workload: "ns/v", Action: "kept", Why: "the preemptor does not fit with it back"}}}},
+				Targets: []trace.Target{{Workload: "ns/v", ClusterQueue: "cq", Reason: "InClusterQueue"}}, Summary: "evicting ns/v makes room (borrowing allowed)"}
+		}, want: `"passes":[{"allowBorrowing":true,"steps":[{"workload":"ns/v","action":"kept"}],"fits":true}],"targets":[{"workload":"ns/v","clusterQueue":"cq","reason":"InClusterQueue","message":""}]}`},
+		"a preemption summary other than its targets'": {d: parked, edit: func(d *trace.Decision) {
+			d.Preemption = &trace.Preemption{Targets: []trace.Target{{Workload: "ns/v"}}, Summary: "evicting ns/v makes room (borrowing allowed)",
+				Passes: []trace.PreemptionPass{{Steps: []trace.CandidateStep{{Workload: "ns/v", Action: "givenBack", Why: "x"}}}}}
+		}, want: `"steps":[{"workload":"ns/v","action":"givenBack","why":"x"}]`},
 		"group resources other than the requests": {d: admitted, edit: func(d *trace.Decision) {
 			d.PodSets = []trace.PodSetDecision{fit}
 			d.PodSets[0].Groups = []trace.GroupAttempt{{Resources: nil, Resume: "", TriedIndex: -1}}
