@@ -2,6 +2,7 @@ package trace_test
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"testing"
 	"time"
@@ -13,29 +14,33 @@ import (
 )
 
 // BenchmarkWriteJSON writes the JSON trace of Kueue's scalability shape
-// at 1,500 workloads (what `kueueplay run -o json` does after the
-// simulation), reporting the bytes written per run.
+// at 1,500 and 15,000 workloads (what `kueueplay run -o json` does after
+// the simulation), reporting the bytes written per run.
 //
 //	go test ./core/trace -run '^$' -bench WriteJSON -benchmem
 func BenchmarkWriteJSON(b *testing.B) {
-	var in bytes.Buffer
-	if _, err := scalability.Write(&in, 1500, 100*time.Millisecond); err != nil {
-		b.Fatal(err)
+	for _, n := range []int{1500, 15000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			var in bytes.Buffer
+			if _, err := scalability.Write(&in, n, 100*time.Millisecond); err != nil {
+				b.Fatal(err)
+			}
+			sc, err := scenario.Decode("scalability.yaml", in.Bytes())
+			if err != nil {
+				b.Fatal(err)
+			}
+			tr := sim.Run(sc, sim.Options{})
+			var c countWriter
+			b.ResetTimer()
+			for b.Loop() {
+				c = 0
+				if err := trace.WriteJSON(&c, tr); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(c), "json-bytes")
+		})
 	}
-	sc, err := scenario.Decode("scalability.yaml", in.Bytes())
-	if err != nil {
-		b.Fatal(err)
-	}
-	tr := sim.Run(sc, sim.Options{})
-	var n countWriter
-	b.ResetTimer()
-	for b.Loop() {
-		n = 0
-		if err := trace.WriteJSON(&n, tr); err != nil {
-			b.Fatal(err)
-		}
-	}
-	b.ReportMetric(float64(n), "json-bytes")
 }
 
 type countWriter int64
