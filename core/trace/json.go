@@ -10,12 +10,16 @@ package trace
 //   - zeros of counts and amounts (omitempty: 0 is what absent means);
 //   - a GroupAttempt's triedIndex when -1 and its resume when "first";
 //   - a Quantity's text when it is core.FormatAmount of its amount;
+//   - a group's resources when they are its pod set's requested ones
+//     (groupResources);
 //   - a pod set's mode when it is its decision's (or, in a Recomputation,
 //     beforeMode), and its message when it is derived from its flavor
 //     attempts' reasons (podSetMessage);
 //   - a decision's message when it is what Kueue writes from its pod sets
-//     (decisionMessage), and its admission when it is each group's chosen
-//     flavor for each of the group's resources (admissionOf);
+//     or its skip reason (decisionMessage), its requeue and requeueReason
+//     when its outcome decides them (requeueOf), and its admission when it
+//     is each group's chosen flavor for each of the group's resources
+//     (admissionOf);
 //   - a preemption search's summary when it is what its targets, last
 //     pass and candidates say (preemptionSummary), and a pass's step's
 //     why when its action gives it (candidateStepWhy);
@@ -571,7 +575,7 @@ func (j *jsonBuf) decision(d *Decision) {
 	j.str("clusterQueue", d.ClusterQueue)
 	j.intOmit("priority", int64(d.Priority))
 	j.intOmit("order", int64(d.Order))
-	j.podSets(d.PodSets, d.Mode)
+	j.podSets("podSets", d.PodSets, d.Mode)
 	j.strOmit("mode", d.Mode)
 	j.intOmit("borrowing", int64(d.Borrowing))
 	j.str("outcome", string(d.Outcome))
@@ -599,10 +603,10 @@ func (j *jsonBuf) decision(d *Decision) {
 	j.close()
 }
 
-// podSets writes a decision's pod sets; mode is the decision's, which a
-// pod set's mode defaults to.
-func (j *jsonBuf) podSets(ps []PodSetDecision, mode string) {
-	list(j, "podSets", ps, func(j *jsonBuf, p *PodSetDecision) { j.podSet(p, mode) })
+// podSets writes a decision's pod sets under key k; mode is the
+// decision's, which a pod set's mode defaults to.
+func (j *jsonBuf) podSets(k string, ps []PodSetDecision, mode string) {
+	list(j, k, ps, func(j *jsonBuf, p *PodSetDecision) { j.podSet(p, mode) })
 }
 
 func (j *jsonBuf) podSet(p *PodSetDecision, mode string) {
@@ -742,16 +746,12 @@ func (j *jsonBuf) recomputation(r *Recomputation) {
 	j.open()
 	j.strs("overlapping", r.Overlapping)
 	j.str("beforeMode", r.BeforeMode)
-	j.podSets2("beforePodSets", r.BeforePodSets, r.BeforeMode)
+	j.podSets("beforePodSets", r.BeforePodSets, r.BeforeMode)
 	if r.BeforePreemption != nil {
 		j.key("beforePreemption")
 		j.preemption(r.BeforePreemption)
 	}
 	j.close()
-}
-
-func (j *jsonBuf) podSets2(k string, ps []PodSetDecision, mode string) {
-	list(j, k, ps, func(j *jsonBuf, p *PodSetDecision) { j.podSet(p, mode) })
 }
 
 // podSetJSON decodes a pod set; Mode and Message are raw to tell absent
