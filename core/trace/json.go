@@ -8,6 +8,8 @@ package trace
 // written (TestJSONRoundTrip). What is left out:
 //
 //   - zeros of counts and amounts (omitempty: 0 is what absent means);
+//   - a decision's order when it is its 1-based position in its step,
+//     a pod set's name when it is "main" and its count when it is 1;
 //   - a GroupAttempt's triedIndex when -1 and its resume when "first";
 //   - a Quantity's text when it is core.FormatAmount of its amount;
 //   - a group's resources when they are its pod set's requested ones
@@ -42,6 +44,10 @@ import (
 )
 
 // ---- derivations ----
+
+// defaultPodSet is the name a pod set has unless its JSON says otherwise:
+// Kueue's default (the one pod set of a batch Job, a Deployment's pods).
+const defaultPodSet = "main"
 
 // quantityText is the text a Quantity's amount is written as.
 func quantityText(resource string, amount int64) string {
@@ -490,7 +496,17 @@ func (st *Step) appendJSON(j *jsonBuf) {
 	if !j.headsDerived(st.Heads, st.Decisions) {
 		listAlways(j, "heads", st.Heads, (*jsonBuf).head)
 	}
-	list(j, "decisions", st.Decisions, (*jsonBuf).decision)
+	if len(st.Decisions) > 0 {
+		j.key("decisions")
+		j.b = append(j.b, '[')
+		for i := range st.Decisions {
+			if i > 0 {
+				j.b = append(j.b, ',')
+			}
+			j.decision(&st.Decisions[i], i+1)
+		}
+		j.b = append(j.b, ']')
+	}
 	j.boolOmit("full", st.Full)
 	list(j, "usage", st.Usage, (*jsonBuf).usageRow)
 	list(j, "queues", st.Queues, (*jsonBuf).queueState)
@@ -535,6 +551,11 @@ func (st *Step) UnmarshalJSON(data []byte) error {
 	if err := json.Unmarshal(data, &aux); err != nil {
 		return err
 	}
+	for i := range st.Decisions {
+		if st.Decisions[i].Order == orderFromPosition {
+			st.Decisions[i].Order = i + 1
+		}
+	}
 	if aux.Heads == nil {
 		st.Heads = headsOf(st.Decisions)
 		return nil
@@ -565,16 +586,20 @@ func (j *jsonBuf) head(h *Head) {
 // MarshalJSON writes the decision in the trace's JSON format (json.go).
 func (d Decision) MarshalJSON() ([]byte, error) {
 	j := jsonBuf{}
-	j.decision(&d)
+	j.decision(&d, -1)
 	return j.b, j.err
 }
 
-func (j *jsonBuf) decision(d *Decision) {
+// decision writes d, the pos-th (1-based) decision of its step (-1: not
+// in a step), leaving out an order that is its position.
+func (j *jsonBuf) decision(d *Decision, pos int) {
 	j.open()
 	j.str("workload", d.Workload)
 	j.str("clusterQueue", d.ClusterQueue)
 	j.intOmit("priority", int64(d.Priority))
-	j.intOmit("order", int64(d.Order))
+	if d.Order != pos {
+		j.int("order", int64(d.Order))
+	}
 	j.podSets("podSets", d.PodSets, d.Mode)
 	j.strOmit("mode", d.Mode)
 	j.intOmit("borrowing", int64(d.Borrowing))
@@ -611,8 +636,12 @@ func (j *jsonBuf) podSets(k string, ps []PodSetDecision, mode string) {
 
 func (j *jsonBuf) podSet(p *PodSetDecision, mode string) {
 	j.open()
-	j.str("podSet", p.PodSet)
-	j.int("count", int64(p.Count))
+	if p.PodSet != defaultPodSet {
+		j.str("podSet", p.PodSet)
+	}
+	if p.Count != 1 {
+		j.int("count", int64(p.Count))
+	}
 	listAlways(j, "requests", p.Requests, (*jsonBuf).quantity)
 	listAlways(j, "groups", p.Groups, func(j *jsonBuf, g *GroupAttempt) { j.group(g, p) })
 	if p.Mode != mode {
@@ -758,6 +787,8 @@ func (j *jsonBuf) recomputation(r *Recomputation) {
 // (derived) from written.
 type podSetJSON struct {
 	*podSetAlias
+	PodSet  *string     `json:"podSet"`
+	Count   *int32      `json:"count"`
 	Groups  []groupJSON `json:"groups"`
 	Mode    *string     `json:"mode"`
 	Message *string     `json:"message"`
@@ -788,6 +819,13 @@ func decodePodSets(in []podSetJSON, mode string) ([]PodSetDecision, error) {
 	for i, p := range in {
 		out[i] = PodSetDecision(*p.podSetAlias)
 		ps := &out[i]
+		ps.PodSet, ps.Count = defaultPodSet, 1
+		if p.PodSet != nil {
+			ps.PodSet = *p.PodSet
+		}
+		if p.Count != nil {
+			ps.Count = *p.Count
+		}
 		if p.Groups != nil {
 			ps.Groups = make([]GroupAttempt, len(p.Groups))
 			for k, g := range p.Groups {
@@ -823,8 +861,14 @@ func (p *podSetJSON) UnmarshalJSON(data []byte) error {
 
 type decisionAlias Decision
 
+// orderFromPosition marks a decision whose JSON has no order: its step's
+// UnmarshalJSON gives it its 1-based position (an order is never
+// negative).
+const orderFromPosition = -1
+
 type decisionJSON struct {
 	*decisionAlias
+	Order         *int            `json:"order"`
 	PodSets       []podSetJSON    `json:"podSets"`
 	Message       *string         `json:"message"`
 	Requeue       *string         `json:"requeue"`
@@ -839,6 +883,10 @@ func (d *Decision) UnmarshalJSON(data []byte) error {
 	aux := decisionJSON{decisionAlias: (*decisionAlias)(d)}
 	if err := json.Unmarshal(data, &aux); err != nil {
 		return err
+	}
+	d.Order = orderFromPosition
+	if aux.Order != nil {
+		d.Order = *aux.Order
 	}
 	var err error
 	if d.PodSets, err = decodePodSets(aux.PodSets, d.Mode); err != nil {

@@ -123,9 +123,15 @@ func TestJSONLeavesOut(t *testing.T) {
 		want string
 	}{
 		"admitted: all derived": {d: admitted,
-			want: `{"workload":"ns/w","clusterQueue":"cq","order":1,"podSets":[{"podSet":"main","count":1,"requests":[{"resource":"cpu","amount":1500}],"groups":[{"attempts":[{"flavor":"a","mode":"Fit","rule":"fitStop","best":true}],"chosen":"a"}]}],"mode":"Fit","outcome":"Admitted"}`},
+			want: `{"workload":"ns/w","clusterQueue":"cq","podSets":[{"requests":[{"resource":"cpu","amount":1500}],"groups":[{"attempts":[{"flavor":"a","mode":"Fit","rule":"fitStop","best":true}],"chosen":"a"}]}],"mode":"Fit","outcome":"Admitted"}`},
 		"no fit: all derived": {d: parked,
-			want: `{"workload":"ns/w","clusterQueue":"cq","order":1,"podSets":[{"podSet":"main","count":1,"requests":[{"resource":"cpu","amount":1500}],"groups":[{"attempts":[{"flavor":"a","mode":"NoFit","reasons":["insufficient quota for cpu in flavor a, 1 more needed"],"rule":"noFit"}],"triedIndex":0}]}],"mode":"NoFit","outcome":"NoFit"}`},
+			want: `{"workload":"ns/w","clusterQueue":"cq","podSets":[{"requests":[{"resource":"cpu","amount":1500}],"groups":[{"attempts":[{"flavor":"a","mode":"NoFit","reasons":["insufficient quota for cpu in flavor a, 1 more needed"],"rule":"noFit"}],"triedIndex":0}]}],"mode":"NoFit","outcome":"NoFit"}`},
+		"an order other than the position, a pod set not named main of 3 pods": {d: parked, edit: func(d *trace.Decision) {
+			d.Order = 0
+			d.PodSets = []trace.PodSetDecision{noFit}
+			d.PodSets[0].PodSet, d.PodSets[0].Count = "workers", 3
+			d.Message = "couldn't assign flavors to pod set workers: " + noFit.Message
+		}, want: `"clusterQueue":"cq","order":0,"podSets":[{"podSet":"workers","count":3,"requests"`},
 		"an admission other than the chosen flavors": {d: admitted, edit: func(d *trace.Decision) {
 			d.Admission = []trace.PodSetFlavors{{PodSet: "main", Flavors: []trace.ResourceFlavor{{Resource: "cpu", Flavor: "b"}}}}
 		}, want: `"admission":[{"podSet":"main","flavors":[{"resource":"cpu","flavor":"b"}]}]`},
