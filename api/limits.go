@@ -18,7 +18,7 @@ import (
 // What a request costs on workerd, fitted to those measurements:
 //
 //	CPU    ≈ 2.4 ms + 0.645 ms per KB of body + 3.0 µs per work unit
-//	memory ≈ 97 bytes per byte of body (decoding) + 330 bytes per unit
+//	memory ≈ 44 bytes per byte of body (decoding) + 58 bytes per unit
 //
 // CPU: 0.645 ms/KB is validate of the default example (4,509 bytes, 5.4
 // ms) against Kueue's scalability shape at 181 objects (55,875 bytes,
@@ -28,10 +28,15 @@ import (
 // the one-workload run. (At scale a unit costs 3.4 to 4.6 µs with the
 // median request: the queueing shape, 283,268 units in 0.96 s, and the
 // scalability shape at 3,000 workloads, 747,243 units in 3.45 s.)
-// Memory: decoding the scalability shape at 3,000 workloads (1.2 MB)
-// grows workerd by 119 MB; simulating it by 355 MB, 316 bytes per unit
-// beyond the decoding, and 329 at 1,000 workloads (the queueing and
-// preemption shapes take 163 and 167).
+// Memory, measured again after the streaming decoder and the streamed
+// /v1/simulate answer (trace v3): decoding the scalability shape grows
+// workerd by 18.3 MB at 1,000 workloads (420,108 bytes: 44 bytes per
+// byte) and 40.7 MB at 3,000 (1,233,681 bytes: 33); simulating it, with
+// its whole trace as JSON, by 29.3 and 84 MB, 49 and 58 bytes per unit
+// beyond the decoding (the text answer takes less: 72 MB at 3,000).
+// Before them it was 119 MB for decoding the 3,000 workloads and 316 to
+// 330 bytes per unit: the fit the first PaidLimits came from (97 bytes
+// per byte of body, 330 per unit).
 
 // FreeLimits fit the Workers Free plan's 10 ms of CPU per request with a
 // margin of 10%: the costliest request they admit, a body of 4.5 KiB and
@@ -62,21 +67,22 @@ var FreeLimits = Limits{
 
 // PaidLimits fit the Workers Paid plan within the 128 MB an isolate may
 // hold, which binds long before the plan's 30 s of CPU: the costliest
-// request they admit, 256 KiB of body and 115,000 units, grows the
-// isolate by 97 × 262,144 + 330 × 115,000 bytes = 63.4 MB by the fit
+// request they admit, 800 KiB of body and 440,000 units, grows the
+// isolate by 44 × 819,200 + 58 × 440,000 bytes = 61.6 MB by the fit
 // above, within half of the 128 MB (the other half for what the isolate
 // holds before the request, Go's runtime and heap, the module's data and
 // the parsed gallery, and a second request it may serve at the same
-// time), and costs about 0.3 s of decoding and 0.5 s of work (at 4.6
-// µs/unit), a thirtieth of the 30 s. The body and the work are split as
-// a scenario of Kueue's scalability shape needs them, about 420 bytes and
-// 225 units per workload (about 560 workloads fit). Objects and cycles
-// follow the body and the work as in FreeLimits.
+// time), and costs about 0.5 s of decoding and 2 s of work (at 4.6
+// µs/unit), a twelfth of the 30 s. The body and the work are split as a
+// scenario of Kueue's scalability shape needs them, about 420 bytes and
+// 225 units per workload (about 1,950 workloads fit; 560 did before the
+// streaming decoder and answer). Objects and cycles follow the body and
+// the work as in FreeLimits.
 var PaidLimits = Limits{
-	MaxBodyBytes: 256 << 10,
-	MaxObjects:   3_100,
-	MaxCycles:    1_150,
-	MaxWork:      115_000,
+	MaxBodyBytes: 800 << 10,
+	MaxObjects:   9_700,
+	MaxCycles:    4_400,
+	MaxWork:      440_000,
 }
 
 // Profiles are the named limit profiles ParseLimits knows.

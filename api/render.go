@@ -73,7 +73,7 @@ func (h *Handler) render(w http.ResponseWriter, r *http.Request) error {
 		}
 		text = string(data)
 	}
-	run, err := h.run(file, []byte(text), view.Variant{Gates: sh.Gates, Settings: sh.Settings})
+	run, err := h.run(file, []byte(text), view.Variant{Gates: sh.Gates, Settings: sh.Settings}, nil)
 	if err != nil {
 		return err
 	}

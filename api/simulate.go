@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"maps"
+	"math"
 	"mime"
 	"net/http"
 	"slices"
@@ -115,40 +117,100 @@ func (h *Handler) simulate(w http.ResponseWriter, r *http.Request) error {
 	if req.Format != "" && req.Format != "json" && req.Format != "text" {
 		return badRequest("bad_parameter", "format %q: want json or text", req.Format)
 	}
-	run, err := h.run(req.File, []byte(req.Scenario), view.Variant{Gates: req.Gates, Settings: req.Settings})
-	if err != nil {
-		return err
-	}
-	tr := run.trace
-	from, to := 0, len(tr.Steps)-1
+	// The steps in the range are written as the run makes them (the
+	// trace's JSON or text into out), and no step is kept: the request's
+	// memory follows its answer, not its run. The answer is sent only
+	// once the run is known to be within the limits and the range valid.
+	from, to := 0, math.MaxInt
 	if req.From != nil {
 		from = *req.From
 	}
 	if req.To != nil {
-		to = min(*req.To, to)
-	}
-	if from >= len(tr.Steps) {
-		return badRequest("bad_range", "step %d: the run has %d steps (0 to %d)", from, len(tr.Steps), len(tr.Steps)-1)
+		to = *req.To
 	}
 	if from < 0 || to < from {
 		return badRequest("bad_range", "steps from %d to %d: want 0 <= from <= to", from, to)
 	}
-	total := len(tr.Steps)
-	if from > 0 || to < total-1 {
-		tr = tr.Slice(from, to)
+	var out chunks
+	var writeStep func(*trace.Trace, *trace.Step)
+	var closeOut func(*trace.Trace) error
+	if req.Format == "text" {
+		f := trace.NewFormatter(&out)
+		writeStep, closeOut = f.Step, f.Close
+	} else {
+		jw := trace.NewJSONWriter(&out)
+		writeStep, closeOut = jw.Step, jw.Close
+	}
+	rs := &trace.RangeSink{From: from, To: to, Write: writeStep}
+	run, err := h.run(req.File, []byte(req.Scenario), view.Variant{Gates: req.Gates, Settings: req.Settings}, rs.Step)
+	if err != nil {
+		return err
+	}
+	total := rs.Steps
+	if from >= total {
+		return badRequest("bad_range", "step %d: the run has %d steps (0 to %d)", from, total, total-1)
+	}
+	to = min(to, total-1)
+	if err := closeOut(run.trace); err != nil {
+		return err
 	}
 	if req.Format == "text" {
-		var b bytes.Buffer
-		if err := trace.Format(&b, tr); err != nil {
-			return err
-		}
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-		w.Write(b.Bytes())
+		out.writeTo(w, 0)
 		return nil
 	}
-	return writeJSON(w, http.StatusOK, simulateResponse{
-		Warnings: append(nonNil(slices.Clone(run.sc.Warnings)), gateWarnings(req.Gates)...), From: from, To: to, Total: total, Trace: tr,
+	// simulateResponse's fields, in its order, around the trace's JSON
+	// (TestSimulateStreamed checks the bytes are json.Marshal's).
+	head, err := json.Marshal(simulateResponse{
+		Warnings: append(nonNil(slices.Clone(run.sc.Warnings)), gateWarnings(req.Gates)...), From: from, To: to, Total: total,
 	})
+	if err != nil {
+		return err
+	}
+	const null = `null}`
+	if !bytes.HasSuffix(head, []byte(null)) {
+		return fmt.Errorf("simulate: the answer's head %q does not end with the trace", head)
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusOK)
+	w.Write(head[:len(head)-len(null)])
+	out.writeTo(w, 1) // the trace without its closing newline
+	w.Write([]byte("}\n"))
+	return nil
+}
+
+// chunks is an answer kept in pieces of chunkSize bytes, so that it
+// grows without copying itself (a bytes.Buffer holds up to twice what it
+// was written while it grows).
+type chunks struct {
+	full [][]byte
+	last []byte
+}
+
+const chunkSize = 64 << 10
+
+func (c *chunks) Write(p []byte) (int, error) {
+	n := len(p)
+	for len(p) > 0 {
+		if len(c.last) == cap(c.last) {
+			if c.last != nil {
+				c.full = append(c.full, c.last)
+			}
+			c.last = make([]byte, 0, chunkSize)
+		}
+		k := min(len(p), cap(c.last)-len(c.last))
+		c.last = append(c.last, p[:k]...)
+		p = p[k:]
+	}
+	return n, nil
+}
+
+// writeTo writes what c holds to w but its last trim bytes.
+func (c *chunks) writeTo(w io.Writer, trim int) {
+	for _, b := range c.full {
+		w.Write(b)
+	}
+	w.Write(c.last[:max(0, len(c.last)-trim)])
 }
 
 // gateWarnings are the warnings about gate overrides the engine does not
@@ -223,15 +285,17 @@ func parseSimulateRequest(r *http.Request, body []byte) (simulateRequest, error)
 	return req, nil
 }
 
-// aRun is a decoded scenario and its trace.
+// aRun is a decoded scenario and its trace (without its steps when they
+// went to a sink).
 type aRun struct {
 	sc    *core.Scenario
 	trace *trace.Trace
 }
 
 // run decodes, checks the limits, applies the variant and simulates within
-// the cycle and work budgets.
-func (h *Handler) run(file string, data []byte, v view.Variant) (*aRun, error) {
+// the cycle and work budgets. With a sink, the steps go to it as they
+// come (sim.Options.Sink) and the trace returned has none.
+func (h *Handler) run(file string, data []byte, v view.Variant, sink func(*trace.Trace, *trace.Step)) (*aRun, error) {
 	sc, err := scenario.Decode(file, data)
 	if err != nil {
 		var de *core.DiagnosticsError
@@ -269,15 +333,23 @@ func (h *Handler) run(file string, data []byte, v view.Variant) (*aRun, error) {
 	}
 	var work int64
 	nodes := len(sc.Nodes)
-	tr := sim.Run(sc, sim.Options{Gates: core.FeatureGates(v.Gates), Stop: func(st *trace.Step) bool {
+	steps := 0
+	if sink != nil {
+		next := sink
+		sink = func(tr *trace.Trace, st *trace.Step) { steps++; next(tr, st) }
+	}
+	tr := sim.Run(sc, sim.Options{Gates: core.FeatureGates(v.Gates), Sink: sink, Stop: func(st *trace.Step) bool {
 		work += stepWork(st, nodes)
 		return work > lim.MaxWork
 	}})
+	if sink == nil {
+		steps = len(tr.Steps)
+	}
 	switch {
 	case tr.End == "stopped":
 		return nil, &apiError{Status: http.StatusUnprocessableEntity, Code: "work_limit", Limit: lim.MaxWork,
 			Message: fmt.Sprintf("the simulation needs more work than this API allows per request (%d units; it had used %d by step %d, cycle %d); run it with the kueueplay CLI or in the playground",
-				lim.MaxWork, work, len(tr.Steps)-1, tr.Cycles)}
+				lim.MaxWork, work, steps-1, tr.Cycles)}
 	case tr.End == "maxCycles" && !explicit:
 		return nil, &apiError{Status: http.StatusUnprocessableEntity, Code: "cycle_limit", Limit: int64(lim.MaxCycles),
 			Message: fmt.Sprintf("the simulation did not settle within this API's %d cycles; set spec.maxCycles to truncate it on purpose, or run it with the kueueplay CLI", lim.MaxCycles)}

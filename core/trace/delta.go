@@ -23,11 +23,11 @@ const KeyframeInterval = 64
 // last Full step: a change to any of them makes the step Full.
 type UsageChange struct {
 	Row         int   `json:"row"`
-	Used        int64 `json:"used"`
+	Used        int64 `json:"used,omitempty"`
 	Terminating int64 `json:"terminating,omitempty"`
-	Borrowed    int64 `json:"borrowed"`
-	Lent        int64 `json:"lent"`
-	Available   int64 `json:"available"`
+	Borrowed    int64 `json:"borrowed,omitempty"`
+	Lent        int64 `json:"lent,omitempty"`
+	Available   int64 `json:"available,omitempty"`
 }
 
 // QueueChange is a ClusterQueue's queue that changed in a step that is not
@@ -37,10 +37,10 @@ type UsageChange struct {
 // Active or InactiveReason makes the step Full.
 type QueueChange struct {
 	Queue            int       `json:"queue"`
-	PendingCount     int       `json:"pendingCount"`
-	ParkedCount      int       `json:"parkedCount"`
-	AdmittedCount    int       `json:"admittedCount"`
-	TerminatingCount int       `json:"terminatingCount"`
+	PendingCount     int       `json:"pendingCount,omitempty"`
+	ParkedCount      int       `json:"parkedCount,omitempty"`
+	AdmittedCount    int       `json:"admittedCount,omitempty"`
+	TerminatingCount int       `json:"terminatingCount,omitempty"`
 	Pending          *ListEdit `json:"pending,omitempty"`
 	Parked           *ListEdit `json:"parked,omitempty"`
 	Admitted         *ListEdit `json:"admitted,omitempty"`

@@ -29,7 +29,7 @@ type jsonTail struct {
 
 // WriteJSON writes tr as json.NewEncoder(w).Encode(tr) does, byte for
 // byte, but one step at a time: the whole document is never in memory
-// (a 15,000-workload run's trace is 45 MB of JSON).
+// (a 15,000-workload run's trace is tens of MB of JSON).
 func WriteJSON(w io.Writer, tr *Trace) error {
 	jw := NewJSONWriter(w)
 	if tr.Steps == nil {
@@ -51,6 +51,8 @@ type JSONWriter struct {
 	steps     int
 	nullSteps bool
 	err       error
+	// buf is the step being written, kept from one step to the next.
+	buf jsonBuf
 }
 
 // NewJSONWriter returns a JSONWriter writing to w (buffered: Close
@@ -86,7 +88,7 @@ func (j *JSONWriter) Step(tr *Trace, st *Step) {
 		j.b.WriteByte(',')
 	}
 	j.steps++
-	data, err := json.Marshal(st)
+	data, err := j.buf.step(st)
 	if err != nil {
 		j.err = err
 		return

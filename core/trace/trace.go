@@ -25,8 +25,10 @@ import (
 // Version identifies the trace format. It changes when a field changes
 // meaning or is removed; adding a field does not change it. v2: the usage
 // and queues of a step are in full only in Full steps, and as changes
-// otherwise.
-const Version = "kueueplay.trace/v2"
+// otherwise. v3: the JSON leaves out what a reader derives from what
+// stays (json.go: zeros, defaults, texts and lists that repeat other
+// fields); Step's and Decision's UnmarshalJSON restore them, and read v2.
+const Version = "kueueplay.trace/v3"
 
 // Trace is the whole result of running a scenario.
 type Trace struct {
@@ -258,16 +260,16 @@ const (
 type Decision struct {
 	Workload     string `json:"workload"`
 	ClusterQueue string `json:"clusterQueue"`
-	Priority     int32  `json:"priority"`
+	Priority     int32  `json:"priority,omitempty"`
 	// Order is the 1-based position in which the entry was processed
 	// (0 for entries that were not nominated).
-	Order int `json:"order"`
+	Order int `json:"order,omitempty"`
 	// PodSets are the flavor-assignment details, one per pod set.
 	PodSets []PodSetDecision `json:"podSets,omitempty"`
 	// Mode is the assignment's representative mode: Fit, Preempt or NoFit.
 	Mode string `json:"mode,omitempty"`
 	// Borrowing is the assignment's borrowing level (0: no borrowing).
-	Borrowing int     `json:"borrowing"`
+	Borrowing int     `json:"borrowing,omitempty"`
 	Outcome   Outcome `json:"outcome"`
 	// SkipReason tells why a Skipped entry was skipped: "overlappingTargets"
 	// (its targets were claimed earlier in the cycle) or "noLongerFits".
@@ -403,29 +405,29 @@ type UsageRow struct {
 	Resource string `json:"resource"`
 	// Used is admitted plus terminating usage (for a Cohort: usage its
 	// children place in it beyond their guaranteed quota).
-	Used int64 `json:"used"`
+	Used int64 `json:"used,omitempty"`
 	// Terminating is the part of a ClusterQueue's Used held by evicted
 	// workloads that are still terminating (0 for Cohorts).
 	Terminating int64 `json:"terminating,omitempty"`
 	// Nominal is the node's own nominal quota.
-	Nominal int64 `json:"nominal"`
+	Nominal int64 `json:"nominal,omitempty"`
 	// SubtreeQuota is nominal plus what children lend (Cohorts), or
 	// nominal (ClusterQueues).
-	SubtreeQuota int64 `json:"subtreeQuota"`
+	SubtreeQuota int64 `json:"subtreeQuota,omitempty"`
 	// Borrowed is usage beyond the node's subtree quota.
-	Borrowed int64 `json:"borrowed"`
+	Borrowed int64 `json:"borrowed,omitempty"`
 	// Lent is the part of this node's unused quota that others use. Kueue
 	// pools unused quota (KEP-1224); the trace attributes the borrowing in
 	// a cohort first to the cohort's own quota, then to its children in
 	// name order, so Lent sums to what is borrowed.
-	Lent int64 `json:"lent"`
+	Lent int64 `json:"lent,omitempty"`
 	// HeldBack is the part a lending limit keeps from the cohort
 	// (max(0, subtreeQuota - lendingLimit)).
-	HeldBack       int64  `json:"heldBack"`
+	HeldBack       int64  `json:"heldBack,omitempty"`
 	BorrowingLimit *int64 `json:"borrowingLimit,omitempty"`
 	LendingLimit   *int64 `json:"lendingLimit,omitempty"`
 	// Available is what the node can still admit now.
-	Available int64 `json:"available"`
+	Available int64 `json:"available,omitempty"`
 }
 
 // QueueState is one ClusterQueue's queue after a step.
@@ -439,13 +441,13 @@ type QueueState struct {
 	// and Terminating by name. Each list holds at most sim.QueueListCap
 	// names; the counts are exact.
 	Pending          []string `json:"pending,omitempty"`
-	PendingCount     int      `json:"pendingCount"`
+	PendingCount     int      `json:"pendingCount,omitempty"`
 	Parked           []string `json:"parked,omitempty"`
-	ParkedCount      int      `json:"parkedCount"`
+	ParkedCount      int      `json:"parkedCount,omitempty"`
 	Admitted         []string `json:"admitted,omitempty"`
-	AdmittedCount    int      `json:"admittedCount"`
+	AdmittedCount    int      `json:"admittedCount,omitempty"`
 	Terminating      []string `json:"terminating,omitempty"`
-	TerminatingCount int      `json:"terminatingCount"`
+	TerminatingCount int      `json:"terminatingCount,omitempty"`
 }
 
 // WorkloadStatus is the one state a workload is in.

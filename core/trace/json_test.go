@@ -1,0 +1,251 @@
+package trace_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/kueueplay/kueueplay/core"
+	"github.com/kueueplay/kueueplay/core/scenario"
+	"github.com/kueueplay/kueueplay/core/sim"
+	"github.com/kueueplay/kueueplay/core/trace"
+)
+
+const scenarioDir = "../../testdata/scenarios"
+
+// runScenario runs a scenario file, named in positions as the CLI names
+// it when run from the repository's root.
+func runScenario(t *testing.T, file string) *trace.Trace {
+	t.Helper()
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := scenario.Decode(strings.TrimPrefix(file, "../../"), data)
+	if err != nil {
+		t.Fatalf("decode: %v", err)
+	}
+	return sim.Run(sc, sim.Options{})
+}
+
+// roundTrip writes tr with WriteJSON and decodes it back.
+func roundTrip(t *testing.T, tr *trace.Trace) (*trace.Trace, []byte) {
+	t.Helper()
+	var b bytes.Buffer
+	if err := trace.WriteJSON(&b, tr); err != nil {
+		t.Fatal(err)
+	}
+	var back trace.Trace
+	if err := json.Unmarshal(b.Bytes(), &back); err != nil {
+		t.Fatalf("decoding what WriteJSON wrote: %v", err)
+	}
+	return &back, b.Bytes()
+}
+
+// TestJSONRoundTrip: for every scenario of the gallery, decoding the JSON
+// trace gives back the Trace that was written, with every field the
+// format leaves out restored (an empty list and a nil one are the same
+// to a reader: both are left out).
+func TestJSONRoundTrip(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join(scenarioDir, "*.yaml"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no scenario in %s (%v)", scenarioDir, err)
+	}
+	for _, f := range files {
+		t.Run(strings.TrimSuffix(filepath.Base(f), ".yaml"), func(t *testing.T) {
+			tr := runScenario(t, f)
+			back, _ := roundTrip(t, tr)
+			if d := cmp.Diff(tr, back, cmpopts.EquateEmpty()); d != "" {
+				t.Errorf("decode(encode(trace)) differs (-want +got):\n%s", d)
+			}
+		})
+	}
+}
+
+// TestJSONV2 reads traces in format v2 (written before v3 left derived
+// fields out: testdata/v2/*.json, from the CLI at that version): they
+// decode to the same Trace as the run today, but for the version.
+func TestJSONV2(t *testing.T) {
+	files, err := filepath.Glob("testdata/v2/*.json")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no v2 trace in testdata/v2 (%v)", err)
+	}
+	for _, f := range files {
+		name := strings.TrimSuffix(filepath.Base(f), ".json")
+		t.Run(name, func(t *testing.T) {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var old trace.Trace
+			if err := json.Unmarshal(data, &old); err != nil {
+				t.Fatal(err)
+			}
+			if old.Version != "kueueplay.trace/v2" {
+				t.Fatalf("version %q, want kueueplay.trace/v2", old.Version)
+			}
+			old.Version = trace.Version
+			want := runScenario(t, filepath.Join(scenarioDir, name+".yaml"))
+			if d := cmp.Diff(want, &old, cmpopts.EquateEmpty()); d != "" {
+				t.Errorf("the v2 trace decodes differently (-run today +v2):\n%s", d)
+			}
+		})
+	}
+}
+
+// TestJSONLeavesOut pins what the format leaves out and what it writes
+// when a value differs from what it would be derived as.
+func TestJSONLeavesOut(t *testing.T) {
+	fit := trace.PodSetDecision{PodSet: "main", Count: 1, Mode: "Fit",
+		Requests: []trace.Quantity{{Resource: "cpu", Amount: 1500, Text: "1500m"}},
+		Groups: []trace.GroupAttempt{{Resources: []string{"cpu"}, Resume: trace.ResumeFirst, TriedIndex: -1, Chosen: "a",
+			Attempts: []trace.FlavorAttempt{{Flavor: "a", Mode: "Fit", Rule: "fitStop", Best: true}}}}}
+	admitted := trace.Decision{Workload: "ns/w", ClusterQueue: "cq", Order: 1, Mode: "Fit", Outcome: trace.OutcomeAdmitted,
+		PodSets:   []trace.PodSetDecision{fit},
+		Admission: []trace.PodSetFlavors{{PodSet: "main", Flavors: []trace.ResourceFlavor{{Resource: "cpu", Flavor: "a"}}}}}
+	noFit := fit
+	noFit.Mode, noFit.Message = "NoFit", "insufficient quota for cpu in flavor a, 1 more needed"
+	noFit.Groups = []trace.GroupAttempt{{Resources: []string{"cpu"}, Resume: trace.ResumeFirst, TriedIndex: 0,
+		Attempts: []trace.FlavorAttempt{{Flavor: "a", Mode: "NoFit", Rule: "noFit", Reasons: []string{noFit.Message}}}}}
+	parked := trace.Decision{Workload: "ns/w", ClusterQueue: "cq", Order: 1, Mode: "NoFit", Outcome: trace.OutcomeNoFit,
+		PodSets: []trace.PodSetDecision{noFit}, Message: "couldn't assign flavors to pod set main: " + noFit.Message,
+		Requeue: "parked", RequeueReason: "Generic"}
+	for name, c := range map[string]struct {
+		d    trace.Decision
+		edit func(*trace.Decision)
+		want string
+	}{
+		"admitted: all derived": {d: admitted,
+			want: `{"workload":"ns/w","clusterQueue":"cq","podSets":[{"requests":[{"resource":"cpu","amount":1500}],"groups":[{"attempts":[{"flavor":"a","mode":"Fit","rule":"fitStop","best":true}],"chosen":"a"}]}],"mode":"Fit","outcome":"Admitted"}`},
+		"no fit: all derived": {d: parked,
+			want: `{"workload":"ns/w","clusterQueue":"cq","podSets":[{"requests":[{"resource":"cpu","amount":1500}],"groups":[{"attempts":[{"flavor":"a","mode":"NoFit","reasons":["insufficient quota for cpu in flavor a, 1 more needed"],"rule":"noFit"}],"triedIndex":0}]}],"mode":"NoFit","outcome":"NoFit"}`},
+		"an order other than the position, a pod set not named main of 3 pods": {d: parked, edit: func(d *trace.Decision) {
+			d.Order = 0
+			d.PodSets = []trace.PodSetDecision{noFit}
+			d.PodSets[0].PodSet, d.PodSets[0].Count = "workers", 3
+			d.Message = "couldn't assign flavors to pod set workers: " + noFit.Message
+		}, want: `"clusterQueue":"cq","order":0,"podSets":[{"podSet":"workers","count":3,"requests"`},
+		"an admission other than the chosen flavors": {d: admitted, edit: func(d *trace.Decision) {
+			d.Admission = []trace.PodSetFlavors{{PodSet: "main", Flavors: []trace.ResourceFlavor{{Resource: "cpu", Flavor: "b"}}}}
+		}, want: `"admission":[{"podSet":"main","flavors":[{"resource":"cpu","flavor":"b"}]}]`},
+		"an admitted decision without admission": {d: admitted, edit: func(d *trace.Decision) { d.Admission = nil },
+			want: `"admission":null`},
+		"a message other than Kueue's": {d: parked, edit: func(d *trace.Decision) { d.Message = "" }, want: `"message":""`},
+		"a pod set message other than its reasons": {d: parked, edit: func(d *trace.Decision) {
+			d.PodSets = []trace.PodSetDecision{noFit}
+			d.PodSets[0].Message = "x"
+		}, want: `"message":"x"`},
+		"a pod set mode other than the decision's": {d: admitted, edit: func(d *trace.Decision) {
+			d.PodSets = []trace.PodSetDecision{fit}
+			d.Mode = "Preempt"
+		}, want: `"mode":"Fit"}],"mode":"Preempt"`},
+		"a requeue other than the outcome's": {d: parked, edit: func(d *trace.Decision) { d.Requeue = "immediate" },
+			want: `"requeue":"immediate","requeueReason":"Generic"`},
+		"a text other than the amount's": {d: admitted, edit: func(d *trace.Decision) {
+			d.PodSets = []trace.PodSetDecision{fit}
+			d.PodSets[0].Requests = []trace.Quantity{{Resource: "cpu", Amount: 1500, Text: "1.5"}}
+		}, want: `{"resource":"cpu","amount":1500,"text":"1.5"}`},
+		"a preemption summary from its targets": {d: parked, edit: func(d *trace.Decision) {
+			d.Preemption = &trace.Preemption{Resources: []string{"a/cpu"},
+				Passes:  []trace.PreemptionPass{{AllowBorrowing: true, Fits: true, Steps: []trace.CandidateStep{{Workload: "ns/v", Action: "kept", Why: "the preemptor does not fit with it back"}}}},
+				Targets: []trace.Target{{Workload: "ns/v", ClusterQueue: "cq", Reason: "InClusterQueue"}}, Summary: "evicting ns/v makes room (borrowing allowed)"}
+		}, want: `"passes":[{"allowBorrowing":true,"steps":[{"workload":"ns/v","action":"kept"}],"fits":true}],"targets":[{"workload":"ns/v","clusterQueue":"cq","reason":"InClusterQueue","message":""}]}`},
+		"a preemption summary other than its targets'": {d: parked, edit: func(d *trace.Decision) {
+			d.Preemption = &trace.Preemption{Targets: []trace.Target{{Workload: "ns/v"}}, Summary: "evicting ns/v makes room (borrowing allowed)",
+				Passes: []trace.PreemptionPass{{Steps: []trace.CandidateStep{{Workload: "ns/v", Action: "givenBack", Why: "x"}}}}}
+		}, want: `"steps":[{"workload":"ns/v","action":"givenBack","why":"x"}]`},
+		"group resources other than the requests": {d: admitted, edit: func(d *trace.Decision) {
+			d.PodSets = []trace.PodSetDecision{fit}
+			d.PodSets[0].Groups = []trace.GroupAttempt{{Resources: nil, Resume: "", TriedIndex: -1}}
+		}, want: `"groups":[{"resources":null,"resume":"","attempts":null}]`},
+	} {
+		t.Run(name, func(t *testing.T) {
+			d := c.d
+			d.PodSets = append([]trace.PodSetDecision(nil), d.PodSets...)
+			if c.edit != nil {
+				c.edit(&d)
+			}
+			tr := &trace.Trace{Version: trace.Version, Steps: []trace.Step{{Index: 1, Kind: trace.StepCycle, Cycle: 1,
+				Heads: []trace.Head{{ClusterQueue: "cq", Workload: "ns/w"}}, Decisions: []trace.Decision{d}}}}
+			back, data := roundTrip(t, tr)
+			if !bytes.Contains(data, []byte(c.want)) {
+				t.Errorf("the JSON lacks %s:\n%s", c.want, data)
+			}
+			if bytes.Contains(data, []byte(`"heads"`)) {
+				t.Errorf("the JSON has heads its decisions give:\n%s", data)
+			}
+			if d := cmp.Diff(tr, back); d != "" {
+				t.Errorf("decode(encode(trace)) differs (-want +got):\n%s", d)
+			}
+		})
+	}
+}
+
+// TestAppendString: strings are written as encoding/json writes them.
+func TestAppendString(t *testing.T) {
+	for name, s := range map[string]string{
+		"plain": "ns/w", "empty": "", "quotes": `a "b" \c`, "html": "<img src=x onerror=alert(1)>&",
+		"control": "a\nb\tc\x00\x1f\b\f\r", "separators": "a\u2028b\u2029", "invalid": "a\xffb\xc3", "unicode": "é漢🙂",
+	} {
+		t.Run(name, func(t *testing.T) {
+			checkString(t, s)
+		})
+	}
+}
+
+func checkString(t *testing.T, s string) {
+	t.Helper()
+	want, err := json.Marshal(trace.Event{Message: s})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := json.Marshal(trace.Step{Events: []trace.Event{{Message: s}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(got, want) {
+		t.Errorf("%q: got %s, want it to contain %s", s, got, want)
+	}
+}
+
+// FuzzJSONRoundTrip: any names and numbers survive a round trip.
+func FuzzJSONRoundTrip(f *testing.F) {
+	f.Add("ns/w", "cq", "cpu", int64(1500), "1500m", "Fit", int32(1), -1, "first", "msg")
+	f.Add("<&>", "", "memory", int64(-1), "", "", int32(0), 3, "", "")
+	f.Fuzz(func(t *testing.T, wl, cq, res string, amount int64, text, mode string, prio int32, tried int, resume, msg string) {
+		for _, s := range []string{wl, cq, res, text, mode, resume, msg} {
+			if !utf8.ValidString(s) {
+				return // invalid UTF-8 becomes U+FFFD, as in encoding/json
+			}
+		}
+		d := trace.Decision{Workload: wl, ClusterQueue: cq, Priority: prio, Mode: mode, Outcome: trace.OutcomeNoFit, Message: msg,
+			PodSets: []trace.PodSetDecision{{PodSet: "p", Mode: mode, Message: msg,
+				Requests: []trace.Quantity{{Resource: res, Amount: amount, Text: text}},
+				Groups:   []trace.GroupAttempt{{Resources: []string{res}, Resume: trace.Resume(resume), TriedIndex: tried}}}}}
+		tr := &trace.Trace{Version: trace.Version, Steps: []trace.Step{{Kind: trace.StepCycle,
+			Heads: []trace.Head{{ClusterQueue: cq, Workload: wl}}, Decisions: []trace.Decision{d},
+			Events: []trace.Event{{Kind: trace.EventArrival, Workload: wl, Message: msg}}}},
+			Workloads: []trace.WorkloadState{{Workload: wl}}, Warnings: []core.Diagnostic{{Message: msg}}}
+		var b bytes.Buffer
+		if err := trace.WriteJSON(&b, tr); err != nil {
+			t.Fatal(err)
+		}
+		if !json.Valid(b.Bytes()) {
+			t.Fatalf("invalid JSON: %s", b.Bytes())
+		}
+		var back trace.Trace
+		if err := json.Unmarshal(b.Bytes(), &back); err != nil {
+			t.Fatal(err)
+		}
+		if d := cmp.Diff(tr, &back, cmpopts.EquateEmpty()); d != "" {
+			t.Errorf("decode(encode(trace)) differs (-want +got):\n%s", d)
+		}
+	})
+}
