@@ -52,7 +52,7 @@ tmp=$out.tmp
 rm -rf "$tmp"
 mkdir -p "$tmp/scenarios"
 
-run cp site/index.html site/style.css site/panels.css site/boot.js site/embed.js site/favicon.svg "$tmp/"
+run cp site/index.html site/style.css site/panels.css site/boot.js site/engine.js site/embed.js site/favicon.svg "$tmp/"
 run cp -R site/docs "$tmp/"
 run cp "$("$GO" env GOROOT)/lib/wasm/wasm_exec.js" "$tmp/"
 run "$editor/node_modules/.bin/esbuild" "$editor/src/editor.js" --bundle --minify --format=iife \
@@ -100,6 +100,6 @@ mv "$tmp" "$out"
 
 size() { stat -c %s "$1" 2>/dev/null || echo -; }
 echo "make site: built $out"
-for f in kueueplay.wasm editor.js charts.js charts.css wasm_exec.js boot.js embed.js style.css panels.css index.html sw.js; do
+for f in kueueplay.wasm editor.js charts.js charts.css wasm_exec.js boot.js engine.js embed.js style.css panels.css index.html sw.js; do
 	printf '  %-15s %9s bytes  gzip %9s  br %9s\n' "$f" "$(size "$out/$f")" "$(size "$out/$f.gz")" "$(size "$out/$f.br")"
 done
