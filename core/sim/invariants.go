@@ -95,7 +95,7 @@ func CheckInvariants(s *State) []string {
 	}
 	// 7. The queues' last report is what a report from scratch gives.
 	for qi := range s.reportedStates {
-		if qi < len(s.Queues) && s.reported[qi] == s.Queues[qi] {
+		if qi < len(s.Queues) && s.reported[qi] == s.Queues[qi].ver {
 			if want := s.queueState(qi); !equalQueueState(want, s.reportedStates[qi]) {
 				bad = append(bad, fmt.Sprintf("ClusterQueue %s: the reused report %+v is stale; from scratch it is %+v", want.ClusterQueue, s.reportedStates[qi], want))
 			}

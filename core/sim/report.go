@@ -174,17 +174,22 @@ func (s *State) queueStates() []trace.QueueState {
 	for qi, q := range s.Queues {
 		// A queue's state is a function of its *ClusterQueue (heap,
 		// parked list, holders, sticky head, activity; every change
-		// copies it first, mutQueue) and of its holders' statuses (a
-		// holder becomes Terminating only with its queue's generation
-		// bumped, terminate): the same pointer as at the last report
-		// means the same state. CheckInvariants checks it.
-		if qi < len(s.reported) && s.reported[qi] == q {
+		// goes through mutQueue, which moves its version) and of its
+		// holders' statuses (a holder becomes Terminating only with its
+		// queue's generation bumped, terminate): the same version as at
+		// the last report means the same state. CheckInvariants checks
+		// it.
+		if qi < len(s.reported) && s.reported[qi] == q.ver {
 			out[qi] = s.reportedStates[qi]
 			continue
 		}
 		out[qi] = s.queueState(qi)
 	}
-	s.reported, s.reportedStates = slices.Clone(s.Queues), out
+	ver := make([]uint64, len(s.Queues))
+	for qi, q := range s.Queues {
+		ver[qi] = q.ver
+	}
+	s.reported, s.reportedStates = ver, out
 	return out
 }
 
