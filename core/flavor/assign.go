@@ -329,13 +329,15 @@ func (in *Input) checkFlavor(name core.FlavorName, ps *core.PodSet, sel map[stri
 	if !ok {
 		return false, fmt.Sprintf("flavor %s not found", name), nil
 	}
-	tols := append(slices.Clone(ps.Tolerations), rf.Tolerations...)
-	if t, found := core.FirstUntoleratedTaint(rf.NodeTaints, tols, func(t core.Taint) bool {
-		return t.Effect == "NoSchedule" || t.Effect == "NoExecute"
-	}); found {
-		// Kueue formats the corev1.Taint struct with %s
-		// (checkFlavorForPodSets), which prints its fields in braces.
-		return false, fmt.Sprintf("untolerated taint {%s %s %s <nil>} in flavor %s", t.Key, t.Value, t.Effect, name), nil
+	if len(rf.NodeTaints) > 0 {
+		tols := append(slices.Clone(ps.Tolerations), rf.Tolerations...)
+		if t, found := core.FirstUntoleratedTaint(rf.NodeTaints, tols, func(t core.Taint) bool {
+			return t.Effect == "NoSchedule" || t.Effect == "NoExecute"
+		}); found {
+			// Kueue formats the corev1.Taint struct with %s
+			// (checkFlavorForPodSets), which prints its fields in braces.
+			return false, fmt.Sprintf("untolerated taint {%s %s %s <nil>} in flavor %s", t.Key, t.Value, t.Effect, name), nil
+		}
 	}
 	match, err := core.MatchesNodeSelector(sel, terms, rf.NodeLabels)
 	if err != nil {
@@ -371,7 +373,11 @@ func (in *Input) findFlavor(psIdx int, ps *core.PodSet, requests map[core.Resour
 	for _, r := range resNames {
 		ga.Resources = append(ga.Resources, string(r))
 	}
-	sel, terms := flavorSelector(ps, in.labelKeys(g))
+	var sel map[string]string
+	var terms []core.NodeSelectorTerm
+	if len(ps.NodeSelector) > 0 || len(ps.RequiredAffinity) > 0 {
+		sel, terms = flavorSelector(ps, in.labelKeys(g))
+	}
 	ff := in.ClusterQueue.FlavorFungibility
 	ord := preferenceOrder(ff, in.Gates)
 	fungible := in.Gates.Enabled(core.GateFlavorFungibility)

@@ -300,14 +300,17 @@ func (s *State) assign(e *entry, c *cycleCtx) {
 // lazyOracle builds the preemption snapshot only when the flavor assigner
 // first asks.
 type lazyOracle struct {
-	s *State
-	c *cycleCtx
-	p preempt.Preemptor
+	s  *State
+	c  *cycleCtx
+	p  preempt.Preemptor
+	or *preempt.Oracle
 }
 
 func (o *lazyOracle) SimulatePreemption(fr core.FlavorResource, q core.Amount) flavor.OracleResult {
-	or := preempt.Oracle{S: o.s.preemptSnapshot(o.c), P: o.p}
-	return or.SimulatePreemption(fr, q)
+	if o.or == nil {
+		o.or = &preempt.Oracle{S: o.s.preemptSnapshot(o.c), P: o.p}
+	}
+	return o.or.SimulatePreemption(fr, q)
 }
 
 // needPreemption mirrors preemption.flavorResourcesNeedPreemption.
