@@ -518,21 +518,22 @@ func (in *Input) findFlavor(psIdx int, ps *core.PodSet, requests map[core.Resour
 // in nominal quota, reclaiming inside the hierarchy may help, or the queue
 // may preempt while borrowing).
 func (in *Input) fitsResourceQuota(fr core.FlavorResource, assumed, request core.Amount) (PreemptionMode, int, []string, []string) {
-	available := in.Tree.Available(in.Node, fr)
-	maxCapacity := in.Tree.PotentialAvailable(in.Node, fr)
+	id := in.Tree.ID(fr)
+	available := in.Tree.AvailableID(in.Node, id)
+	maxCapacity := in.Tree.PotentialAvailableID(in.Node, id)
 	val := assumed + request
 	if val > maxCapacity {
 		return ModeNoFit, 0, nil, []string{fmt.Sprintf(
 			"insufficient quota for %s in flavor %s, previously considered podsets requests (%s) + current podset request (%s) > maximum capacity (%s)",
 			fr.Resource, fr.Flavor, core.FormatAmount(fr.Resource, assumed), core.FormatAmount(fr.Resource, request), core.FormatAmount(fr.Resource, maxCapacity))}
 	}
-	borrow, mayReclaim := in.Tree.LowestSubtreeThatFits(in.Node, fr, val)
+	borrow, mayReclaim := in.Tree.LowestSubtreeThatFitsID(in.Node, id, val)
 	if val <= available {
 		return ModeFit, borrow, nil, nil
 	}
 	reasons := []string{fmt.Sprintf("insufficient unused quota for %s in flavor %s, %s more needed",
 		fr.Resource, fr.Flavor, core.FormatAmount(fr.Resource, val-available))}
-	nominal := in.Tree.Nodes[in.Node].Quotas[fr].Nominal
+	nominal := in.Tree.Nominal(in.Node, id)
 	canPreemptWhileBorrowing := in.ClusterQueue.Preemption.BorrowWithinCohort != "" &&
 		in.ClusterQueue.Preemption.BorrowWithinCohort != core.PreemptionNever
 	if val <= nominal || mayReclaim || canPreemptWhileBorrowing {

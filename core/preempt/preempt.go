@@ -201,9 +201,9 @@ func (s *Snapshot) uses(w *Workload, frees map[core.FlavorResource]core.Amount, 
 
 // withinNominal mirrors schdcache.IsWithinNominalInResources.
 func (s *Snapshot) withinNominal(node int, need map[core.FlavorResource]bool) bool {
-	n := &s.Tree.Nodes[node]
+	t := s.Tree
 	for fr := range need {
-		if n.Usage[fr] > n.SubtreeQuota[fr] {
+		if id := t.ID(fr); t.UsedID(node, id) > t.SubtreeQuotaID(node, id) {
 			return false
 		}
 	}
@@ -283,14 +283,15 @@ func (se *search) fromQueue(node, lca int, advantage bool, list string) []*candi
 
 // fitsInQuota mirrors schdcache.QuantitiesFitInQuota.
 func (s *Snapshot) fitsInQuota(node int, req map[core.FlavorResource]core.Amount) (bool, map[core.FlavorResource]core.Amount) {
-	n := &s.Tree.Nodes[node]
+	t := s.Tree
 	fits := true
 	rest := make(map[core.FlavorResource]core.Amount, len(req))
 	for fr, v := range req {
-		if n.Usage[fr]+v > n.SubtreeQuota[fr] {
+		id := t.ID(fr)
+		if t.UsedID(node, id)+v > t.SubtreeQuotaID(node, id) {
 			fits = false
 		}
-		rest[fr] = max(0, v-s.Tree.LocalAvailable(node, fr))
+		rest[fr] = max(0, v-t.LocalAvailableID(node, id))
 	}
 	return fits, rest
 }
@@ -449,9 +450,9 @@ func (se *search) fits(allowBorrowing bool) bool {
 
 // underNominal mirrors queueUnderNominalInResourcesNeedingPreemption.
 func (se *search) underNominal() bool {
-	n := &se.s.Tree.Nodes[se.p.Node]
+	t, node := se.s.Tree, se.p.Node
 	for fr := range se.p.Need {
-		if n.Usage[fr] >= n.Quotas[fr].Nominal {
+		if id := t.ID(fr); t.UsedID(node, id) >= t.Nominal(node, id) {
 			return false
 		}
 	}

@@ -492,7 +492,7 @@ func resourcesToReserve(e *entry, q *ClusterQueue, snap *quota.Tree) map[core.Fl
 	node := snap.Nodes[q.Node]
 	for fr, u := range e.assignment.Usage {
 		lim := node.Quotas[fr]
-		used := node.Usage[fr]
+		used := snap.Used(q.Node, fr)
 		if e.assignment.Borrowing > 0 {
 			if lim.BorrowingLimit == nil {
 				out[fr] = u

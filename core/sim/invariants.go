@@ -52,14 +52,14 @@ func CheckInvariants(s *State) []string {
 	for i := range t.Nodes {
 		n := &t.Nodes[i]
 		frs := map[core.FlavorResource]bool{}
-		for fr := range n.Usage {
+		for _, fr := range t.UsageKeys(i) {
 			frs[fr] = true
 		}
-		for fr := range want.Nodes[i].Usage {
+		for _, fr := range want.UsageKeys(i) {
 			frs[fr] = true
 		}
 		for _, fr := range quota.SortedKeys(frs) {
-			if got, w := n.Usage[fr], want.Nodes[i].Usage[fr]; got != w {
+			if got, w := t.Used(i, fr), want.Used(i, fr); got != w {
 				bad = append(bad, fmt.Sprintf("%s %s/%s: usage %d, but its workloads hold %d", n.Name, fr.Flavor, fr.Resource, got, w))
 			}
 			// 1. Quota, borrowing and lending limits.

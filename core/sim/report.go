@@ -72,12 +72,12 @@ func (s *State) usageRows() []trace.UsageRow {
 	for _, i := range layout.nodes {
 		n := &t.Nodes[i]
 		frs := layout.frs[i]
-		if usedOutside(n) {
+		if t.UsedOutside(i) {
 			set := map[core.FlavorResource]bool{}
 			for fr := range n.SubtreeQuota {
 				set[fr] = true
 			}
-			for fr := range n.Usage {
+			for _, fr := range t.UsageKeys(i) {
 				set[fr] = true
 			}
 			frs = quota.SortedKeys(set)
@@ -93,7 +93,7 @@ func (s *State) usageRows() []trace.UsageRow {
 			lim := n.Quotas[fr]
 			row := trace.UsageRow{
 				Node: n.Name, Kind: kind, Parent: parent, Flavor: string(fr.Flavor), Resource: string(fr.Resource),
-				Used: n.Usage[fr], Nominal: lim.Nominal, SubtreeQuota: n.SubtreeQuota[fr],
+				Used: t.Used(i, fr), Nominal: lim.Nominal, SubtreeQuota: n.SubtreeQuota[fr],
 				HeldBack: t.LocalQuota(i, fr), BorrowingLimit: lim.BorrowingLimit, LendingLimit: lim.LendingLimit,
 				Available: t.Available(i, fr), Lent: lent[i][fr], Terminating: terminating[i][fr],
 			}
@@ -102,17 +102,6 @@ func (s *State) usageRows() []trace.UsageRow {
 		}
 	}
 	return rows
-}
-
-// usedOutside reports whether n has a usage entry for a flavor-resource
-// without quota in its subtree.
-func usedOutside(n *quota.Node) bool {
-	for fr := range n.Usage {
-		if _, ok := n.SubtreeQuota[fr]; !ok {
-			return true
-		}
-	}
-	return false
 }
 
 // lentAmounts attributes, in every cohort, what its children borrow to the
@@ -137,7 +126,7 @@ func (s *State) lentAmounts() []map[core.FlavorResource]core.Amount {
 			for _, cs := range kids {
 				for _, c := range cs {
 					contributed := t.Nodes[c].SubtreeQuota[fr] - t.LocalQuota(c, fr)
-					inParent := max(0, t.Nodes[c].Usage[fr]-t.LocalQuota(c, fr))
+					inParent := max(0, t.Used(c, fr)-t.LocalQuota(c, fr))
 					borrowed += max(0, inParent-contributed)
 				}
 			}
@@ -151,7 +140,7 @@ func (s *State) lentAmounts() []map[core.FlavorResource]core.Amount {
 						break
 					}
 					contributed := t.Nodes[c].SubtreeQuota[fr] - t.LocalQuota(c, fr)
-					inParent := max(0, t.Nodes[c].Usage[fr]-t.LocalQuota(c, fr))
+					inParent := max(0, t.Used(c, fr)-t.LocalQuota(c, fr))
 					unused := max(0, contributed-inParent)
 					l := min(unused, borrowed)
 					if l > 0 {
