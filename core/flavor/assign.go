@@ -82,6 +82,8 @@ type Input struct {
 	Generation int64
 	Gates      core.FeatureGates
 	Oracle     Oracle
+	// Words, if set, remembers the sentences written (see Words).
+	Words *Words
 }
 
 // Assignment is the result for a whole workload (flavorassigner.Assignment).
@@ -227,7 +229,8 @@ func Assign(in Input) Assignment {
 		}
 		var st status
 		failed := false
-		for _, res := range sortedResources(requests) {
+		var buf [4]core.ResourceName
+		for _, res := range sortedResourcesInto(buf[:0], requests) {
 			if requests[res] == 0 && groupOf(in.ClusterQueue, res) < 0 {
 				continue // zero request for a resource the queue does not define
 			}
@@ -250,7 +253,7 @@ func Assign(in Input) Assignment {
 		psa.Reasons, psa.Err = st.reasons, st.err
 		// Assignment.append
 		tried := make(map[core.ResourceName]int, len(psa.Flavors))
-		for _, res := range sortedResources(psa.Flavors) {
+		for _, res := range sortedResourcesInto(buf[:0], psa.Flavors) {
 			f := psa.Flavors[res]
 			a.Borrowing = max(a.Borrowing, f.Borrowing)
 			a.Usage[core.FlavorResource{Flavor: f.Flavor, Resource: res}] += requests[res]
@@ -368,7 +371,8 @@ func (in *Input) findFlavor(psIdx int, ps *core.PodSet, requests map[core.Resour
 			reqs[r] = q
 		}
 	}
-	resNames := sortedResources(reqs)
+	var buf [4]core.ResourceName
+	resNames := sortedResourcesInto(buf[:0], reqs)
 	ga := trace.GroupAttempt{TriedIndex: -1, Resources: make([]string, 0, len(resNames))}
 	for _, r := range resNames {
 		ga.Resources = append(ga.Resources, string(r))
@@ -523,16 +527,13 @@ func (in *Input) fitsResourceQuota(fr core.FlavorResource, assumed, request core
 	maxCapacity := in.Tree.PotentialAvailableID(in.Node, id)
 	val := assumed + request
 	if val > maxCapacity {
-		return ModeNoFit, 0, nil, []string{fmt.Sprintf(
-			"insufficient quota for %s in flavor %s, previously considered podsets requests (%s) + current podset request (%s) > maximum capacity (%s)",
-			fr.Resource, fr.Flavor, core.FormatAmount(fr.Resource, assumed), core.FormatAmount(fr.Resource, request), core.FormatAmount(fr.Resource, maxCapacity))}
+		return ModeNoFit, 0, nil, []string{in.Words.aboveMaxCapacity(fr, assumed, request, maxCapacity)}
 	}
 	borrow, mayReclaim := in.Tree.LowestSubtreeThatFitsID(in.Node, id, val)
 	if val <= available {
 		return ModeFit, borrow, nil, nil
 	}
-	reasons := []string{fmt.Sprintf("insufficient unused quota for %s in flavor %s, %s more needed",
-		fr.Resource, fr.Flavor, core.FormatAmount(fr.Resource, val-available))}
+	reasons := []string{in.Words.insufficientQuota(fr, val-available)}
 	nominal := in.Tree.Nominal(in.Node, id)
 	canPreemptWhileBorrowing := in.ClusterQueue.Preemption.BorrowWithinCohort != "" &&
 		in.ClusterQueue.Preemption.BorrowWithinCohort != core.PreemptionNever
@@ -602,8 +603,9 @@ func parseMode(s string) PreemptionMode {
 	return ModeNoFit
 }
 
-func sortedResources[V any](m map[core.ResourceName]V) []core.ResourceName {
-	out := make([]core.ResourceName, 0, len(m))
+// sortedResourcesInto appends m's keys to out, sorted; callers pass a
+// small array's slice so that the common few resources need no allocation.
+func sortedResourcesInto[V any](out []core.ResourceName, m map[core.ResourceName]V) []core.ResourceName {
 	for r := range m {
 		out = append(out, r)
 	}

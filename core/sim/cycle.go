@@ -64,6 +64,9 @@ type cycleCtx struct {
 	// claimAt indexes it by workload.
 	claims  []trace.Claim
 	claimAt map[int]int
+	// oracle answers the flavor search's questions, for one entry at a
+	// time (lazyOracle).
+	oracle *preempt.Oracle
 }
 
 // preemptSnapshot returns the preemption view of the cycle snapshot: every
@@ -277,6 +280,7 @@ func (s *State) assign(e *entry, c *cycleCtx) {
 		Generation:   q.Generation,
 		Gates:        s.Gates,
 		Oracle:       &lazyOracle{s: s, c: c, p: p},
+		Words:        s.wordsFor(),
 	})
 	e.assignment = a
 	e.targets = nil
@@ -287,7 +291,7 @@ func (s *State) assign(e *entry, c *cycleCtx) {
 	e.decision.Borrowing = a.Borrowing
 	e.decision.PodSets = nil
 	for i := range a.PodSets {
-		e.decision.PodSets = append(e.decision.PodSets, podSetDecision(&a.PodSets[i]))
+		e.decision.PodSets = append(e.decision.PodSets, s.podSetDecision(&a.PodSets[i]))
 	}
 	e.decision.Preemption = nil
 	if a.Mode() == flavor.Preempt {
@@ -300,17 +304,17 @@ func (s *State) assign(e *entry, c *cycleCtx) {
 // lazyOracle builds the preemption snapshot only when the flavor assigner
 // first asks.
 type lazyOracle struct {
-	s  *State
-	c  *cycleCtx
-	p  preempt.Preemptor
-	or *preempt.Oracle
+	s *State
+	c *cycleCtx
+	p preempt.Preemptor
 }
 
 func (o *lazyOracle) SimulatePreemption(fr core.FlavorResource, q core.Amount) flavor.OracleResult {
-	if o.or == nil {
-		o.or = &preempt.Oracle{S: o.s.preemptSnapshot(o.c), P: o.p}
+	if o.c.oracle == nil {
+		o.c.oracle = &preempt.Oracle{S: o.s.preemptSnapshot(o.c)}
 	}
-	return o.or.SimulatePreemption(fr, q)
+	o.c.oracle.P = o.p
+	return o.c.oracle.SimulatePreemption(fr, q)
 }
 
 // needPreemption mirrors preemption.flavorResourcesNeedPreemption.
@@ -326,10 +330,21 @@ func needPreemption(a *flavor.Assignment) map[core.FlavorResource]bool {
 	return out
 }
 
-func podSetDecision(p *flavor.PodSetAssignment) trace.PodSetDecision {
+// wordsFor returns s.words, made first if s has none.
+func (s *State) wordsFor() *flavor.Words {
+	if s.words == nil {
+		s.words = &flavor.Words{}
+	}
+	return s.words
+}
+
+func (s *State) podSetDecision(p *flavor.PodSetAssignment) trace.PodSetDecision {
 	d := trace.PodSetDecision{PodSet: p.Name, Count: p.Count, Groups: p.Groups, Mode: p.Mode().String()}
+	if len(p.Requests) > 0 {
+		d.Requests = make([]trace.Quantity, 0, len(p.Requests))
+	}
 	for _, r := range sortedKeys(p.Requests) {
-		d.Requests = append(d.Requests, trace.Quantity{Resource: string(r), Amount: p.Requests[r], Text: core.FormatAmount(r, p.Requests[r])})
+		d.Requests = append(d.Requests, trace.Quantity{Resource: string(r), Amount: p.Requests[r], Text: s.wordsFor().Amount(r, p.Requests[r])})
 	}
 	if p.Mode() != flavor.Fit {
 		d.Message = p.Message()

@@ -190,6 +190,9 @@ type State struct {
 
 	// Static lookups, shared by every State of a run.
 	static *static
+	// words remembers the flavor search's sentences; a State's own (a
+	// copy starts without), made on first use.
+	words *flavor.Words
 
 	// nextEvent indexes static.events: the first one not applied yet.
 	nextEvent int
@@ -248,6 +251,7 @@ type scheduled struct {
 func (s *State) clone() *State {
 	n := *s
 	n.gen = s.gen + 1
+	n.words = nil
 	n.Tree = s.Tree.Clone()
 	n.Queues = slices.Clone(s.Queues)
 	n.workloads = slices.Clone(s.workloads)
