@@ -211,6 +211,9 @@ func (t *Tree) ID(fr core.FlavorResource) int {
 	return -1
 }
 
+// Width is one more than the largest number the tree has given.
+func (t *Tree) Width() int { return t.width }
+
 // FlavorResource is the flavor-resource numbered id.
 func (t *Tree) FlavorResource(id int) core.FlavorResource { return t.ids.frs[id] }
 
@@ -377,6 +380,12 @@ func (t *Tree) localQuota(i, id int) core.Amount {
 	}
 	return 0
 }
+
+// LocalQuotaID is LocalQuota by ID.
+func (t *Tree) LocalQuotaID(i, id int) core.Amount { return t.localQuota(i, id) }
+
+// LimitsID is node i's own limits of flavor-resource id (Node.Quotas).
+func (t *Tree) LimitsID(i, id int) Limits { return t.lim(i, id) }
 
 // LocalQuota is exported for the trace: the guaranteed part of node i's
 // quota that the parent never sees.

@@ -176,6 +176,9 @@ type State struct {
 	// move); both are replaced, never modified.
 	reported       []uint64
 	reportedStates []trace.QueueState
+	// reportedParts are what each part of a reported state was computed
+	// from, so that a queue whose heap moved keeps the rest of its report.
+	reportedParts []queueParts
 
 	// place is the placement layer (nil without Nodes), copied on write.
 	place *placeState
