@@ -248,7 +248,11 @@ func Assign(in Input) Assignment {
 			for r, f := range flavors {
 				psa.Flavors[r] = f
 			}
-			st.reasons = append(st.reasons, fst.reasons...)
+			if st.reasons == nil {
+				st.reasons = fst.reasons // fst is not used again
+			} else {
+				st.reasons = append(st.reasons, fst.reasons...)
+			}
 		}
 		psa.Reasons, psa.Err = st.reasons, st.err
 		// Assignment.append
@@ -434,14 +438,19 @@ func (in *Input) findFlavor(psIdx int, ps *core.PodSet, requests map[core.Resour
 			ga.Attempts = append(ga.Attempts, att)
 			continue
 		}
-		assignments := make(map[core.ResourceName]*FlavorAssignment, len(resNames))
+		// The flavors of this attempt, made into a map only if it becomes
+		// the best (assignmentsOf).
+		var picksBuf [4]choice
+		picks := picksBuf[:0]
 		rep := bestGranular()
 		for _, r := range resNames {
 			fr := core.FlavorResource{Flavor: name, Resource: r}
-			pm, borrow, targets, reasons := in.fitsResourceQuota(fr, assumed[fr], reqs[r])
+			pm, borrow, targets, reason := in.fitsResourceQuota(fr, assumed[fr], reqs[r])
 			att.PreemptionTargets = append(att.PreemptionTargets, targets...)
-			st.reasons = append(st.reasons, reasons...)
-			att.Reasons = append(att.Reasons, reasons...)
+			if reason != "" {
+				st.reasons = append(st.reasons, reason)
+				att.Reasons = append(att.Reasons, reason)
+			}
 			mode := Granular{Mode: pm, Borrowing: borrow}
 			if isPreferred(rep, mode, ord) {
 				rep = mode
@@ -449,7 +458,7 @@ func (in *Input) findFlavor(psIdx int, ps *core.PodSet, requests map[core.Resour
 			if rep.Mode == ModeNoFit {
 				break
 			}
-			assignments[r] = &FlavorAssignment{Flavor: name, Mode: pm.Public(), Borrowing: borrow}
+			picks = append(picks, choice{r, FlavorAssignment{Flavor: name, Mode: pm.Public(), Borrowing: borrow}})
 		}
 		att.Mode = rep.Mode.String()
 		if rep.Mode != ModeNoFit {
@@ -459,13 +468,13 @@ func (in *Input) findFlavor(psIdx int, ps *core.PodSet, requests map[core.Resour
 			cont, rule := shouldTryNextFlavor(rep, ff)
 			att.Continue, att.Rule = cont, rule
 			if !cont {
-				best, bestMode, bestAt = assignments, rep, idx
+				best, bestMode, bestAt = assignmentsOf(picks), rep, idx
 				att.Best = true
 				ga.Attempts = append(ga.Attempts, att)
 				break
 			}
 			if isPreferred(rep, bestMode, ord) {
-				best, bestMode, bestAt = assignments, rep, idx
+				best, bestMode, bestAt = assignmentsOf(picks), rep, idx
 				att.Best = true
 			}
 			ga.Attempts = append(ga.Attempts, att)
@@ -473,7 +482,7 @@ func (in *Input) findFlavor(psIdx int, ps *core.PodSet, requests map[core.Resour
 		}
 		// Legacy first-fit (FlavorFungibility off).
 		if rep.Mode > bestMode.Mode {
-			best, bestMode, bestAt = assignments, rep, idx
+			best, bestMode, bestAt = assignmentsOf(picks), rep, idx
 			att.Best = true
 			if rep.Mode == ModeFit {
 				att.Rule = trace.RuleFirstFitStop
@@ -516,32 +525,52 @@ func (in *Input) findFlavor(psIdx int, ps *core.PodSet, requests map[core.Resour
 	return best, st, ga
 }
 
+// choice is the flavor an attempt gives one resource.
+type choice struct {
+	r core.ResourceName
+	f FlavorAssignment
+}
+
+// assignmentsOf makes an attempt's picks the map findFlavor returns
+// (never nil, even without picks).
+func assignmentsOf(picks []choice) map[core.ResourceName]*FlavorAssignment {
+	m := make(map[core.ResourceName]*FlavorAssignment, len(picks))
+	for i := range picks {
+		f := picks[i].f
+		m[picks[i].r] = &f
+	}
+	return m
+}
+
 // fitsResourceQuota judges one flavor-resource (fitsResourceQuota): NoFit
 // beyond the maximum capacity; Fit within what is available; otherwise the
 // preemption oracle is asked, if preemption could help (the request fits
 // in nominal quota, reclaiming inside the hierarchy may help, or the queue
 // may preempt while borrowing).
-func (in *Input) fitsResourceQuota(fr core.FlavorResource, assumed, request core.Amount) (PreemptionMode, int, []string, []string) {
+//
+// It returns the mode, the borrowing level, the oracle's targets and the
+// reason it does not fit now ("" when it does).
+func (in *Input) fitsResourceQuota(fr core.FlavorResource, assumed, request core.Amount) (PreemptionMode, int, []string, string) {
 	id := in.Tree.ID(fr)
 	available := in.Tree.AvailableID(in.Node, id)
 	maxCapacity := in.Tree.PotentialAvailableID(in.Node, id)
 	val := assumed + request
 	if val > maxCapacity {
-		return ModeNoFit, 0, nil, []string{in.Words.aboveMaxCapacity(fr, assumed, request, maxCapacity)}
+		return ModeNoFit, 0, nil, in.Words.aboveMaxCapacity(fr, assumed, request, maxCapacity)
 	}
 	borrow, mayReclaim := in.Tree.LowestSubtreeThatFitsID(in.Node, id, val)
 	if val <= available {
-		return ModeFit, borrow, nil, nil
+		return ModeFit, borrow, nil, ""
 	}
-	reasons := []string{in.Words.insufficientQuota(fr, val-available)}
+	reason := in.Words.insufficientQuota(fr, val-available)
 	nominal := in.Tree.Nominal(in.Node, id)
 	canPreemptWhileBorrowing := in.ClusterQueue.Preemption.BorrowWithinCohort != "" &&
 		in.ClusterQueue.Preemption.BorrowWithinCohort != core.PreemptionNever
 	if val <= nominal || mayReclaim || canPreemptWhileBorrowing {
 		r := in.Oracle.SimulatePreemption(fr, val)
-		return r.Mode, r.Borrowing, r.Targets, reasons
+		return r.Mode, r.Borrowing, r.Targets, reason
 	}
-	return ModeNoFit, borrow, nil, reasons
+	return ModeNoFit, borrow, nil, reason
 }
 
 // preferenceNote explains the effect of an explicit preference: which

@@ -45,6 +45,8 @@ type entry struct {
 	reason     requeueReason
 	last       *flavor.LastState
 	decision   trace.Decision
+	// p describes the entry's workload to preemption.
+	p preempt.Preemptor
 }
 
 // cycleCtx is what one cycle shares between its entries.
@@ -65,8 +67,9 @@ type cycleCtx struct {
 	claims  []trace.Claim
 	claimAt map[int]int
 	// oracle answers the flavor search's questions, for one entry at a
-	// time (lazyOracle).
+	// time (lazyOracle); lazy is the entry's view of it.
 	oracle *preempt.Oracle
+	lazy   lazyOracle
 }
 
 // preemptSnapshot returns the preemption view of the cycle snapshot: every
@@ -268,7 +271,9 @@ func (s *State) nominate(e *entry, c *cycleCtx) {
 func (s *State) assign(e *entry, c *cycleCtx) {
 	w := s.Workload(e.wl)
 	q := s.Queues[e.queue]
-	p := s.preemptor(e)
+	e.p = s.preemptor(e)
+	p := &e.p
+	c.lazy = lazyOracle{s: s, c: c, p: e.p}
 	a := flavor.Assign(flavor.Input{
 		ClusterQueue: q.Spec,
 		Node:         q.Node,
@@ -279,7 +284,7 @@ func (s *State) assign(e *entry, c *cycleCtx) {
 		ResetReason:  w.ResetReason,
 		Generation:   q.Generation,
 		Gates:        s.Gates,
-		Oracle:       &lazyOracle{s: s, c: c, p: p},
+		Oracle:       &c.lazy,
 		Words:        s.wordsFor(),
 	})
 	e.assignment = a
@@ -297,7 +302,7 @@ func (s *State) assign(e *entry, c *cycleCtx) {
 	if a.Mode() == flavor.Preempt {
 		p.Usage = a.Usage
 		p.Need = needPreemption(&a)
-		e.targets, e.decision.Preemption = preempt.Targets(s.preemptSnapshot(c), &p, true)
+		e.targets, e.decision.Preemption = preempt.Targets(s.preemptSnapshot(c), p, true)
 	}
 }
 
