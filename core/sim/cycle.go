@@ -87,36 +87,63 @@ func (s *State) preemptSnapshot(c *cycleCtx) *preempt.Snapshot {
 	if c.refresh {
 		ps.Claimed = map[int]map[core.FlavorResource]core.Amount{}
 	}
-	// One array holds every holder's description, and one every queue's
-	// list of pointers into it.
-	n := 0
-	for _, q := range s.Queues {
-		if q.Active {
-			n += q.Holding.Len()
-		}
-	}
-	slab, ptrs := make([]preempt.Workload, 0, n), make([]*preempt.Workload, 0, n)
-	for _, q := range s.Queues {
+	for qi, q := range s.Queues {
 		ps.Queues[q.Node] = q.Spec
-		if !q.Active {
-			continue
-		}
-		start := len(ptrs)
-		for i := range q.Holding.All {
-			w := s.Workload(i)
-			slab = append(slab, preempt.Workload{
-				Index: i, Key: w.Key, Node: q.Node, ClusterQueue: q.Spec.Name, Priority: w.Spec.Priority,
-				QueueTime: s.queueTime(w), Reserved: s.reservedStamp(w),
-				Evicted: w.Status == Terminating, Usage: w.Admission.Usage,
-			})
-			ptrs = append(ptrs, &slab[len(slab)-1])
-		}
-		if len(ptrs) > start {
-			ps.Holders[q.Node] = ptrs[start:len(ptrs):len(ptrs)]
+		if q.Active {
+			ps.Holders[q.Node] = s.holdersOf(qi)
 		}
 	}
 	c.psnap = ps
 	return ps
+}
+
+// holderCache is a queue's holders as preemption sees them, and what they
+// were described from: the holders (Holding's version) and their
+// statuses (a holder becomes Terminating, and Preempted, only with its
+// queue's generation bumped, terminate). Everything else a description
+// holds is set when the workload is admitted, which changes Holding.
+type holderCache struct {
+	built bool
+	ver   uint64
+	gen   int64
+	ws    []*preempt.Workload
+}
+
+// holdersOf describes the workloads holding quota in queue qi for
+// preemption, reusing the description of an earlier cycle when the
+// holders did not change. The descriptions are never modified.
+func (s *State) holdersOf(qi int) []*preempt.Workload {
+	q := s.Queues[qi]
+	if s.holders == nil {
+		s.holders = make([]holderCache, len(s.Queues))
+	}
+	h := &s.holders[qi]
+	if h.built && h.ver == q.Holding.ver && h.gen == q.Generation {
+		return h.ws
+	}
+	*h = holderCache{built: true, ver: q.Holding.ver, gen: q.Generation, ws: s.describeHolders(qi)}
+	return h.ws
+}
+
+// describeHolders describes queue qi's holders from scratch: one array
+// holds the descriptions, one the pointers to them (nil without holders).
+func (s *State) describeHolders(qi int) []*preempt.Workload {
+	q := s.Queues[qi]
+	n := q.Holding.Len()
+	if n == 0 {
+		return nil
+	}
+	slab, ptrs := make([]preempt.Workload, 0, n), make([]*preempt.Workload, 0, n)
+	for i := range q.Holding.All {
+		w := s.Workload(i)
+		slab = append(slab, preempt.Workload{
+			Index: i, Key: w.Key, Node: q.Node, ClusterQueue: q.Spec.Name, Priority: w.Spec.Priority,
+			QueueTime: s.queueTime(w), Reserved: s.reservedStamp(w),
+			Evicted: w.Status == Terminating, Usage: w.Admission.Usage,
+		})
+		ptrs = append(ptrs, &slab[len(slab)-1])
+	}
+	return ptrs
 }
 
 // reservedStamp is when w's quota was reserved, as preemption orders its

@@ -102,6 +102,28 @@ func CheckInvariants(s *State) []string {
 			}
 		}
 	}
+	// 8. The holders preemption sees, cached or not, are what a
+	// description from scratch gives.
+	for qi, h := range s.holders {
+		q := s.Queues[qi]
+		if !h.built || h.ver != q.Holding.ver || h.gen != q.Generation {
+			continue
+		}
+		want := s.describeHolders(qi)
+		if len(want) != len(h.ws) {
+			bad = append(bad, fmt.Sprintf("ClusterQueue %s: %d cached holders, %d from scratch", q.Spec.Name, len(h.ws), len(want)))
+			continue
+		}
+		for k := range want {
+			w, got := want[k], h.ws[k]
+			same := w.Index == got.Index && w.Key == got.Key && w.Node == got.Node && w.ClusterQueue == got.ClusterQueue &&
+				w.Priority == got.Priority && w.QueueTime == got.QueueTime && w.Reserved == got.Reserved &&
+				w.Evicted == got.Evicted && maps.Equal(w.Usage, got.Usage)
+			if !same {
+				bad = append(bad, fmt.Sprintf("ClusterQueue %s: the cached holder %+v is stale; from scratch it is %+v", q.Spec.Name, *h.ws[k], *want[k]))
+			}
+		}
+	}
 	// 4. Claims.
 	for _, c := range s.lastClaims {
 		orig := map[string]int64{}

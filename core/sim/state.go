@@ -179,6 +179,9 @@ type State struct {
 	// reportedParts are what each part of a reported state was computed
 	// from, so that a queue whose heap moved keeps the rest of its report.
 	reportedParts []queueParts
+	// holders caches each queue's holders as preemption sees them
+	// (holdersOf); a copy of the State copies the slice.
+	holders []holderCache
 
 	// place is the placement layer (nil without Nodes), copied on write.
 	place *placeState
@@ -259,6 +262,7 @@ func (s *State) clone() *State {
 	n.Queues = slices.Clone(s.Queues)
 	n.workloads = slices.Clone(s.workloads)
 	n.running = slices.Clone(s.running)
+	n.holders = slices.Clone(s.holders)
 	n.terminating = slices.Clone(s.terminating)
 	n.forgetPrevious()
 	return &n
