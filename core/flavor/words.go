@@ -9,7 +9,9 @@ import (
 // Words remembers the sentences the flavor search writes, which depend
 // only on a few quantities: a long run writes the same few hundred of them
 // hundreds of thousands of times. The zero value is ready; a nil *Words
-// remembers nothing. A Words must not be used by two goroutines at once.
+// remembers nothing. It holds one entry per distinct sentence met, each
+// written once instead of at every use. A Words must not be used by two
+// goroutines at once.
 type Words struct {
 	amounts      map[amountKey]string
 	insufficient map[insufficientKey]string

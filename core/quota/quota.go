@@ -67,7 +67,8 @@ type Node struct {
 
 // Tree is the forest of every ClusterQueue and Cohort.
 type Tree struct {
-	// Nodes are shared between clones and never change after Build.
+	// Nodes are shared between clones (sim.New marks the inactive
+	// ClusterQueues before the first one); nothing changes them after.
 	Nodes []Node
 	// lending reports whether lending limits are honoured (gate LendingLimit).
 	lending bool
@@ -214,9 +215,6 @@ func (t *Tree) ID(fr core.FlavorResource) int {
 // Width is one more than the largest number the tree has given.
 func (t *Tree) Width() int { return t.width }
 
-// FlavorResource is the flavor-resource numbered id.
-func (t *Tree) FlavorResource(id int) core.FlavorResource { return t.ids.frs[id] }
-
 // idFor returns fr's number, numbering it first if it is new.
 func (t *Tree) idFor(fr core.FlavorResource) int {
 	if id := t.ID(fr); id >= 0 {
@@ -337,15 +335,6 @@ func (t *Tree) Clone() *Tree {
 	c := *t
 	c.usage, c.entry = slices.Clone(t.usage), slices.Clone(t.entry)
 	return &c
-}
-
-// CopyUsage makes t's usage that of src, a tree of the same Build (a
-// clone of it, or of one of its clones), reusing t's slices.
-func (t *Tree) CopyUsage(src *Tree) {
-	t.ids, t.width = src.ids, src.width
-	t.limits, t.subtree, t.quoted = src.limits, src.subtree, src.quoted
-	t.usage = append(t.usage[:0], src.usage...)
-	t.entry = append(t.entry[:0], src.entry...)
 }
 
 // ClusterQueue returns the node index of a ClusterQueue, or -1.
