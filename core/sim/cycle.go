@@ -70,6 +70,9 @@ type cycleCtx struct {
 	// time (lazyOracle); lazy is the entry's view of it.
 	oracle *preempt.Oracle
 	lazy   lazyOracle
+	// need is the flavor-resources that need preemption, for one entry at
+	// a time (needPreemption).
+	need map[core.FlavorResource]bool
 }
 
 // preemptSnapshot returns the preemption view of the cycle snapshot: every
@@ -208,7 +211,7 @@ func (s *State) cycle(ts *trace.Step) bool {
 	}
 
 	// 2. Snapshot: a private copy of usage that the entries change.
-	c := &cycleCtx{snap: s.Tree.Clone(), claimedSet: map[int]bool{}, claimAt: map[int]int{}, refresh: s.Gates.Enabled(core.GateRefreshAssignmentsDuringSchedulingCycle)}
+	c := &cycleCtx{snap: s.Tree.Clone(), claimedSet: map[int]bool{}, claimAt: map[int]int{}, refresh: s.Gates.Enabled(core.GateRefreshAssignmentsDuringSchedulingCycle), need: map[core.FlavorResource]bool{}}
 
 	// 3. Nominate.
 	for _, e := range entries {
@@ -328,7 +331,7 @@ func (s *State) assign(e *entry, c *cycleCtx) {
 	e.decision.Preemption = nil
 	if a.Mode() == flavor.Preempt {
 		p.Usage = a.Usage
-		p.Need = needPreemption(&a)
+		p.Need = needPreemption(&a, c.need)
 		e.targets, e.decision.Preemption = preempt.Targets(s.preemptSnapshot(c), p, true)
 	}
 }
@@ -349,9 +352,14 @@ func (o *lazyOracle) SimulatePreemption(fr core.FlavorResource, q core.Amount) f
 	return o.c.oracle.SimulatePreemption(fr, q)
 }
 
-// needPreemption mirrors preemption.flavorResourcesNeedPreemption.
-func needPreemption(a *flavor.Assignment) map[core.FlavorResource]bool {
-	out := map[core.FlavorResource]bool{}
+// needPreemption mirrors preemption.flavorResourcesNeedPreemption. It
+// fills out, the cycle's map for it (a search keeps no reference to it),
+// or a new map when out is nil.
+func needPreemption(a *flavor.Assignment, out map[core.FlavorResource]bool) map[core.FlavorResource]bool {
+	if out == nil {
+		out = map[core.FlavorResource]bool{}
+	}
+	clear(out)
 	for i := range a.PodSets {
 		for r, f := range a.PodSets[i].Flavors {
 			if f.Mode == flavor.Preempt {
@@ -402,9 +410,7 @@ func (s *State) process(e *entry, c *cycleCtx, ts *trace.Step) bool {
 		// always reclaim (preemption.CanAlwaysReclaim).
 		e.decision.Outcome = trace.OutcomeNeedsPreemption
 		if q.Spec.Preemption.ReclaimWithinCohort != core.PreemptionAny {
-			res := resourcesToReserve(e, q, c.snap)
-			c.snap.AddUsageMap(q.Node, res)
-			e.decision.Reserved = preempt.Quantities(res)
+			e.decision.Reserved = s.reserve(e, q, c.snap)
 			e.decision.Explanation = "needs preemption but found no targets; the capacity it needs is reserved for the rest of this cycle so that lower entries cannot take it"
 		} else {
 			e.decision.Explanation = "needs preemption but found no targets; nothing is reserved because reclaimWithinCohort is Any"
@@ -531,24 +537,31 @@ func (s *State) recompute(e *entry, c *cycleCtx, overlap []string) {
 	e.decision.Recomputed = before
 }
 
-// resourcesToReserve is what an entry that needs preemption but has no
-// targets holds in the snapshot (scheduler.quotaResourcesToReserve): up to
-// its nominal quota, or up to its borrowing limit when it borrows.
-func resourcesToReserve(e *entry, q *ClusterQueue, snap *quota.Tree) map[core.FlavorResource]core.Amount {
-	out := map[core.FlavorResource]core.Amount{}
+// reserve holds in the snapshot what an entry that needs preemption but
+// has no targets reserves (scheduler.quotaResourcesToReserve): up to its
+// nominal quota, or up to its borrowing limit when it borrows. It returns
+// the amounts for the trace, by flavor-resource. Each flavor-resource's
+// amount depends only on its own usage, so adding them one by one gives
+// what computing them all first would.
+func (s *State) reserve(e *entry, q *ClusterQueue, snap *quota.Tree) []trace.Quantity {
+	var out []trace.Quantity
 	node := snap.Nodes[q.Node]
-	for fr, u := range e.assignment.Usage {
+	for _, fr := range quota.SortedKeys(e.assignment.Usage) {
+		u := e.assignment.Usage[fr]
 		lim := node.Quotas[fr]
 		used := snap.Used(q.Node, fr)
+		var v core.Amount
 		if e.assignment.Borrowing > 0 {
 			if lim.BorrowingLimit == nil {
-				out[fr] = u
+				v = u
 			} else {
-				out[fr] = min(u, lim.Nominal+*lim.BorrowingLimit-used)
+				v = min(u, lim.Nominal+*lim.BorrowingLimit-used)
 			}
 		} else {
-			out[fr] = max(0, min(u, lim.Nominal-used))
+			v = max(0, min(u, lim.Nominal-used))
 		}
+		snap.AddUsage(q.Node, fr, v)
+		out = append(out, trace.Quantity{Flavor: string(fr.Flavor), Resource: string(fr.Resource), Amount: v, Text: s.wordsFor().Amount(fr.Resource, v)})
 	}
 	return out
 }
