@@ -82,6 +82,8 @@ type Input struct {
 	Generation int64
 	Gates      core.FeatureGates
 	Oracle     Oracle
+	// Words, if set, remembers the sentences written (see Words).
+	Words *Words
 }
 
 // Assignment is the result for a whole workload (flavorassigner.Assignment).
@@ -227,7 +229,8 @@ func Assign(in Input) Assignment {
 		}
 		var st status
 		failed := false
-		for _, res := range sortedResources(requests) {
+		var buf [4]core.ResourceName
+		for _, res := range sortedResourcesInto(buf[:0], requests) {
 			if requests[res] == 0 && groupOf(in.ClusterQueue, res) < 0 {
 				continue // zero request for a resource the queue does not define
 			}
@@ -245,12 +248,16 @@ func Assign(in Input) Assignment {
 			for r, f := range flavors {
 				psa.Flavors[r] = f
 			}
-			st.reasons = append(st.reasons, fst.reasons...)
+			if st.reasons == nil {
+				st.reasons = fst.reasons // fst is not used again
+			} else {
+				st.reasons = append(st.reasons, fst.reasons...)
+			}
 		}
 		psa.Reasons, psa.Err = st.reasons, st.err
 		// Assignment.append
 		tried := make(map[core.ResourceName]int, len(psa.Flavors))
-		for _, res := range sortedResources(psa.Flavors) {
+		for _, res := range sortedResourcesInto(buf[:0], psa.Flavors) {
 			f := psa.Flavors[res]
 			a.Borrowing = max(a.Borrowing, f.Borrowing)
 			a.Usage[core.FlavorResource{Flavor: f.Flavor, Resource: res}] += requests[res]
@@ -329,13 +336,15 @@ func (in *Input) checkFlavor(name core.FlavorName, ps *core.PodSet, sel map[stri
 	if !ok {
 		return false, fmt.Sprintf("flavor %s not found", name), nil
 	}
-	tols := append(slices.Clone(ps.Tolerations), rf.Tolerations...)
-	if t, found := core.FirstUntoleratedTaint(rf.NodeTaints, tols, func(t core.Taint) bool {
-		return t.Effect == "NoSchedule" || t.Effect == "NoExecute"
-	}); found {
-		// Kueue formats the corev1.Taint struct with %s
-		// (checkFlavorForPodSets), which prints its fields in braces.
-		return false, fmt.Sprintf("untolerated taint {%s %s %s <nil>} in flavor %s", t.Key, t.Value, t.Effect, name), nil
+	if len(rf.NodeTaints) > 0 {
+		tols := append(slices.Clone(ps.Tolerations), rf.Tolerations...)
+		if t, found := core.FirstUntoleratedTaint(rf.NodeTaints, tols, func(t core.Taint) bool {
+			return t.Effect == "NoSchedule" || t.Effect == "NoExecute"
+		}); found {
+			// Kueue formats the corev1.Taint struct with %s
+			// (checkFlavorForPodSets), which prints its fields in braces.
+			return false, fmt.Sprintf("untolerated taint {%s %s %s <nil>} in flavor %s", t.Key, t.Value, t.Effect, name), nil
+		}
 	}
 	match, err := core.MatchesNodeSelector(sel, terms, rf.NodeLabels)
 	if err != nil {
@@ -366,12 +375,17 @@ func (in *Input) findFlavor(psIdx int, ps *core.PodSet, requests map[core.Resour
 			reqs[r] = q
 		}
 	}
-	resNames := sortedResources(reqs)
+	var buf [4]core.ResourceName
+	resNames := sortedResourcesInto(buf[:0], reqs)
 	ga := trace.GroupAttempt{TriedIndex: -1, Resources: make([]string, 0, len(resNames))}
 	for _, r := range resNames {
 		ga.Resources = append(ga.Resources, string(r))
 	}
-	sel, terms := flavorSelector(ps, in.labelKeys(g))
+	var sel map[string]string
+	var terms []core.NodeSelectorTerm
+	if len(ps.NodeSelector) > 0 || len(ps.RequiredAffinity) > 0 {
+		sel, terms = flavorSelector(ps, in.labelKeys(g))
+	}
 	ff := in.ClusterQueue.FlavorFungibility
 	ord := preferenceOrder(ff, in.Gates)
 	fungible := in.Gates.Enabled(core.GateFlavorFungibility)
@@ -424,14 +438,19 @@ func (in *Input) findFlavor(psIdx int, ps *core.PodSet, requests map[core.Resour
 			ga.Attempts = append(ga.Attempts, att)
 			continue
 		}
-		assignments := make(map[core.ResourceName]*FlavorAssignment, len(resNames))
+		// The flavors of this attempt, made into a map only if it becomes
+		// the best (assignmentsOf).
+		var picksBuf [4]choice
+		picks := picksBuf[:0]
 		rep := bestGranular()
 		for _, r := range resNames {
 			fr := core.FlavorResource{Flavor: name, Resource: r}
-			pm, borrow, targets, reasons := in.fitsResourceQuota(fr, assumed[fr], reqs[r])
+			pm, borrow, targets, reason := in.fitsResourceQuota(fr, assumed[fr], reqs[r])
 			att.PreemptionTargets = append(att.PreemptionTargets, targets...)
-			st.reasons = append(st.reasons, reasons...)
-			att.Reasons = append(att.Reasons, reasons...)
+			if reason != "" {
+				st.reasons = append(st.reasons, reason)
+				att.Reasons = append(att.Reasons, reason)
+			}
 			mode := Granular{Mode: pm, Borrowing: borrow}
 			if isPreferred(rep, mode, ord) {
 				rep = mode
@@ -439,7 +458,7 @@ func (in *Input) findFlavor(psIdx int, ps *core.PodSet, requests map[core.Resour
 			if rep.Mode == ModeNoFit {
 				break
 			}
-			assignments[r] = &FlavorAssignment{Flavor: name, Mode: pm.Public(), Borrowing: borrow}
+			picks = append(picks, choice{r, FlavorAssignment{Flavor: name, Mode: pm.Public(), Borrowing: borrow}})
 		}
 		att.Mode = rep.Mode.String()
 		if rep.Mode != ModeNoFit {
@@ -449,13 +468,13 @@ func (in *Input) findFlavor(psIdx int, ps *core.PodSet, requests map[core.Resour
 			cont, rule := shouldTryNextFlavor(rep, ff)
 			att.Continue, att.Rule = cont, rule
 			if !cont {
-				best, bestMode, bestAt = assignments, rep, idx
+				best, bestMode, bestAt = assignmentsOf(picks), rep, idx
 				att.Best = true
 				ga.Attempts = append(ga.Attempts, att)
 				break
 			}
 			if isPreferred(rep, bestMode, ord) {
-				best, bestMode, bestAt = assignments, rep, idx
+				best, bestMode, bestAt = assignmentsOf(picks), rep, idx
 				att.Best = true
 			}
 			ga.Attempts = append(ga.Attempts, att)
@@ -463,7 +482,7 @@ func (in *Input) findFlavor(psIdx int, ps *core.PodSet, requests map[core.Resour
 		}
 		// Legacy first-fit (FlavorFungibility off).
 		if rep.Mode > bestMode.Mode {
-			best, bestMode, bestAt = assignments, rep, idx
+			best, bestMode, bestAt = assignmentsOf(picks), rep, idx
 			att.Best = true
 			if rep.Mode == ModeFit {
 				att.Rule = trace.RuleFirstFitStop
@@ -506,34 +525,52 @@ func (in *Input) findFlavor(psIdx int, ps *core.PodSet, requests map[core.Resour
 	return best, st, ga
 }
 
+// choice is the flavor an attempt gives one resource.
+type choice struct {
+	r core.ResourceName
+	f FlavorAssignment
+}
+
+// assignmentsOf makes an attempt's picks the map findFlavor returns
+// (never nil, even without picks).
+func assignmentsOf(picks []choice) map[core.ResourceName]*FlavorAssignment {
+	m := make(map[core.ResourceName]*FlavorAssignment, len(picks))
+	for i := range picks {
+		f := picks[i].f
+		m[picks[i].r] = &f
+	}
+	return m
+}
+
 // fitsResourceQuota judges one flavor-resource (fitsResourceQuota): NoFit
 // beyond the maximum capacity; Fit within what is available; otherwise the
 // preemption oracle is asked, if preemption could help (the request fits
 // in nominal quota, reclaiming inside the hierarchy may help, or the queue
 // may preempt while borrowing).
-func (in *Input) fitsResourceQuota(fr core.FlavorResource, assumed, request core.Amount) (PreemptionMode, int, []string, []string) {
-	available := in.Tree.Available(in.Node, fr)
-	maxCapacity := in.Tree.PotentialAvailable(in.Node, fr)
+//
+// It returns the mode, the borrowing level, the oracle's targets and the
+// reason it does not fit now ("" when it does).
+func (in *Input) fitsResourceQuota(fr core.FlavorResource, assumed, request core.Amount) (PreemptionMode, int, []string, string) {
+	id := in.Tree.ID(fr)
+	available := in.Tree.AvailableID(in.Node, id)
+	maxCapacity := in.Tree.PotentialAvailableID(in.Node, id)
 	val := assumed + request
 	if val > maxCapacity {
-		return ModeNoFit, 0, nil, []string{fmt.Sprintf(
-			"insufficient quota for %s in flavor %s, previously considered podsets requests (%s) + current podset request (%s) > maximum capacity (%s)",
-			fr.Resource, fr.Flavor, core.FormatAmount(fr.Resource, assumed), core.FormatAmount(fr.Resource, request), core.FormatAmount(fr.Resource, maxCapacity))}
+		return ModeNoFit, 0, nil, in.Words.aboveMaxCapacity(fr, assumed, request, maxCapacity)
 	}
-	borrow, mayReclaim := in.Tree.LowestSubtreeThatFits(in.Node, fr, val)
+	borrow, mayReclaim := in.Tree.LowestSubtreeThatFitsID(in.Node, id, val)
 	if val <= available {
-		return ModeFit, borrow, nil, nil
+		return ModeFit, borrow, nil, ""
 	}
-	reasons := []string{fmt.Sprintf("insufficient unused quota for %s in flavor %s, %s more needed",
-		fr.Resource, fr.Flavor, core.FormatAmount(fr.Resource, val-available))}
-	nominal := in.Tree.Nodes[in.Node].Quotas[fr].Nominal
+	reason := in.Words.insufficientQuota(fr, val-available)
+	nominal := in.Tree.Nominal(in.Node, id)
 	canPreemptWhileBorrowing := in.ClusterQueue.Preemption.BorrowWithinCohort != "" &&
 		in.ClusterQueue.Preemption.BorrowWithinCohort != core.PreemptionNever
 	if val <= nominal || mayReclaim || canPreemptWhileBorrowing {
 		r := in.Oracle.SimulatePreemption(fr, val)
-		return r.Mode, r.Borrowing, r.Targets, reasons
+		return r.Mode, r.Borrowing, r.Targets, reason
 	}
-	return ModeNoFit, borrow, nil, reasons
+	return ModeNoFit, borrow, nil, reason
 }
 
 // preferenceNote explains the effect of an explicit preference: which
@@ -595,8 +632,9 @@ func parseMode(s string) PreemptionMode {
 	return ModeNoFit
 }
 
-func sortedResources[V any](m map[core.ResourceName]V) []core.ResourceName {
-	out := make([]core.ResourceName, 0, len(m))
+// sortedResourcesInto appends m's keys to out, sorted; callers pass a
+// small array's slice so that the common few resources need no allocation.
+func sortedResourcesInto[V any](out []core.ResourceName, m map[core.ResourceName]V) []core.ResourceName {
 	for r := range m {
 		out = append(out, r)
 	}

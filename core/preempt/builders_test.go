@@ -185,10 +185,10 @@ func (w *world) targets(t *testing.T, keys ...string) []preempt.Target {
 // usage is every node's usage by node name, without zero entries.
 func usage(tree *quota.Tree) map[string]map[core.FlavorResource]core.Amount {
 	out := map[string]map[core.FlavorResource]core.Amount{}
-	for _, n := range tree.Nodes {
+	for i, n := range tree.Nodes {
 		m := map[core.FlavorResource]core.Amount{}
-		for k, v := range n.Usage {
-			if v != 0 {
+		for _, k := range tree.UsageKeys(i) {
+			if v := tree.Used(i, k); v != 0 {
 				m[k] = v
 			}
 		}

@@ -154,6 +154,9 @@ type candidate struct {
 type search struct {
 	s *Snapshot
 	p *Preemptor
+	// record is set when the search is described for the trace: only
+	// then are the candidates' reasons written out.
+	record bool
 	// cands in iteration order.
 	cands          []*candidate
 	noOtherQueues  bool
@@ -198,16 +201,17 @@ func (s *Snapshot) uses(w *Workload, frees map[core.FlavorResource]core.Amount, 
 
 // withinNominal mirrors schdcache.IsWithinNominalInResources.
 func (s *Snapshot) withinNominal(node int, need map[core.FlavorResource]bool) bool {
-	n := &s.Tree.Nodes[node]
+	t := s.Tree
 	for fr := range need {
-		if n.Usage[fr] > n.SubtreeQuota[fr] {
+		if id := t.ID(fr); t.UsedID(node, id) > t.SubtreeQuotaID(node, id) {
 			return false
 		}
 	}
 	return true
 }
 
-// classify mirrors classical.classifyPreemptionVariant, and says why.
+// classify mirrors classical.classifyPreemptionVariant, and says why when
+// the search is recorded.
 func (se *search) classify(w *Workload, frees map[core.FlavorResource]core.Amount, advantage bool) (variant, string) {
 	p, q := se.p, se.p.Queue
 	if !se.s.uses(w, frees, p.Need) {
@@ -222,27 +226,46 @@ func (se *search) classify(w *Workload, frees map[core.FlavorResource]core.Amoun
 		return never, ""
 	}
 	if same {
+		if !se.record {
+			return withinCQ, ""
+		}
 		return withinCQ, fmt.Sprintf("same ClusterQueue; withinClusterQueue %s allows it (priority %d vs %d)", policy, w.Priority, p.Priority)
 	}
+	v := se.crossVariant(w, advantage)
+	if !se.record {
+		return v, ""
+	}
 	where := fmt.Sprintf("ClusterQueue %s uses more than its nominal quota; reclaimWithinCohort %s allows it (priority %d vs %d)", w.ClusterQueue, policy, w.Priority, p.Priority)
-	if advantage {
+	_, threshold := borrowWithinCohortForbidden(q)
+	switch {
+	case v == hierarchicalReclaim:
 		fit := "the preemptor's nominal quota"
 		if se.fitNode >= 0 && se.fitNode != p.Node {
 			fit = "the quota of cohort " + se.s.Tree.Nodes[se.fitNode].Name
 		}
-		return hierarchicalReclaim, where + fmt.Sprintf("; the request fits in %s, so it is reclaimed whatever the priority", fit)
+		return v, where + fmt.Sprintf("; the request fits in %s, so it is reclaimed whatever the priority", fit)
+	case v == reclaimWhileBorrowing:
+		return v, where + "; borrowWithinCohort LowerPriority lets the preemptor take it while borrowing"
+	case q.Preemption.BorrowWithinCohort == "" || q.Preemption.BorrowWithinCohort == core.PreemptionNever:
+		return v, where + "; borrowWithinCohort is Never, so it is taken only if the preemptor then stays within its nominal quota"
+	case w.Priority >= p.Priority:
+		return v, where + "; its priority is not lower, so it is taken only if the preemptor then stays within its nominal quota"
+	default: // above the threshold
+		return v, where + fmt.Sprintf("; its priority is above maxPriorityThreshold %d, so it is taken only if the preemptor then stays within its nominal quota", *threshold)
 	}
-	forbidden, threshold := borrowWithinCohortForbidden(q)
-	if forbidden {
-		return reclaimWithoutBorrowing, where + "; borrowWithinCohort is Never, so it is taken only if the preemptor then stays within its nominal quota"
+}
+
+// crossVariant is classify's variant for a candidate in another
+// ClusterQueue, without the words.
+func (se *search) crossVariant(w *Workload, advantage bool) variant {
+	if advantage {
+		return hierarchicalReclaim
 	}
-	if w.Priority >= p.Priority {
-		return reclaimWithoutBorrowing, where + "; its priority is not lower, so it is taken only if the preemptor then stays within its nominal quota"
+	forbidden, threshold := borrowWithinCohortForbidden(se.p.Queue)
+	if forbidden || w.Priority >= se.p.Priority || (threshold != nil && w.Priority > *threshold) {
+		return reclaimWithoutBorrowing
 	}
-	if threshold != nil && w.Priority > *threshold {
-		return reclaimWithoutBorrowing, where + fmt.Sprintf("; its priority is above maxPriorityThreshold %d, so it is taken only if the preemptor then stays within its nominal quota", *threshold)
-	}
-	return reclaimWhileBorrowing, where + "; borrowWithinCohort LowerPriority lets the preemptor take it while borrowing"
+	return reclaimWhileBorrowing
 }
 
 func (se *search) fromQueue(node, lca int, advantage bool, list string) []*candidate {
@@ -260,14 +283,15 @@ func (se *search) fromQueue(node, lca int, advantage bool, list string) []*candi
 
 // fitsInQuota mirrors schdcache.QuantitiesFitInQuota.
 func (s *Snapshot) fitsInQuota(node int, req map[core.FlavorResource]core.Amount) (bool, map[core.FlavorResource]core.Amount) {
-	n := &s.Tree.Nodes[node]
+	t := s.Tree
 	fits := true
 	rest := make(map[core.FlavorResource]core.Amount, len(req))
 	for fr, v := range req {
-		if n.Usage[fr]+v > n.SubtreeQuota[fr] {
+		id := t.ID(fr)
+		if t.UsedID(node, id)+v > t.SubtreeQuotaID(node, id) {
 			fits = false
 		}
-		rest[fr] = max(0, v-s.Tree.LocalAvailable(node, fr))
+		rest[fr] = max(0, v-t.LocalAvailableID(node, id))
 	}
 	return fits, rest
 }
@@ -355,8 +379,8 @@ func (se *search) order(a, b *candidate) int {
 }
 
 // newSearch mirrors classical.NewCandidateIterator.
-func newSearch(s *Snapshot, p *Preemptor) *search {
-	se := &search{s: s, p: p}
+func newSearch(s *Snapshot, p *Preemptor, record bool) *search {
+	se := &search{s: s, p: p, record: record}
 	var same []*candidate
 	if p.Queue.Preemption.WithinClusterQueue != core.PreemptionNever {
 		same = se.fromQueue(p.Node, -1, false, "clusterQueue")
@@ -393,12 +417,18 @@ func (se *search) valid(c *candidate, allowBorrowing bool) (bool, string) {
 		return false, "may only be taken if the preemptor does not borrow, and this pass lets it borrow"
 	}
 	if se.s.withinNominal(c.w.Node, se.p.Need) {
+		if !se.record {
+			return false, ""
+		}
 		return false, fmt.Sprintf("ClusterQueue %s no longer uses more than its nominal quota", c.w.ClusterQueue)
 	}
 	t := se.s.Tree
 	for n := t.Nodes[c.w.Node].Parent; n >= 0 && n != c.lca; n = t.Nodes[n].Parent {
 		if se.s.withinNominal(n, se.p.Need) {
-			return false, fmt.Sprintf("cohort %s no longer uses more than its quota", t.Nodes[n].Name)
+			if !se.record {
+				return false, ""
+			}
+			return false, "cohort " + t.Nodes[n].Name + " no longer uses more than its quota"
 		}
 	}
 	return true, ""
@@ -420,9 +450,9 @@ func (se *search) fits(allowBorrowing bool) bool {
 
 // underNominal mirrors queueUnderNominalInResourcesNeedingPreemption.
 func (se *search) underNominal() bool {
-	n := &se.s.Tree.Nodes[se.p.Node]
+	t, node := se.s.Tree, se.p.Node
 	for fr := range se.p.Need {
-		if n.Usage[fr] >= n.Quotas[fr].Nominal {
+		if id := t.ID(fr); t.UsedID(node, id) >= t.Nominal(node, id) {
 			return false
 		}
 	}
@@ -437,7 +467,7 @@ func (s *Snapshot) add(c *candidate)    { s.Tree.AddUsageMap(c.w.Node, c.frees) 
 // describes the search for the trace. The snapshot is unchanged when it
 // returns.
 func Targets(s *Snapshot, p *Preemptor, record bool) ([]Target, *trace.Preemption) {
-	se := newSearch(s, p)
+	se := newSearch(s, p, record)
 	var tr *trace.Preemption
 	if record {
 		tr = &trace.Preemption{}
@@ -571,6 +601,10 @@ type Oracle struct {
 	S *Snapshot
 	// P is the preemptor; Usage and Need are set per question.
 	P Preemptor
+	// usage and need are the question's maps, reused from one question
+	// to the next (a search keeps neither).
+	usage map[core.FlavorResource]core.Amount
+	need  map[core.FlavorResource]bool
 }
 
 // SimulatePreemption returns ModeNoCandidates when no targets are found,
@@ -578,9 +612,14 @@ type Oracle struct {
 // ModeReclaim when all are elsewhere; with the borrowing level after the
 // targets' removal.
 func (o *Oracle) SimulatePreemption(fr core.FlavorResource, q core.Amount) flavor.OracleResult {
+	if o.usage == nil {
+		o.usage, o.need = make(map[core.FlavorResource]core.Amount, 1), make(map[core.FlavorResource]bool, 1)
+	}
+	clear(o.usage)
+	clear(o.need)
+	o.usage[fr], o.need[fr] = q, true
 	p := o.P
-	p.Usage = map[core.FlavorResource]core.Amount{fr: q}
-	p.Need = map[core.FlavorResource]bool{fr: true}
+	p.Usage, p.Need = o.usage, o.need
 	targets, _ := Targets(o.S, &p, false)
 	t := o.S.Tree
 	if len(targets) == 0 {

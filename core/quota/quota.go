@@ -19,14 +19,17 @@
 // cohort (cohort Usage = 3), so cq-b has available = 4 - 3 = 1, and cq-a
 // has available = LocalAvailable 0 + cohort available 1 = 1.
 //
-// The tree is indexed by integers so that cloning is cheap: Clone copies
-// the usage maps and shares everything else, as Kueue's resourceNode.Clone
-// does.
+// The tree is indexed by integers so that cloning is cheap, and so is the
+// arithmetic: every flavor-resource the quotas name gets a small integer
+// (ID) when the tree is built, and usage, limits and subtree quotas are
+// slices indexed by node and that integer. Clone copies the usage slice and
+// shares everything else, as Kueue's resourceNode.Clone does. The hot
+// loops (the flavor search, preemption) take an ID once and call the *ID
+// variants; the FlavorResource variants look the ID up.
 package quota
 
 import (
 	"cmp"
-	"maps"
 	"slices"
 
 	"github.com/kueueplay/kueueplay/core"
@@ -60,19 +63,43 @@ type Node struct {
 	// SubtreeQuota is the node's quota plus what its children lend it
 	// (shared between clones; it changes only when the tree is rebuilt).
 	SubtreeQuota map[core.FlavorResource]core.Amount
-	// Usage is what counts against SubtreeQuota: for a ClusterQueue its
-	// admitted usage, for a Cohort the sum of its children's usage beyond
-	// their localQuota.
-	Usage map[core.FlavorResource]core.Amount
 }
 
 // Tree is the forest of every ClusterQueue and Cohort.
 type Tree struct {
+	// Nodes are shared between clones (sim.New marks the inactive
+	// ClusterQueues before the first one); nothing changes them after.
 	Nodes []Node
 	// lending reports whether lending limits are honoured (gate LendingLimit).
 	lending bool
 	cqs     map[string]int
 	cohorts map[string]int
+
+	// ids numbers the flavor-resources; width is how many it had when the
+	// dense slices below were laid out (cell node*width + id).
+	ids   *idTable
+	width int
+	// limits and subtree are Quotas and SubtreeQuota, dense (shared
+	// between clones).
+	limits  []Limits
+	subtree []core.Amount
+	// usage is what counts against the subtree quota: for a ClusterQueue
+	// its admitted usage, for a Cohort the sum of its children's usage
+	// beyond their localQuota. entry marks the cells usage was ever added
+	// to or removed from (a usage entry stays, at 0, once made: the trace
+	// reports it). Both are the tree's own.
+	usage []core.Amount
+	entry []bool
+	// quoted marks the cells SubtreeQuota has an entry for (shared).
+	quoted []bool
+}
+
+// idTable numbers flavor-resources. A tree shares it with its clones;
+// a tree that meets a new flavor-resource (usage outside every quota)
+// makes its own larger copy, so a table never changes once shared.
+type idTable struct {
+	id  map[core.FlavorResource]int
+	frs []core.FlavorResource
 }
 
 // Build returns the tree for the given queues and cohorts. Cohorts named by
@@ -136,7 +163,120 @@ func Build(cqs []core.ClusterQueue, cohorts []core.Cohort, lending bool) *Tree {
 			t.accumulate(i)
 		}
 	}
+	// Number the flavor-resources in (flavor, resource) order.
+	set := map[core.FlavorResource]bool{}
+	for i := range t.Nodes {
+		for fr := range t.Nodes[i].SubtreeQuota {
+			set[fr] = true
+		}
+		for fr := range t.Nodes[i].Quotas {
+			set[fr] = true
+		}
+	}
+	t.ids = &idTable{id: map[core.FlavorResource]int{}}
+	for _, fr := range SortedKeys(set) {
+		t.ids.id[fr] = len(t.ids.frs)
+		t.ids.frs = append(t.ids.frs, fr)
+	}
+	t.layout(len(t.ids.frs))
 	return t
+}
+
+// layout (re)builds the dense slices with width w, keeping their values.
+func (t *Tree) layout(w int) {
+	n := len(t.Nodes)
+	limits, subtree := make([]Limits, n*w), make([]core.Amount, n*w)
+	usage, entry, quoted := make([]core.Amount, n*w), make([]bool, n*w), make([]bool, n*w)
+	for i := range t.Nodes {
+		for fr, l := range t.Nodes[i].Quotas {
+			limits[i*w+t.ids.id[fr]] = l
+		}
+		for fr, q := range t.Nodes[i].SubtreeQuota {
+			subtree[i*w+t.ids.id[fr]] = q
+			quoted[i*w+t.ids.id[fr]] = true
+		}
+		for id := range t.width {
+			usage[i*w+id], entry[i*w+id] = t.usage[i*t.width+id], t.entry[i*t.width+id]
+		}
+	}
+	t.width, t.limits, t.subtree, t.usage, t.entry, t.quoted = w, limits, subtree, usage, entry, quoted
+}
+
+// ID returns the number of a flavor-resource, or -1 when the tree has
+// never seen it (no quota names it and no usage was added for it): every
+// quantity of such a flavor-resource is 0.
+func (t *Tree) ID(fr core.FlavorResource) int {
+	if id, ok := t.ids.id[fr]; ok && id < t.width {
+		return id
+	}
+	return -1
+}
+
+// Width is one more than the largest number the tree has given.
+func (t *Tree) Width() int { return t.width }
+
+// idFor returns fr's number, numbering it first if it is new.
+func (t *Tree) idFor(fr core.FlavorResource) int {
+	if id := t.ID(fr); id >= 0 {
+		return id
+	}
+	ids := &idTable{id: make(map[core.FlavorResource]int, len(t.ids.frs)+1), frs: append(slices.Clone(t.ids.frs[:t.width]), fr)}
+	for i, f := range ids.frs {
+		ids.id[f] = i
+	}
+	t.ids = ids
+	t.layout(len(ids.frs))
+	return len(ids.frs) - 1
+}
+
+func (t *Tree) lim(i, id int) Limits {
+	if id < 0 {
+		return Limits{}
+	}
+	return t.limits[i*t.width+id]
+}
+
+func (t *Tree) sub(i, id int) core.Amount {
+	if id < 0 {
+		return 0
+	}
+	return t.subtree[i*t.width+id]
+}
+
+// UsedID is node i's usage of flavor-resource id (see Tree.usage).
+func (t *Tree) UsedID(i, id int) core.Amount {
+	if id < 0 {
+		return 0
+	}
+	return t.usage[i*t.width+id]
+}
+
+// Used is node i's usage of fr: for a ClusterQueue its admitted usage,
+// for a Cohort the sum of its children's usage beyond their localQuota.
+func (t *Tree) Used(i int, fr core.FlavorResource) core.Amount { return t.UsedID(i, t.ID(fr)) }
+
+// UsedOutside reports whether node i has a usage entry for a
+// flavor-resource without quota in its subtree.
+func (t *Tree) UsedOutside(i int) bool {
+	for c := i * t.width; c < (i+1)*t.width; c++ {
+		if t.entry[c] && !t.quoted[c] {
+			return true
+		}
+	}
+	return false
+}
+
+// UsageKeys returns the flavor-resources node i has a usage entry for
+// (usage was ever added to or removed from it), sorted.
+func (t *Tree) UsageKeys(i int) []core.FlavorResource {
+	var out []core.FlavorResource
+	for id := range t.width {
+		if t.entry[i*t.width+id] {
+			out = append(out, t.ids.frs[id])
+		}
+	}
+	slices.SortFunc(out, core.FlavorResource.Compare)
+	return out
 }
 
 func newNode(name string, isCQ bool) Node {
@@ -146,7 +286,6 @@ func newNode(name string, isCQ bool) Node {
 		Parent:         -1,
 		Quotas:         map[core.FlavorResource]Limits{},
 		SubtreeQuota:   map[core.FlavorResource]core.Amount{},
-		Usage:          map[core.FlavorResource]core.Amount{},
 	}
 }
 
@@ -178,18 +317,24 @@ func (t *Tree) accumulate(i int) {
 		t.accumulate(c)
 		child := &t.Nodes[c]
 		for fr, q := range child.SubtreeQuota {
-			t.Nodes[i].SubtreeQuota[fr] += q - t.localQuota(c, fr)
+			t.Nodes[i].SubtreeQuota[fr] += q - buildLocalQuota(child, fr)
 		}
 	}
 }
 
-// Clone returns a tree with its own usage maps; quotas are shared.
-func (t *Tree) Clone() *Tree {
-	c := &Tree{lending: t.lending, cqs: t.cqs, cohorts: t.cohorts, Nodes: slices.Clone(t.Nodes)}
-	for i := range c.Nodes {
-		c.Nodes[i].Usage = maps.Clone(t.Nodes[i].Usage)
+// buildLocalQuota is localQuota from the maps, while the tree is built.
+func buildLocalQuota(n *Node, fr core.FlavorResource) core.Amount {
+	if ll := n.Quotas[fr].LendingLimit; ll != nil {
+		return max(0, n.SubtreeQuota[fr]-*ll)
 	}
-	return c
+	return 0
+}
+
+// Clone returns a tree with its own usage; everything else is shared.
+func (t *Tree) Clone() *Tree {
+	c := *t
+	c.usage, c.entry = slices.Clone(t.usage), slices.Clone(t.entry)
+	return &c
 }
 
 // ClusterQueue returns the node index of a ClusterQueue, or -1.
@@ -218,58 +363,78 @@ func (t *Tree) Root(i int) int {
 
 // localQuota is the part of a node's subtree quota that a lending limit
 // keeps from its parent (Kueue resourceNode.localQuota).
-func (t *Tree) localQuota(i int, fr core.FlavorResource) core.Amount {
-	n := &t.Nodes[i]
-	if ll := n.Quotas[fr].LendingLimit; ll != nil {
-		return max(0, n.SubtreeQuota[fr]-*ll)
+func (t *Tree) localQuota(i, id int) core.Amount {
+	if ll := t.lim(i, id).LendingLimit; ll != nil {
+		return max(0, t.sub(i, id)-*ll)
 	}
 	return 0
 }
 
+// LocalQuotaID is LocalQuota by ID.
+func (t *Tree) LocalQuotaID(i, id int) core.Amount { return t.localQuota(i, id) }
+
+// LimitsID is node i's own limits of flavor-resource id (Node.Quotas).
+func (t *Tree) LimitsID(i, id int) Limits { return t.lim(i, id) }
+
 // LocalQuota is exported for the trace: the guaranteed part of node i's
 // quota that the parent never sees.
-func (t *Tree) LocalQuota(i int, fr core.FlavorResource) core.Amount { return t.localQuota(i, fr) }
+func (t *Tree) LocalQuota(i int, fr core.FlavorResource) core.Amount {
+	return t.localQuota(i, t.ID(fr))
+}
 
 // LocalAvailable is how much of node i's guaranteed quota is unused
 // (Kueue LocalAvailable).
 func (t *Tree) LocalAvailable(i int, fr core.FlavorResource) core.Amount {
-	return max(0, t.localQuota(i, fr)-t.Nodes[i].Usage[fr])
+	return t.LocalAvailableID(i, t.ID(fr))
+}
+
+// LocalAvailableID is LocalAvailable by ID.
+func (t *Tree) LocalAvailableID(i, id int) core.Amount {
+	return max(0, t.localQuota(i, id)-t.UsedID(i, id))
 }
 
 // available is Kueue's available(): capacity left for node i, counting
 // what it may take from its ancestors within its borrowing limit. It may be
 // negative when the node is over-admitted.
-func (t *Tree) available(i int, fr core.FlavorResource) core.Amount {
+func (t *Tree) available(i, id int) core.Amount {
 	n := &t.Nodes[i]
 	if n.Parent < 0 {
-		return n.SubtreeQuota[fr] - n.Usage[fr]
+		return t.sub(i, id) - t.UsedID(i, id)
 	}
-	parentAvailable := t.available(n.Parent, fr)
-	if bl := n.Quotas[fr].BorrowingLimit; bl != nil {
-		storedInParent := n.SubtreeQuota[fr] - t.localQuota(i, fr)
-		usedInParent := max(0, n.Usage[fr]-t.localQuota(i, fr))
+	parentAvailable := t.available(n.Parent, id)
+	if bl := t.lim(i, id).BorrowingLimit; bl != nil {
+		storedInParent := t.sub(i, id) - t.localQuota(i, id)
+		usedInParent := max(0, t.UsedID(i, id)-t.localQuota(i, id))
 		withMaxFromParent := storedInParent - usedInParent + *bl
 		parentAvailable = min(withMaxFromParent, parentAvailable)
 	}
-	return t.LocalAvailable(i, fr) + parentAvailable
+	return t.LocalAvailableID(i, id) + parentAvailable
 }
 
 // Available is the capacity node i can use now, clamped at 0
 // (ClusterQueueSnapshot.Available).
 func (t *Tree) Available(i int, fr core.FlavorResource) core.Amount {
-	return max(0, t.available(i, fr))
+	return t.AvailableID(i, t.ID(fr))
 }
+
+// AvailableID is Available by ID.
+func (t *Tree) AvailableID(i, id int) core.Amount { return max(0, t.available(i, id)) }
 
 // PotentialAvailable is the most node i could ever use if nothing else
 // were used (Kueue potentialAvailable).
 func (t *Tree) PotentialAvailable(i int, fr core.FlavorResource) core.Amount {
+	return t.PotentialAvailableID(i, t.ID(fr))
+}
+
+// PotentialAvailableID is PotentialAvailable by ID.
+func (t *Tree) PotentialAvailableID(i, id int) core.Amount {
 	n := &t.Nodes[i]
 	if n.Parent < 0 {
-		return n.SubtreeQuota[fr]
+		return t.sub(i, id)
 	}
-	avail := t.localQuota(i, fr) + t.PotentialAvailable(n.Parent, fr)
-	if bl := n.Quotas[fr].BorrowingLimit; bl != nil {
-		avail = min(n.SubtreeQuota[fr]+*bl, avail)
+	avail := t.localQuota(i, id) + t.PotentialAvailableID(n.Parent, id)
+	if bl := t.lim(i, id).BorrowingLimit; bl != nil {
+		avail = min(t.sub(i, id)+*bl, avail)
 	}
 	return avail
 }
@@ -277,35 +442,56 @@ func (t *Tree) PotentialAvailable(i int, fr core.FlavorResource) core.Amount {
 // AddUsage adds val to node i and pushes the part beyond its local
 // available quota up to the parent, recursively (Kueue addUsage).
 func (t *Tree) AddUsage(i int, fr core.FlavorResource, val core.Amount) {
-	localAvailable := t.LocalAvailable(i, fr)
-	t.Nodes[i].Usage[fr] += val
-	if p := t.Nodes[i].Parent; p >= 0 && val > localAvailable {
-		t.AddUsage(p, fr, val-localAvailable)
+	t.AddUsageID(i, t.idFor(fr), val)
+}
+
+// AddUsageID is AddUsage by ID; id must be a number the tree gave.
+func (t *Tree) AddUsageID(i, id int, val core.Amount) {
+	for {
+		localAvailable := t.LocalAvailableID(i, id)
+		c := i*t.width + id
+		t.usage[c] += val
+		t.entry[c] = true
+		p := t.Nodes[i].Parent
+		if p < 0 || val <= localAvailable {
+			return
+		}
+		i, val = p, val-localAvailable
 	}
 }
 
 // RemoveUsage mirrors AddUsage (Kueue removeUsage).
 func (t *Tree) RemoveUsage(i int, fr core.FlavorResource, val core.Amount) {
-	storedInParent := t.Nodes[i].Usage[fr] - t.localQuota(i, fr)
-	t.Nodes[i].Usage[fr] -= val
-	if storedInParent <= 0 || t.Nodes[i].Parent < 0 {
-		return
-	}
-	t.RemoveUsage(t.Nodes[i].Parent, fr, min(val, storedInParent))
+	t.RemoveUsageID(i, t.idFor(fr), val)
 }
 
-// AddUsageMap and RemoveUsageMap apply a whole usage vector, in a sorted
-// order so that the result never depends on map order.
+// RemoveUsageID is RemoveUsage by ID; id must be a number the tree gave.
+func (t *Tree) RemoveUsageID(i, id int, val core.Amount) {
+	for {
+		c := i*t.width + id
+		storedInParent := t.usage[c] - t.localQuota(i, id)
+		t.usage[c] -= val
+		t.entry[c] = true
+		p := t.Nodes[i].Parent
+		if storedInParent <= 0 || p < 0 {
+			return
+		}
+		i, val = p, min(val, storedInParent)
+	}
+}
+
+// AddUsageMap and RemoveUsageMap apply a whole usage vector. Each
+// flavor-resource's arithmetic is separate, so map order does not matter.
 func (t *Tree) AddUsageMap(i int, usage map[core.FlavorResource]core.Amount) {
-	for _, fr := range SortedKeys(usage) {
-		t.AddUsage(i, fr, usage[fr])
+	for fr, v := range usage {
+		t.AddUsage(i, fr, v)
 	}
 }
 
 // RemoveUsageMap removes a whole usage vector.
 func (t *Tree) RemoveUsageMap(i int, usage map[core.FlavorResource]core.Amount) {
-	for _, fr := range SortedKeys(usage) {
-		t.RemoveUsage(i, fr, usage[fr])
+	for fr, v := range usage {
+		t.RemoveUsage(i, fr, v)
 	}
 }
 
@@ -324,12 +510,22 @@ func (t *Tree) Fits(i int, usage map[core.FlavorResource]core.Amount) bool {
 // for a ClusterQueue usage above nominal, for a Cohort usage above its
 // subtree quota (ClusterQueueSnapshot/CohortSnapshot.BorrowingWith).
 func (t *Tree) BorrowingWith(i int, fr core.FlavorResource, val core.Amount) bool {
-	n := &t.Nodes[i]
-	if n.IsClusterQueue {
-		return n.Usage[fr]+val > n.Quotas[fr].Nominal
-	}
-	return n.Usage[fr]+val > n.SubtreeQuota[fr]
+	return t.BorrowingWithID(i, t.ID(fr), val)
 }
+
+// BorrowingWithID is BorrowingWith by ID.
+func (t *Tree) BorrowingWithID(i, id int, val core.Amount) bool {
+	if t.Nodes[i].IsClusterQueue {
+		return t.UsedID(i, id)+val > t.lim(i, id).Nominal
+	}
+	return t.UsedID(i, id)+val > t.sub(i, id)
+}
+
+// Nominal is node i's own nominal quota of flavor-resource id.
+func (t *Tree) Nominal(i, id int) core.Amount { return t.lim(i, id).Nominal }
+
+// SubtreeQuotaID is node i's subtree quota of flavor-resource id.
+func (t *Tree) SubtreeQuotaID(i, id int) core.Amount { return t.sub(i, id) }
 
 // Height is a cohort's height: 1 for a cohort with only ClusterQueue
 // children, one more per cohort level below it, 0 for an empty cohort
@@ -357,16 +553,21 @@ func (t *Tree) Height(i int) int {
 // inside the hierarchy may help. Mirrors
 // classical.FindHeightOfLowestSubtreeThatFits.
 func (t *Tree) LowestSubtreeThatFits(i int, fr core.FlavorResource, val core.Amount) (int, bool) {
+	return t.LowestSubtreeThatFitsID(i, t.ID(fr), val)
+}
+
+// LowestSubtreeThatFitsID is LowestSubtreeThatFits by ID.
+func (t *Tree) LowestSubtreeThatFitsID(i, id int, val core.Amount) (int, bool) {
 	hasParent := t.Nodes[i].Parent >= 0
-	if !t.BorrowingWith(i, fr, val) || !hasParent {
+	if !t.BorrowingWithID(i, id, val) || !hasParent {
 		return 0, hasParent
 	}
-	remaining := val - t.LocalAvailable(i, fr)
+	remaining := val - t.LocalAvailableID(i, id)
 	for a := t.Nodes[i].Parent; a >= 0; a = t.Nodes[a].Parent {
-		if !t.BorrowingWith(a, fr, remaining) {
+		if !t.BorrowingWithID(a, id, remaining) {
 			return t.Height(a), t.Nodes[a].Parent >= 0
 		}
-		remaining -= t.LocalAvailable(a, fr)
+		remaining -= t.LocalAvailableID(a, id)
 	}
 	return t.Height(t.Root(i)), false
 }
@@ -383,4 +584,4 @@ func SortedKeys[V any](m map[core.FlavorResource]V) []core.FlavorResource {
 
 // Headroom is node i's unclamped available capacity: negative means the
 // node uses more than its quota, borrowing limit and ancestors allow.
-func (t *Tree) Headroom(i int, fr core.FlavorResource) core.Amount { return t.available(i, fr) }
+func (t *Tree) Headroom(i int, fr core.FlavorResource) core.Amount { return t.available(i, t.ID(fr)) }

@@ -75,7 +75,7 @@ func TestLendingExample(t *testing.T) {
 	tree.AddUsage(a, cpu, 9000)
 	got := map[string]core.Amount{
 		"cohort subtree": tree.Nodes[all].SubtreeQuota[cpu],
-		"cohort usage":   tree.Nodes[all].Usage[cpu],
+		"cohort usage":   tree.Used(all, cpu),
 		"a available":    tree.Available(a, cpu),
 		"b available":    tree.Available(b, cpu),
 		"b potential":    tree.PotentialAvailable(b, cpu),
@@ -87,7 +87,7 @@ func TestLendingExample(t *testing.T) {
 		t.Errorf("(-want +got):\n%s", d)
 	}
 	tree.RemoveUsage(a, cpu, 9000)
-	if u := tree.Nodes[all].Usage[cpu]; u != 0 {
+	if u := tree.Used(all, cpu); u != 0 {
 		t.Errorf("cohort usage after removal = %d, want 0", u)
 	}
 	// With the LendingLimit gate off the limit is ignored.

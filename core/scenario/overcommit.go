@@ -56,8 +56,8 @@ func (d *decoder) overcommit(sc *core.Scenario) {
 		if n.IsClusterQueue {
 			kind = "ClusterQueue"
 		}
-		for _, fr := range quota.SortedKeys(n.Usage) {
-			used := n.Usage[fr]
+		for _, fr := range t.UsageKeys(i) {
+			used := t.Used(i, fr)
 			limit, what, ok := capacity(n, fr)
 			if !ok || used <= limit {
 				continue

@@ -50,7 +50,7 @@ func (r *perfRecorder) observe(s *sim.State, st *trace.Step) {
 	}
 	r.lastNow = s.Now
 	for qi, q := range s.Queues {
-		r.used[qi] = s.Tree.Nodes[q.Node].Usage[r.fr]
+		r.used[qi] = s.Tree.Used(q.Node, r.fr)
 	}
 	for _, e := range st.Events {
 		if e.Kind == trace.EventEvict {

@@ -45,6 +45,8 @@ type entry struct {
 	reason     requeueReason
 	last       *flavor.LastState
 	decision   trace.Decision
+	// p describes the entry's workload to preemption.
+	p preempt.Preemptor
 }
 
 // cycleCtx is what one cycle shares between its entries.
@@ -64,6 +66,13 @@ type cycleCtx struct {
 	// claimAt indexes it by workload.
 	claims  []trace.Claim
 	claimAt map[int]int
+	// oracle answers the flavor search's questions, for one entry at a
+	// time (lazyOracle); lazy is the entry's view of it.
+	oracle *preempt.Oracle
+	lazy   lazyOracle
+	// need is the flavor-resources that need preemption, for one entry at
+	// a time (needPreemption).
+	need map[core.FlavorResource]bool
 }
 
 // preemptSnapshot returns the preemption view of the cycle snapshot: every
@@ -81,36 +90,63 @@ func (s *State) preemptSnapshot(c *cycleCtx) *preempt.Snapshot {
 	if c.refresh {
 		ps.Claimed = map[int]map[core.FlavorResource]core.Amount{}
 	}
-	// One array holds every holder's description, and one every queue's
-	// list of pointers into it.
-	n := 0
-	for _, q := range s.Queues {
-		if q.Active {
-			n += q.Holding.Len()
-		}
-	}
-	slab, ptrs := make([]preempt.Workload, 0, n), make([]*preempt.Workload, 0, n)
-	for _, q := range s.Queues {
+	for qi, q := range s.Queues {
 		ps.Queues[q.Node] = q.Spec
-		if !q.Active {
-			continue
-		}
-		start := len(ptrs)
-		for i := range q.Holding.All {
-			w := s.Workload(i)
-			slab = append(slab, preempt.Workload{
-				Index: i, Key: w.Key, Node: q.Node, ClusterQueue: q.Spec.Name, Priority: w.Spec.Priority,
-				QueueTime: s.queueTime(w), Reserved: s.reservedStamp(w),
-				Evicted: w.Status == Terminating, Usage: w.Admission.Usage,
-			})
-			ptrs = append(ptrs, &slab[len(slab)-1])
-		}
-		if len(ptrs) > start {
-			ps.Holders[q.Node] = ptrs[start:len(ptrs):len(ptrs)]
+		if q.Active {
+			ps.Holders[q.Node] = s.holdersOf(qi)
 		}
 	}
 	c.psnap = ps
 	return ps
+}
+
+// holderCache is a queue's holders as preemption sees them, and what they
+// were described from: the holders (Holding's version) and their
+// statuses (a holder becomes Terminating, and Preempted, only with its
+// queue's generation bumped, terminate). Everything else a description
+// holds is set when the workload is admitted, which changes Holding.
+type holderCache struct {
+	built bool
+	ver   uint64
+	gen   int64
+	ws    []*preempt.Workload
+}
+
+// holdersOf describes the workloads holding quota in queue qi for
+// preemption, reusing the description of an earlier cycle when the
+// holders did not change. The descriptions are never modified.
+func (s *State) holdersOf(qi int) []*preempt.Workload {
+	q := s.Queues[qi]
+	if s.holders == nil {
+		s.holders = make([]holderCache, len(s.Queues))
+	}
+	h := &s.holders[qi]
+	if h.built && h.ver == q.Holding.ver && h.gen == q.Generation {
+		return h.ws
+	}
+	*h = holderCache{built: true, ver: q.Holding.ver, gen: q.Generation, ws: s.describeHolders(qi)}
+	return h.ws
+}
+
+// describeHolders describes queue qi's holders from scratch: one array
+// holds the descriptions, one the pointers to them (nil without holders).
+func (s *State) describeHolders(qi int) []*preempt.Workload {
+	q := s.Queues[qi]
+	n := q.Holding.Len()
+	if n == 0 {
+		return nil
+	}
+	slab, ptrs := make([]preempt.Workload, 0, n), make([]*preempt.Workload, 0, n)
+	for i := range q.Holding.All {
+		w := s.Workload(i)
+		slab = append(slab, preempt.Workload{
+			Index: i, Key: w.Key, Node: q.Node, ClusterQueue: q.Spec.Name, Priority: w.Spec.Priority,
+			QueueTime: s.queueTime(w), Reserved: s.reservedStamp(w),
+			Evicted: w.Status == Terminating, Usage: w.Admission.Usage,
+		})
+		ptrs = append(ptrs, &slab[len(slab)-1])
+	}
+	return ptrs
 }
 
 // reservedStamp is when w's quota was reserved, as preemption orders its
@@ -175,7 +211,7 @@ func (s *State) cycle(ts *trace.Step) bool {
 	}
 
 	// 2. Snapshot: a private copy of usage that the entries change.
-	c := &cycleCtx{snap: s.Tree.Clone(), claimedSet: map[int]bool{}, claimAt: map[int]int{}, refresh: s.Gates.Enabled(core.GateRefreshAssignmentsDuringSchedulingCycle)}
+	c := &cycleCtx{snap: s.Tree.Clone(), claimedSet: map[int]bool{}, claimAt: map[int]int{}, refresh: s.Gates.Enabled(core.GateRefreshAssignmentsDuringSchedulingCycle), need: map[core.FlavorResource]bool{}}
 
 	// 3. Nominate.
 	for _, e := range entries {
@@ -265,7 +301,9 @@ func (s *State) nominate(e *entry, c *cycleCtx) {
 func (s *State) assign(e *entry, c *cycleCtx) {
 	w := s.Workload(e.wl)
 	q := s.Queues[e.queue]
-	p := s.preemptor(e)
+	e.p = s.preemptor(e)
+	p := &e.p
+	c.lazy = lazyOracle{s: s, c: c, p: e.p}
 	a := flavor.Assign(flavor.Input{
 		ClusterQueue: q.Spec,
 		Node:         q.Node,
@@ -276,7 +314,8 @@ func (s *State) assign(e *entry, c *cycleCtx) {
 		ResetReason:  w.ResetReason,
 		Generation:   q.Generation,
 		Gates:        s.Gates,
-		Oracle:       &lazyOracle{s: s, c: c, p: p},
+		Oracle:       &c.lazy,
+		Words:        s.wordsFor(),
 	})
 	e.assignment = a
 	e.targets = nil
@@ -287,13 +326,13 @@ func (s *State) assign(e *entry, c *cycleCtx) {
 	e.decision.Borrowing = a.Borrowing
 	e.decision.PodSets = nil
 	for i := range a.PodSets {
-		e.decision.PodSets = append(e.decision.PodSets, podSetDecision(&a.PodSets[i]))
+		e.decision.PodSets = append(e.decision.PodSets, s.podSetDecision(&a.PodSets[i]))
 	}
 	e.decision.Preemption = nil
 	if a.Mode() == flavor.Preempt {
 		p.Usage = a.Usage
-		p.Need = needPreemption(&a)
-		e.targets, e.decision.Preemption = preempt.Targets(s.preemptSnapshot(c), &p, true)
+		p.Need = needPreemption(&a, c.need)
+		e.targets, e.decision.Preemption = preempt.Targets(s.preemptSnapshot(c), p, true)
 	}
 }
 
@@ -306,13 +345,21 @@ type lazyOracle struct {
 }
 
 func (o *lazyOracle) SimulatePreemption(fr core.FlavorResource, q core.Amount) flavor.OracleResult {
-	or := preempt.Oracle{S: o.s.preemptSnapshot(o.c), P: o.p}
-	return or.SimulatePreemption(fr, q)
+	if o.c.oracle == nil {
+		o.c.oracle = &preempt.Oracle{S: o.s.preemptSnapshot(o.c)}
+	}
+	o.c.oracle.P = o.p
+	return o.c.oracle.SimulatePreemption(fr, q)
 }
 
-// needPreemption mirrors preemption.flavorResourcesNeedPreemption.
-func needPreemption(a *flavor.Assignment) map[core.FlavorResource]bool {
-	out := map[core.FlavorResource]bool{}
+// needPreemption mirrors preemption.flavorResourcesNeedPreemption. It
+// fills out, the cycle's map for it (a search keeps no reference to it),
+// or a new map when out is nil.
+func needPreemption(a *flavor.Assignment, out map[core.FlavorResource]bool) map[core.FlavorResource]bool {
+	if out == nil {
+		out = map[core.FlavorResource]bool{}
+	}
+	clear(out)
 	for i := range a.PodSets {
 		for r, f := range a.PodSets[i].Flavors {
 			if f.Mode == flavor.Preempt {
@@ -323,10 +370,21 @@ func needPreemption(a *flavor.Assignment) map[core.FlavorResource]bool {
 	return out
 }
 
-func podSetDecision(p *flavor.PodSetAssignment) trace.PodSetDecision {
+// wordsFor returns s.words, made first if s has none.
+func (s *State) wordsFor() *flavor.Words {
+	if s.words == nil {
+		s.words = &flavor.Words{}
+	}
+	return s.words
+}
+
+func (s *State) podSetDecision(p *flavor.PodSetAssignment) trace.PodSetDecision {
 	d := trace.PodSetDecision{PodSet: p.Name, Count: p.Count, Groups: p.Groups, Mode: p.Mode().String()}
+	if len(p.Requests) > 0 {
+		d.Requests = make([]trace.Quantity, 0, len(p.Requests))
+	}
 	for _, r := range sortedKeys(p.Requests) {
-		d.Requests = append(d.Requests, trace.Quantity{Resource: string(r), Amount: p.Requests[r], Text: core.FormatAmount(r, p.Requests[r])})
+		d.Requests = append(d.Requests, trace.Quantity{Resource: string(r), Amount: p.Requests[r], Text: s.wordsFor().Amount(r, p.Requests[r])})
 	}
 	if p.Mode() != flavor.Fit {
 		d.Message = p.Message()
@@ -352,9 +410,7 @@ func (s *State) process(e *entry, c *cycleCtx, ts *trace.Step) bool {
 		// always reclaim (preemption.CanAlwaysReclaim).
 		e.decision.Outcome = trace.OutcomeNeedsPreemption
 		if q.Spec.Preemption.ReclaimWithinCohort != core.PreemptionAny {
-			res := resourcesToReserve(e, q, c.snap)
-			c.snap.AddUsageMap(q.Node, res)
-			e.decision.Reserved = preempt.Quantities(res)
+			e.decision.Reserved = s.reserve(e, q, c.snap)
 			e.decision.Explanation = "needs preemption but found no targets; the capacity it needs is reserved for the rest of this cycle so that lower entries cannot take it"
 		} else {
 			e.decision.Explanation = "needs preemption but found no targets; nothing is reserved because reclaimWithinCohort is Any"
@@ -481,24 +537,31 @@ func (s *State) recompute(e *entry, c *cycleCtx, overlap []string) {
 	e.decision.Recomputed = before
 }
 
-// resourcesToReserve is what an entry that needs preemption but has no
-// targets holds in the snapshot (scheduler.quotaResourcesToReserve): up to
-// its nominal quota, or up to its borrowing limit when it borrows.
-func resourcesToReserve(e *entry, q *ClusterQueue, snap *quota.Tree) map[core.FlavorResource]core.Amount {
-	out := map[core.FlavorResource]core.Amount{}
+// reserve holds in the snapshot what an entry that needs preemption but
+// has no targets reserves (scheduler.quotaResourcesToReserve): up to its
+// nominal quota, or up to its borrowing limit when it borrows. It returns
+// the amounts for the trace, by flavor-resource. Each flavor-resource's
+// amount depends only on its own usage, so adding them one by one gives
+// what computing them all first would.
+func (s *State) reserve(e *entry, q *ClusterQueue, snap *quota.Tree) []trace.Quantity {
+	var out []trace.Quantity
 	node := snap.Nodes[q.Node]
-	for fr, u := range e.assignment.Usage {
+	for _, fr := range quota.SortedKeys(e.assignment.Usage) {
+		u := e.assignment.Usage[fr]
 		lim := node.Quotas[fr]
-		used := node.Usage[fr]
+		used := snap.Used(q.Node, fr)
+		var v core.Amount
 		if e.assignment.Borrowing > 0 {
 			if lim.BorrowingLimit == nil {
-				out[fr] = u
+				v = u
 			} else {
-				out[fr] = min(u, lim.Nominal+*lim.BorrowingLimit-used)
+				v = min(u, lim.Nominal+*lim.BorrowingLimit-used)
 			}
 		} else {
-			out[fr] = max(0, min(u, lim.Nominal-used))
+			v = max(0, min(u, lim.Nominal-used))
 		}
+		snap.AddUsage(q.Node, fr, v)
+		out = append(out, trace.Quantity{Flavor: string(fr.Flavor), Resource: string(fr.Resource), Amount: v, Text: s.wordsFor().Amount(fr.Resource, v)})
 	}
 	return out
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/kueueplay/kueueplay/core"
+	"github.com/kueueplay/kueueplay/core/check"
 	"github.com/kueueplay/kueueplay/core/scenario"
 	"github.com/kueueplay/kueueplay/core/sim"
 	"github.com/kueueplay/kueueplay/core/trace"
@@ -53,6 +54,11 @@ func TestGolden(t *testing.T) {
 			}
 			tr := sim.Run(sc, sim.Options{Observe: observe})
 			full.check(t, tr)
+			// Without Observe, Run steps one State in place instead of
+			// copying it: the trace must not tell.
+			if d := check.Rerun(sc, nil, tr); d != "" {
+				t.Error(d)
+			}
 			if err := trace.Format(&got, tr); err != nil {
 				t.Fatal(err)
 			}

@@ -14,6 +14,9 @@ import "slices"
 type idxList struct {
 	chunks []*idxChunk
 	n      int
+	// ver grows at every change: a list with the version it had earlier
+	// in its State's history has the same contents.
+	ver uint64
 }
 
 type idxChunk struct {
@@ -80,7 +83,7 @@ func (l *idxList) Slice() []int {
 // l: writing either copies the chunk it changes (a generation that does
 // not own a chunk never writes it in place).
 func (l *idxList) share() idxList {
-	return idxList{chunks: slices.Clone(l.chunks), n: l.n}
+	return idxList{chunks: slices.Clone(l.chunks), n: l.n, ver: l.ver}
 }
 
 // search returns the position where w belongs in a list ordered by cmp
@@ -128,6 +131,7 @@ func (l *idxList) locate(pos int) (int, int) {
 
 // insert puts w at position pos, writing as generation gen.
 func (l *idxList) insert(gen, pos, w int) {
+	l.ver++
 	k, off := l.locate(pos)
 	if k < 0 {
 		l.chunks = append(l.chunks, &idxChunk{gen: gen, v: []int{w}})
@@ -152,6 +156,7 @@ func (l *idxList) insertSorted(gen, w int, cmp func(a, b int) int) {
 
 // deleteAt removes the index at position pos, writing as generation gen.
 func (l *idxList) deleteAt(gen, pos int) {
+	l.ver++
 	k, off := l.locate(pos)
 	c := l.mutChunk(gen, k)
 	c.v = slices.Delete(c.v, off, off+1)

@@ -52,14 +52,14 @@ func CheckInvariants(s *State) []string {
 	for i := range t.Nodes {
 		n := &t.Nodes[i]
 		frs := map[core.FlavorResource]bool{}
-		for fr := range n.Usage {
+		for _, fr := range t.UsageKeys(i) {
 			frs[fr] = true
 		}
-		for fr := range want.Nodes[i].Usage {
+		for _, fr := range want.UsageKeys(i) {
 			frs[fr] = true
 		}
 		for _, fr := range quota.SortedKeys(frs) {
-			if got, w := n.Usage[fr], want.Nodes[i].Usage[fr]; got != w {
+			if got, w := t.Used(i, fr), want.Used(i, fr); got != w {
 				bad = append(bad, fmt.Sprintf("%s %s/%s: usage %d, but its workloads hold %d", n.Name, fr.Flavor, fr.Resource, got, w))
 			}
 			// 1. Quota, borrowing and lending limits.
@@ -93,11 +93,34 @@ func CheckInvariants(s *State) []string {
 			bad = append(bad, fmt.Sprintf("%s is %s with admission %v", w.Key, w.Status, w.Admission != nil))
 		}
 	}
-	// 7. The queues' last report is what a report from scratch gives.
+	// 7. The queues' last report, reused whole or in parts, is what a
+	// report from scratch gives.
 	for qi := range s.reportedStates {
-		if qi < len(s.Queues) && s.reported[qi] == s.Queues[qi] {
+		if qi < len(s.Queues) {
 			if want := s.queueState(qi); !equalQueueState(want, s.reportedStates[qi]) {
 				bad = append(bad, fmt.Sprintf("ClusterQueue %s: the reused report %+v is stale; from scratch it is %+v", want.ClusterQueue, s.reportedStates[qi], want))
+			}
+		}
+	}
+	// 8. The holders preemption sees, cached or not, are what a
+	// description from scratch gives.
+	for qi, h := range s.holders {
+		q := s.Queues[qi]
+		if !h.built || h.ver != q.Holding.ver || h.gen != q.Generation {
+			continue
+		}
+		want := s.describeHolders(qi)
+		if len(want) != len(h.ws) {
+			bad = append(bad, fmt.Sprintf("ClusterQueue %s: %d cached holders, %d from scratch", q.Spec.Name, len(h.ws), len(want)))
+			continue
+		}
+		for k := range want {
+			w, got := want[k], h.ws[k]
+			same := w.Index == got.Index && w.Key == got.Key && w.Node == got.Node && w.ClusterQueue == got.ClusterQueue &&
+				w.Priority == got.Priority && w.QueueTime == got.QueueTime && w.Reserved == got.Reserved &&
+				w.Evicted == got.Evicted && maps.Equal(w.Usage, got.Usage)
+			if !same {
+				bad = append(bad, fmt.Sprintf("ClusterQueue %s: the cached holder %+v is stale; from scratch it is %+v", q.Spec.Name, *h.ws[k], *want[k]))
 			}
 		}
 	}

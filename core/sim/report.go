@@ -49,22 +49,22 @@ func newUsageLayout(t *quota.Tree) *usageLayout {
 // once made).
 func (s *State) usageRows() []trace.UsageRow {
 	t := s.Tree
+	w := t.Width()
 	layout := s.static.usage
 	lent := s.lentAmounts()
-	// Usage of terminating workloads, by node.
-	var terminating map[int]map[core.FlavorResource]core.Amount
+	// Usage of terminating workloads, by node and flavor-resource number.
+	var terminating []core.Amount
 	for _, i := range s.terminating {
-		w := s.Workload(i)
-		if qi := s.QueueIndex(w.Admission.ClusterQueue); qi >= 0 {
+		wl := s.Workload(i)
+		if qi := s.QueueIndex(wl.Admission.ClusterQueue); qi >= 0 {
 			n := s.Queues[qi].Node
 			if terminating == nil {
-				terminating = map[int]map[core.FlavorResource]core.Amount{}
+				terminating = make([]core.Amount, len(t.Nodes)*w)
 			}
-			if terminating[n] == nil {
-				terminating[n] = map[core.FlavorResource]core.Amount{}
-			}
-			for fr, v := range w.Admission.Usage {
-				terminating[n][fr] += v
+			for fr, v := range wl.Admission.Usage {
+				if id := t.ID(fr); id >= 0 {
+					terminating[n*w+id] += v
+				}
 			}
 		}
 	}
@@ -72,12 +72,12 @@ func (s *State) usageRows() []trace.UsageRow {
 	for _, i := range layout.nodes {
 		n := &t.Nodes[i]
 		frs := layout.frs[i]
-		if usedOutside(n) {
+		if t.UsedOutside(i) {
 			set := map[core.FlavorResource]bool{}
 			for fr := range n.SubtreeQuota {
 				set[fr] = true
 			}
-			for fr := range n.Usage {
+			for _, fr := range t.UsageKeys(i) {
 				set[fr] = true
 			}
 			frs = quota.SortedKeys(set)
@@ -90,12 +90,19 @@ func (s *State) usageRows() []trace.UsageRow {
 			parent = t.Nodes[n.Parent].Name
 		}
 		for _, fr := range frs {
-			lim := n.Quotas[fr]
+			id := t.ID(fr)
+			lim := t.LimitsID(i, id)
 			row := trace.UsageRow{
 				Node: n.Name, Kind: kind, Parent: parent, Flavor: string(fr.Flavor), Resource: string(fr.Resource),
-				Used: n.Usage[fr], Nominal: lim.Nominal, SubtreeQuota: n.SubtreeQuota[fr],
-				HeldBack: t.LocalQuota(i, fr), BorrowingLimit: lim.BorrowingLimit, LendingLimit: lim.LendingLimit,
-				Available: t.Available(i, fr), Lent: lent[i][fr], Terminating: terminating[i][fr],
+				Used: t.UsedID(i, id), Nominal: lim.Nominal, SubtreeQuota: t.SubtreeQuotaID(i, id),
+				HeldBack: t.LocalQuotaID(i, id), BorrowingLimit: lim.BorrowingLimit, LendingLimit: lim.LendingLimit,
+				Available: t.AvailableID(i, id),
+			}
+			if id >= 0 {
+				row.Lent = lent[i*w+id]
+				if terminating != nil {
+					row.Terminating = terminating[i*w+id]
+				}
 			}
 			row.Borrowed = max(0, row.Used-row.SubtreeQuota)
 			rows = append(rows, row)
@@ -104,26 +111,17 @@ func (s *State) usageRows() []trace.UsageRow {
 	return rows
 }
 
-// usedOutside reports whether n has a usage entry for a flavor-resource
-// without quota in its subtree.
-func usedOutside(n *quota.Node) bool {
-	for fr := range n.Usage {
-		if _, ok := n.SubtreeQuota[fr]; !ok {
-			return true
-		}
-	}
-	return false
-}
-
 // lentAmounts attributes, in every cohort, what its children borrow to the
 // quota that covers it: first the cohort's own nominal quota, then its
 // children's unused lendable quota in name order (cohorts, then
 // ClusterQueues). Kueue pools unused quota and does not say who lends
 // (KEP-1224, Note); this fixed attribution makes Lent sum to Borrowed.
-// A node that lends nothing has no map.
-func (s *State) lentAmounts() []map[core.FlavorResource]core.Amount {
+// The result is indexed by node and flavor-resource number (node ×
+// Tree.Width() + number).
+func (s *State) lentAmounts() []core.Amount {
 	t := s.Tree
-	out := make([]map[core.FlavorResource]core.Amount, len(t.Nodes))
+	w := t.Width()
+	out := make([]core.Amount, len(t.Nodes)*w)
 	for p := range t.Nodes {
 		n := &t.Nodes[p]
 		if n.IsClusterQueue {
@@ -132,33 +130,31 @@ func (s *State) lentAmounts() []map[core.FlavorResource]core.Amount {
 		// A cohort's subtree quota has an entry for every flavor-resource
 		// of its children (quota.Tree.accumulate).
 		for _, fr := range s.static.usage.frs[p] {
+			id := t.ID(fr)
 			var borrowed core.Amount
 			kids := [2][]int{n.ChildCohorts, n.ChildClusterQueues}
 			for _, cs := range kids {
 				for _, c := range cs {
-					contributed := t.Nodes[c].SubtreeQuota[fr] - t.LocalQuota(c, fr)
-					inParent := max(0, t.Nodes[c].Usage[fr]-t.LocalQuota(c, fr))
+					contributed := t.SubtreeQuotaID(c, id) - t.LocalQuotaID(c, id)
+					inParent := max(0, t.UsedID(c, id)-t.LocalQuotaID(c, id))
 					borrowed += max(0, inParent-contributed)
 				}
 			}
 			// The cohort's own quota lends first (it is not attributed to
 			// a child).
-			borrowed -= min(borrowed, n.Quotas[fr].Nominal)
+			borrowed -= min(borrowed, t.Nominal(p, id))
 			// Child cohorts lend before ClusterQueues, each by name.
 			for _, cs := range kids {
 				for _, c := range cs {
 					if borrowed <= 0 {
 						break
 					}
-					contributed := t.Nodes[c].SubtreeQuota[fr] - t.LocalQuota(c, fr)
-					inParent := max(0, t.Nodes[c].Usage[fr]-t.LocalQuota(c, fr))
+					contributed := t.SubtreeQuotaID(c, id) - t.LocalQuotaID(c, id)
+					inParent := max(0, t.UsedID(c, id)-t.LocalQuotaID(c, id))
 					unused := max(0, contributed-inParent)
 					l := min(unused, borrowed)
 					if l > 0 {
-						if out[c] == nil {
-							out[c] = map[core.FlavorResource]core.Amount{}
-						}
-						out[c][fr] = l
+						out[c*w+id] = l
 					}
 					borrowed -= l
 				}
@@ -174,23 +170,71 @@ func (s *State) queueStates() []trace.QueueState {
 	for qi, q := range s.Queues {
 		// A queue's state is a function of its *ClusterQueue (heap,
 		// parked list, holders, sticky head, activity; every change
-		// copies it first, mutQueue) and of its holders' statuses (a
-		// holder becomes Terminating only with its queue's generation
-		// bumped, terminate): the same pointer as at the last report
-		// means the same state. CheckInvariants checks it.
-		if qi < len(s.reported) && s.reported[qi] == q {
+		// goes through mutQueue, which moves its version) and of its
+		// holders' statuses (a holder becomes Terminating only with its
+		// queue's generation bumped, terminate): the same version as at
+		// the last report means the same state. CheckInvariants checks
+		// it.
+		if qi < len(s.reported) && s.reported[qi] == q.ver {
 			out[qi] = s.reportedStates[qi]
 			continue
 		}
-		out[qi] = s.queueState(qi)
+		var prev *trace.QueueState
+		var pp *queueParts
+		if qi < len(s.reportedParts) {
+			prev, pp = &s.reportedStates[qi], &s.reportedParts[qi]
+		}
+		out[qi] = s.queueStateAfter(qi, prev, pp)
 	}
-	s.reported, s.reportedStates = slices.Clone(s.Queues), out
+	ver := make([]uint64, len(s.Queues))
+	parts := make([]queueParts, len(s.Queues))
+	for qi, q := range s.Queues {
+		ver[qi] = q.ver
+		parts[qi] = partsOf(q)
+	}
+	s.reported, s.reportedStates, s.reportedParts = ver, out, parts
 	return out
 }
 
+// queueParts is what the parts of a queue's state are computed from: the
+// pending list from the heap and the sticky head, the parked list from
+// the parked set, the admitted and terminating lists from the holders and
+// their statuses (a holder becomes Terminating only with its queue's
+// generation bumped, terminate).
+type queueParts struct {
+	heap, parked, holding uint64
+	sticky                int
+	generation            int64
+}
+
+func partsOf(q *ClusterQueue) queueParts {
+	return queueParts{heap: q.Heap.ver, parked: q.Parked.ver, holding: q.Holding.ver, sticky: q.Sticky, generation: q.Generation}
+}
+
 // queueState computes ClusterQueue qi's state from scratch.
-func (s *State) queueState(qi int) trace.QueueState {
+func (s *State) queueState(qi int) trace.QueueState { return s.queueStateAfter(qi, nil, nil) }
+
+// queueStateAfter computes ClusterQueue qi's state, reusing the parts of
+// prev (the last report, computed from pp) whose sources did not change.
+func (s *State) queueStateAfter(qi int, prev *trace.QueueState, pp *queueParts) trace.QueueState {
 	q := s.Queues[qi]
+	now := partsOf(q)
+	qs := trace.QueueState{ClusterQueue: q.Spec.Name, Active: q.Active, InactiveReason: q.InactiveReason}
+	if prev != nil && pp.heap == now.heap && pp.sticky == now.sticky {
+		qs.PendingCount, qs.Pending = prev.PendingCount, prev.Pending
+	} else {
+		qs.PendingCount, qs.Pending = q.Heap.Len(), s.pendingKeys(qi)
+	}
+	if prev != nil && pp.parked == now.parked {
+		qs.ParkedCount, qs.Parked = prev.ParkedCount, prev.Parked
+	} else {
+		qs.ParkedCount, qs.Parked = s.listKeys(&q.Parked)
+	}
+	if prev != nil && pp.holding == now.holding && pp.generation == now.generation {
+		qs.AdmittedCount, qs.Admitted = prev.AdmittedCount, prev.Admitted
+		qs.TerminatingCount, qs.Terminating = prev.TerminatingCount, prev.Terminating
+		return qs
+	}
 	var admitted, terminating []int
 	for i := range q.Holding.All {
 		if s.Workload(i).Status == Admitted {
@@ -199,9 +243,6 @@ func (s *State) queueState(qi int) trace.QueueState {
 			terminating = append(terminating, i)
 		}
 	}
-	qs := trace.QueueState{ClusterQueue: q.Spec.Name, Active: q.Active, InactiveReason: q.InactiveReason}
-	qs.PendingCount, qs.Pending = q.Heap.Len(), s.pendingKeys(qi)
-	qs.ParkedCount, qs.Parked = s.listKeys(&q.Parked)
 	slices.SortFunc(admitted, s.byKey)
 	slices.SortFunc(terminating, s.byKey)
 	qs.AdmittedCount, qs.Admitted = s.keys(admitted)

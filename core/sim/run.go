@@ -16,7 +16,9 @@ type Options struct {
 	// Observe, if set, is called with the initial State and after every
 	// Step, with the State after it and the step with its full usage and
 	// queues (the trace keeps them compacted). It must not modify the
-	// State.
+	// State; it may keep it (each step then works on a copy, as Step
+	// does; without Observe, Run changes one State in place, which gives
+	// the same trace).
 	Observe func(s *State, step *trace.Step)
 	// Stop, if set, is called after every step (the initial one included)
 	// with that step; when it returns true the run ends there, with End
@@ -69,9 +71,20 @@ func Run(sc *core.Scenario, opts Options) *trace.Trace {
 	}
 	stopped := opts.Stop != nil && opts.Stop(&initial)
 	keep(compact.Compact(initial))
+	// Without Observe no one sees a State but this loop, so each step
+	// changes the one State in place instead of a copy (State.advance).
+	inPlace := opts.Observe == nil
 	step := func(ev Event) bool {
-		next, ts, changed := Step(s, ev)
-		s = next
+		var ts trace.Step
+		var changed bool
+		if inPlace {
+			s.forgetPrevious()
+			ts, changed = s.advance(ev)
+		} else {
+			var next *State
+			next, ts, changed = Step(s, ev)
+			s = next
+		}
 		if opts.Observe != nil {
 			opts.Observe(s, &ts)
 		}

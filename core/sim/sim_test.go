@@ -115,9 +115,9 @@ func dump(t *testing.T, s *sim.State) string {
 		out = append(out, wl{w.Key, w.Status.String(), w.Message, w.ClusterQueue, w.InHeap, w.Parked, w.Last})
 	}
 	var usage []any
-	for _, n := range s.Tree.Nodes {
-		for fr, v := range n.Usage {
-			usage = append(usage, fmt.Sprintf("%s/%s/%s=%d", n.Name, fr.Flavor, fr.Resource, v))
+	for i, n := range s.Tree.Nodes {
+		for _, fr := range s.Tree.UsageKeys(i) {
+			usage = append(usage, fmt.Sprintf("%s/%s/%s=%d", n.Name, fr.Flavor, fr.Resource, s.Tree.Used(i, fr)))
 		}
 	}
 	slices.SortFunc(usage, func(a, b any) int { return strings.Compare(a.(string), b.(string)) })

@@ -142,6 +142,9 @@ type ClusterQueue struct {
 	Holding idxList
 
 	gen int
+	// ver grows at every mutQueue: a queue with the version it had at the
+	// last report has not changed since (queueStates).
+	ver uint64
 }
 
 // State is the whole simulated world at one virtual time. A State is
@@ -167,11 +170,18 @@ type State struct {
 	// lastClaims are the KEP-4378 claims of the last cycle, for the
 	// invariant checker.
 	lastClaims []trace.Claim
-	// reported are the ClusterQueues as the last step reported them and
-	// reportedStates what it reported (queueStates reuses the state of a
-	// queue that was not copied since); both are replaced, never modified.
-	reported       []*ClusterQueue
+	// reported are the versions of the ClusterQueues (ClusterQueue.ver)
+	// as the last step reported them and reportedStates what it reported
+	// (queueStates reuses the state of a queue whose version did not
+	// move); both are replaced, never modified.
+	reported       []uint64
 	reportedStates []trace.QueueState
+	// reportedParts are what each part of a reported state was computed
+	// from, so that a queue whose heap moved keeps the rest of its report.
+	reportedParts []queueParts
+	// holders caches each queue's holders as preemption sees them
+	// (holdersOf); a copy of the State copies the slice.
+	holders []holderCache
 
 	// place is the placement layer (nil without Nodes), copied on write.
 	place *placeState
@@ -186,6 +196,9 @@ type State struct {
 
 	// Static lookups, shared by every State of a run.
 	static *static
+	// words remembers the flavor search's sentences; a State's own (a
+	// copy starts without), made on first use.
+	words *flavor.Words
 
 	// nextEvent indexes static.events: the first one not applied yet.
 	nextEvent int
@@ -244,14 +257,22 @@ type scheduled struct {
 func (s *State) clone() *State {
 	n := *s
 	n.gen = s.gen + 1
+	n.words = nil
 	n.Tree = s.Tree.Clone()
 	n.Queues = slices.Clone(s.Queues)
 	n.workloads = slices.Clone(s.workloads)
 	n.running = slices.Clone(s.running)
+	n.holders = slices.Clone(s.holders)
 	n.terminating = slices.Clone(s.terminating)
-	n.lastClaims = nil
-	n.initialEvents, n.initialPlacements = nil, nil
+	n.forgetPrevious()
 	return &n
+}
+
+// forgetPrevious drops what only the previous step's State describes,
+// before a step changes s (in place, or a copy made by clone).
+func (s *State) forgetPrevious() {
+	s.lastClaims = nil
+	s.initialEvents, s.initialPlacements = nil, nil
 }
 
 const chunkSize = 64
@@ -370,6 +391,7 @@ func (s *State) mutQueue(i int) *ClusterQueue {
 		s.Queues[i] = &c
 		q = &c
 	}
+	q.ver++
 	return q
 }
 

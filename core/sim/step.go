@@ -32,10 +32,20 @@ type Event struct {
 // (everything it changes is copied first), reads no clock and depends only
 // on (prev, ev). It also reports whether anything observable changed.
 func Step(prev *State, ev Event) (*State, trace.Step, bool) {
-	if ev.At < prev.Now {
-		panic(fmt.Sprintf("sim.Step: event at %v is before the current time %v", ev.At, prev.Now))
-	}
 	s := prev.clone()
+	ts, changed := s.advance(ev)
+	return s, ts, changed
+}
+
+// advance applies ev to s itself; Step runs it on a copy of the previous
+// State, Run on the only State there is when no one keeps the earlier
+// ones (Options.Observe unset): then nothing is copied at all, since every
+// value s holds was made or already copied by its own generation
+// (mutWorkload, mutQueue, idxList.mutChunk and mutPlace write in place).
+func (s *State) advance(ev Event) (trace.Step, bool) {
+	if ev.At < s.Now {
+		panic(fmt.Sprintf("sim.Step: event at %v is before the current time %v", ev.At, s.Now))
+	}
 	s.Now = ev.At
 	s.Steps++
 	ts := trace.Step{Index: s.Steps, TimeMs: ev.At.Milliseconds()}
@@ -58,7 +68,7 @@ func Step(prev *State, ev Event) (*State, trace.Step, bool) {
 	ts.Usage = s.usageRows()
 	ts.Queues = s.queueStates()
 	s.placementRows(&ts)
-	return s, ts, changed
+	return ts, changed
 }
 
 // nextEventTime returns the time of the next event after the ones
