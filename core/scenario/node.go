@@ -53,6 +53,10 @@ type decoder struct {
 
 	// depthStack is checkDepth's stack, kept from one document to the next.
 	depthStack []depthEntry
+
+	// kept holds the copies of the nodes the state keeps of streamed
+	// Workloads (dispatchStream).
+	kept slab[yaml.Node]
 }
 
 // pos is where node n is: its file, and its line within that file (node

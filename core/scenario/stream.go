@@ -97,7 +97,12 @@ func (d *decoder) stream(inputs []Input) (*core.Scenario, bool) {
 			if objects += len(objs); objects > MaxObjects {
 				return nil, false
 			}
+			// The document's nodes can be handed out again for the next
+			// one when every object of it is a Workload decoded at once:
+			// dispatchStream leaves the state none of their nodes.
+			recycle := flushed
 			for _, o := range objs {
+				recycle = recycle && o.kind == "Workload"
 				switch {
 				case flushed && decodedFirst(o):
 					return nil, false // cannot happen: mayHoldFirst saw it
@@ -110,6 +115,9 @@ func (d *decoder) stream(inputs []Input) (*core.Scenario, bool) {
 				}
 			}
 			clear(objs)
+			if recycle {
+				p.recycle()
+			}
 			if !flushed && (k > last || k == last && p.cur > marks[k]) {
 				flush()
 			}
@@ -177,26 +185,39 @@ func mayHoldFirst(data []byte) int {
 	return last
 }
 
-// dispatchStream decodes o, then frees what its state does not need of a
-// Workload's node tree: the state keeps some of its nodes, for positions
-// in the cross-object checks (link), and through their Content those
-// would keep the whole tree. link reads only the positions, kinds, tags
-// and values of a Workload's nodes, never their children (TestStreamCorpus
-// and FuzzStream compare with runTrees, which keeps every tree whole).
+// dispatchStream decodes o. The state keeps some nodes of a Workload,
+// for positions in the cross-object checks (link), and through their
+// Content those would keep its whole tree; it gets copies of them instead,
+// without children, so that the tree is garbage (or, with the fast parser,
+// handed out again for the next document) once decoded. link reads only
+// the positions, kinds, tags and values of a Workload's nodes, never their
+// children (TestStreamCorpus and FuzzStream compare with runTrees, which
+// keeps every tree whole).
 func (d *decoder) dispatchStream(st *state, o *rawObject) {
+	n := len(st.workloads)
 	d.dispatch(st, o)
 	if o.kind != "Workload" {
 		return
 	}
-	stack := append(d.depthStack[:0], depthEntry{n: o.node})
-	for len(stack) > 0 {
-		n := stack[len(stack)-1].n
-		stack = stack[:len(stack)-1]
-		for _, c := range n.Content {
-			stack = append(stack, depthEntry{n: c})
+	for _, w := range st.workloads[n:] {
+		for _, np := range []**yaml.Node{&w.node, &w.nameNode, &w.queue.node, &w.requeueAtNode, &w.admissionCQ.node, &w.wpc.node, &w.pc.node} {
+			*np = d.keepNode(*np)
 		}
-		n.Content = nil
+		if w.owner != nil {
+			w.owner.node = d.keepNode(w.owner.node)
+		}
 	}
-	clear(stack[:cap(stack)])
-	d.depthStack = stack[:0]
+}
+
+// keepNode returns a copy of n without its children (nil for nil).
+func (d *decoder) keepNode(n *yaml.Node) *yaml.Node {
+	if n == nil {
+		return nil
+	}
+	if d.kept.size == 0 {
+		d.kept.size = nodeChunk
+	}
+	c := &d.kept.take(1)[0]
+	*c = yaml.Node{Kind: n.Kind, Style: n.Style, Tag: n.Tag, Value: n.Value, Anchor: n.Anchor, Line: n.Line, Column: n.Column}
+	return c
 }
