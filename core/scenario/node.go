@@ -57,6 +57,25 @@ type decoder struct {
 	// kept holds the copies of the nodes the state keeps of streamed
 	// Workloads (dispatchStream).
 	kept slab[yaml.Node]
+	// While streaming (stream sets streaming), smallPairs and items take
+	// their slices from pairSlab and itemSlab, which the document's
+	// recycle hands out again; otherwise they allocate each (an alias
+	// fan-out, which the fast parser never reads, would fill the slabs).
+	streaming bool
+	pairSlab  slab[pair]
+	itemSlab  slab[*yaml.Node]
+}
+
+// keepSlabs leaves what smallPairs and items handed out for the last
+// document to its users; recycleSlabs hands it out again.
+func (d *decoder) keepSlabs() {
+	d.pairSlab.keep()
+	d.itemSlab.keep()
+}
+
+func (d *decoder) recycleSlabs() {
+	d.pairSlab.recycle()
+	d.itemSlab.recycle()
 }
 
 // pos is where node n is: its file, and its line within that file (node
@@ -367,7 +386,12 @@ func plainKeys(n *yaml.Node) bool {
 // entries without aliased or merge keys (most of them): the same pairs
 // and diagnostics, without its maps.
 func (d *decoder) smallPairs(n *yaml.Node, path string) []pair {
-	out := make([]pair, 0, len(n.Content)/2)
+	var out []pair
+	if d.streaming {
+		out = d.pairSlab.take(len(n.Content) / 2)[:0]
+	} else {
+		out = make([]pair, 0, len(n.Content)/2)
+	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
 		if k.Kind != yaml.ScalarNode || k.Tag == tagNull {
@@ -393,7 +417,12 @@ func (d *decoder) items(n *yaml.Node, path string) []*yaml.Node {
 		d.errorf(n, path, "expected a list, got %s", describe(n))
 		return nil
 	}
-	out := make([]*yaml.Node, len(n.Content))
+	var out []*yaml.Node
+	if d.streaming {
+		out = d.itemSlab.take(len(n.Content))
+	} else {
+		out = make([]*yaml.Node, len(n.Content))
+	}
 	for i, item := range n.Content {
 		out[i] = d.deref(item)
 	}

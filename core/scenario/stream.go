@@ -64,6 +64,9 @@ func (d *decoder) stream(inputs []Input) (*core.Scenario, bool) {
 		}
 	}
 	st := newState()
+	d.streaming = true
+	d.pairSlab.size, d.itemSlab.size = nodeChunk, contentChunk
+	defer func() { d.streaming = false }()
 	var firsts, waiting []*rawObject
 	flushed := false
 	flush := func() {
@@ -117,6 +120,9 @@ func (d *decoder) stream(inputs []Input) (*core.Scenario, bool) {
 			clear(objs)
 			if recycle {
 				p.recycle()
+				d.recycleSlabs()
+			} else {
+				d.keepSlabs()
 			}
 			if !flushed && (k > last || k == last && p.cur > marks[k]) {
 				flush()
