@@ -166,7 +166,7 @@ func (d *decoder) objectMeta(n, obj *yaml.Node, path string, namespaced bool, ru
 	}
 	var nsNode *yaml.Node
 	for _, p := range d.pairs(n, path) {
-		fp := join(path, p.name)
+		fp := d.join(path, p.name)
 		switch p.name {
 		case "name":
 			if s, ok := d.str(p.val, fp); ok {
@@ -186,7 +186,7 @@ func (d *decoder) objectMeta(n, obj *yaml.Node, path string, namespaced bool, ru
 			m.ann, keys, m.annNodes = d.stringMap(p.val, fp)
 			for k := range m.ann {
 				if msg := checkQualifiedName(k); msg != "" {
-					d.errorf(keys[k], key(fp, k), "invalid annotation key: %s", msg)
+					d.errorf(keys[k], d.key(fp, k), "invalid annotation key: %s", msg)
 				}
 			}
 		case "generateName":
@@ -207,12 +207,12 @@ func (d *decoder) objectMeta(n, obj *yaml.Node, path string, namespaced bool, ru
 	}
 	if m.name != "" {
 		if msg := checkName(m.name, rule); msg != "" {
-			d.errorf(m.nameNode, join(path, "name"), "invalid name: %s", msg)
+			d.errorf(m.nameNode, d.join(path, "name"), "invalid name: %s", msg)
 		}
 	}
 	if namespaced && m.namespace != "" {
 		if msg := checkDNSLabel(m.namespace); msg != "" {
-			d.errorf(nsNode, join(path, "namespace"), "invalid namespace: %s", msg)
+			d.errorf(nsNode, d.join(path, "namespace"), "invalid namespace: %s", msg)
 		}
 	}
 	// For cluster-scoped kinds the API server clears metadata.namespace.
@@ -226,10 +226,10 @@ func (d *decoder) objectMeta(n, obj *yaml.Node, path string, namespaced bool, ru
 func (d *decoder) checkLabels(labels map[string]string, keys, vals map[string]*yaml.Node, path string) {
 	for k, v := range labels {
 		if msg := checkQualifiedName(k); msg != "" {
-			d.errorf(keys[k], key(path, k), "invalid label key: %s", msg)
+			d.errorf(keys[k], d.key(path, k), "invalid label key: %s", msg)
 		}
 		if msg := checkLabelValue(v); msg != "" {
-			d.errorf(vals[k], key(path, k), "invalid label value: %s", msg)
+			d.errorf(vals[k], d.key(path, k), "invalid label value: %s", msg)
 		}
 	}
 }
@@ -423,13 +423,13 @@ type ownerRef struct {
 func (d *decoder) ownerReferences(n *yaml.Node, path string) *ownerRef {
 	var controller *ownerRef
 	for i, item := range d.items(n, path) {
-		ip := index(path, i)
+		ip := d.index(path, i)
 		var r ownerRef
 		var apiVersion string
 		isController := false
 		ps := d.pairs(item, ip)
 		for _, p := range ps {
-			fp := join(ip, p.name)
+			fp := d.join(ip, p.name)
 			switch p.name {
 			case "apiVersion":
 				apiVersion, _ = d.str(p.val, fp)
@@ -459,7 +459,7 @@ func (d *decoder) ownerReferences(n *yaml.Node, path string) *ownerRef {
 			continue
 		}
 		if controller != nil {
-			d.errorf(item, join(ip, "controller"), "only one reference can have controller set to true (the first is at %s)", d.where(controller.node.Line, item))
+			d.errorf(item, d.join(ip, "controller"), "only one reference can have controller set to true (the first is at %s)", d.where(controller.node.Line, item))
 			continue
 		}
 		r.group, r.node = groupOf(apiVersion), item

@@ -64,6 +64,8 @@ type decoder struct {
 	streaming bool
 	pairSlab  slab[pair]
 	itemSlab  slab[*yaml.Node]
+	// paths holds the field paths built so far (see maxPaths).
+	paths map[pathKey]string
 }
 
 // keepSlabs leaves what smallPairs and items handed out for the last
@@ -175,6 +177,50 @@ func join(path, name string) string {
 		return name
 	}
 	return path + "." + name
+}
+
+// The field paths of the objects most files are made of are built again
+// for each object, mostly for diagnostics that never come: the decoder
+// remembers up to maxPaths of them (issue 20: on a 15,000-workload file
+// they were a fifth of the decoder's allocations).
+const maxPaths = 4096
+
+// pathKey is a remembered field path: prefix, then name, or "[i]" when
+// name is empty (index).
+type pathKey struct {
+	prefix, name string
+	i            int
+}
+
+// path returns the remembered path for k, or builds it with build.
+func (d *decoder) path(k pathKey, build func() string) string {
+	if p, ok := d.paths[k]; ok {
+		return p
+	}
+	p := build()
+	if len(d.paths) < maxPaths {
+		if d.paths == nil {
+			d.paths = make(map[pathKey]string)
+		}
+		d.paths[k] = p
+	}
+	return p
+}
+
+// d.join is join, d.index index and d.key key, remembered.
+func (d *decoder) join(path, name string) string {
+	if path == "" {
+		return name
+	}
+	return d.path(pathKey{prefix: path, name: name, i: -1}, func() string { return join(path, name) })
+}
+
+func (d *decoder) index(path string, i int) string {
+	return d.path(pathKey{prefix: path, i: i}, func() string { return index(path, i) })
+}
+
+func (d *decoder) key(path, k string) string {
+	return d.path(pathKey{prefix: path, name: k, i: -2}, func() string { return key(path, k) })
 }
 
 // index builds "path[i]".
@@ -670,7 +716,7 @@ func (d *decoder) stringList(n *yaml.Node, path string) ([]string, []*yaml.Node)
 	var nodes []*yaml.Node
 	for i, item := range d.items(n, path) {
 		item = d.deref(item)
-		if s, ok := d.str(item, index(path, i)); ok {
+		if s, ok := d.str(item, d.index(path, i)); ok {
 			out = append(out, s)
 			nodes = append(nodes, item)
 		}
@@ -689,7 +735,7 @@ func (d *decoder) stringMap(n *yaml.Node, path string) (m map[string]string, key
 	valNodes = make(map[string]*yaml.Node, len(ps))
 	for _, p := range ps {
 		val := d.deref(p.val)
-		v, ok := d.str(val, key(path, p.name))
+		v, ok := d.str(val, d.key(path, p.name))
 		if !ok {
 			if val != nil && isNull(val) {
 				// {key: null} is the empty string in Kubernetes' JSON.
