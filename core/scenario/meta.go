@@ -302,17 +302,25 @@ func (d *decoder) register(st *state, kind, namespace, name string, n *yaml.Node
 	if name == "" {
 		return false
 	}
-	k := kind + "/" + name
-	shown := name
-	if namespace != "" {
-		k = kind + "/" + namespace + "/" + name
-		shown = namespace + "/" + name
+	// The key is most often the current object's label (objectLabel),
+	// already built.
+	k := d.obj
+	if !isObjectKey(k, kind, namespace, name) {
+		k = kind + "/" + name
+		if namespace != "" {
+			k = kind + "/" + namespace + "/" + name
+		}
 	}
 	first, dup := st.keys[k]
-	switch {
-	case !dup:
+	if !dup {
 		st.keys[k] = keyInfo{line: n.Line, byJob: byJob}
 		return true
+	}
+	shown := name
+	if namespace != "" {
+		shown = namespace + "/" + name
+	}
+	switch {
 	case first.byJob != "":
 		d.errorf(n, "metadata.name", "duplicate %s %q: %s (%s) already becomes this Workload", kind, shown, first.byJob, d.where(first.line, n))
 	case byJob != "":
@@ -321,6 +329,23 @@ func (d *decoder) register(st *state, kind, namespace, name string, n *yaml.Node
 		d.errorf(n, "metadata.name", "duplicate %s %q (first defined at %s)", kind, shown, d.where(first.line, n))
 	}
 	return false
+}
+
+// isObjectKey reports whether k is "kind/name", or "kind/namespace/name"
+// when namespace is set.
+func isObjectKey(k, kind, namespace, name string) bool {
+	rest, ok := strings.CutPrefix(k, kind)
+	if !ok || rest == "" || rest[0] != '/' {
+		return false
+	}
+	rest = rest[1:]
+	if namespace != "" {
+		if rest, ok = strings.CutPrefix(rest, namespace); !ok || rest == "" || rest[0] != '/' {
+			return false
+		}
+		rest = rest[1:]
+	}
+	return rest == name
 }
 
 // keyInfo is where an object key was first registered.
