@@ -112,8 +112,10 @@ func (d *decoder) begin(o *rawObject, namespaced bool, rule nameRule) (objMeta, 
 			d.errorf(m.nameNode, "metadata.generateName", "invalid generateName: the generated name %q is invalid: %s", m.name, msg)
 		}
 	}
-	m.label = objectLabel(o.kind, m.name, m.namespace, namespaced)
-	d.obj = m.label
+	if name != m.name || namespace != m.namespace && namespaced {
+		d.obj = objectLabel(o.kind, m.name, m.namespace, namespaced)
+	}
+	m.label = d.obj
 	if !found {
 		d.required(o.node, "", "metadata")
 	} else if m.name == "" {
@@ -264,7 +266,7 @@ func (d *decoder) annotations(m objMeta, use annotationUse, kind string) simAnno
 			continue
 		}
 		n := m.annNodes[k]
-		fp := key("metadata.annotations", k)
+		fp := d.key("metadata.annotations", k)
 		readOn := "Workloads and job objects (Job, JobSet, RayJob, Pod, ...)"
 		switch k {
 		case annotationArrival:
