@@ -207,6 +207,13 @@ func fastSeeds(tb testing.TB) map[string][]byte {
 		tb.Fatal(err)
 	}
 	seeds["scalability-1500"] = buf.Bytes()
+	// A small one, for the fuzz targets (which skip large seeds): mostly
+	// Workloads fastWorkload decodes.
+	var small bytes.Buffer
+	if _, err := scalability.Write(&small, 12, 100*time.Millisecond); err != nil {
+		tb.Fatal(err)
+	}
+	seeds["scalability-12"] = small.Bytes()
 	return seeds
 }
 

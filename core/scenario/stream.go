@@ -204,9 +204,12 @@ func mayHoldFirst(data []byte) int {
 // keeps every tree whole).
 func (d *decoder) dispatchStream(st *state, o *rawObject) {
 	n := len(st.workloads)
-	d.dispatch(st, o)
 	if o.kind != "Workload" {
+		d.dispatch(st, o)
 		return
+	}
+	if (o.apiVersion != apiKueueV1beta2 && o.apiVersion != apiKueueV1beta1) || !d.fastWorkload(st, o) {
+		d.dispatch(st, o)
 	}
 	for _, w := range st.workloads[n:] {
 		for _, np := range []**yaml.Node{&w.node, &w.nameNode, &w.queue.node, &w.requeueAtNode, &w.admissionCQ.node, &w.wpc.node, &w.pc.node} {
