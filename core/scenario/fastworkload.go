@@ -24,9 +24,8 @@ import (
 // with name, resources.requests and the Container fields the decoder
 // skips. Every key a string, none twice, no value null, nothing invalid.
 // Anything else (labels, status, limits, a minCount, ...) is left to
-// d.workload. The result is built by the same functions (podRequests,
-// podSet, register) from the same values; TestFastWorkload and
-// FuzzStream compare it with d.workload's.
+// d.workload. TestFastWorkload, TestFastWorkloadCorpus, FuzzFastWorkload
+// and FuzzStream compare the result with d.workload's.
 func (d *decoder) fastWorkload(st *state, o *rawObject) bool {
 	var metaNode, specNode *yaml.Node
 	for _, p := range o.pairs {
@@ -252,89 +251,100 @@ func fastPodSets(n *yaml.Node) ([]core.PodSet, bool) {
 		if template == nil || checkDNSLabel(name) != "" || slices.ContainsFunc(out, func(ps core.PodSet) bool { return ps.Name == name }) {
 			return nil, false
 		}
-		pt, ok := fastPodTemplate(template)
+		reqs, nonZero, ok := fastPodTemplate(template)
 		if !ok {
 			return nil, false
 		}
-		out = append(out, pt.podSet(name, count, ""))
+		// As podSet and pods, from a template without labels, node
+		// selector, affinity or tolerations.
+		out = append(out, core.PodSet{Name: name, Count: count, Requests: reqs, NonZeroRequests: nonZero})
 	}
 	return out, true
 }
 
 // fastPodTemplate reads a pod template of spec.containers only, as
-// podTemplateInto and podSpec do.
-func fastPodTemplate(n *yaml.Node) (podTemplate, bool) {
-	var pt podTemplate
+// podTemplateInto and podSpec do, and returns its pod set's Requests and
+// NonZeroRequests: what podRequests gives for containers alone (their
+// requests added up; for the non-zero ones each container's cpu and
+// memory, or kube-scheduler's defaults where it requests none), without
+// its intermediate maps.
+func fastPodTemplate(n *yaml.Node) (reqs, nonZero rlist, ok bool) {
 	if !plainMapping(n) || len(n.Content) != 2 || n.Content[0].Value != "spec" {
-		return pt, false
+		return nil, nil, false
 	}
 	spec := n.Content[1]
 	if !plainMapping(spec) || len(spec.Content) != 2 || spec.Content[0].Value != "containers" {
-		return pt, false
+		return nil, nil, false
 	}
 	list := spec.Content[1]
 	if !plainSequence(list) || len(list.Content) == 0 {
-		return pt, false
+		return nil, nil, false
 	}
-	containers := make([]containerReqs, 0, len(list.Content))
+	reqs = rlist{}
+	var cpu, memory core.Amount
+	names := make([]string, 0, len(list.Content))
 	for _, c := range list.Content {
-		cr, ok := fastContainer(c)
-		if !ok || slices.ContainsFunc(containers, func(o containerReqs) bool { return o.name == cr.name }) {
-			return pt, false
+		name, ok := fastContainer(c, reqs, &cpu, &memory)
+		if !ok || slices.Contains(names, name) {
+			return nil, nil, false
 		}
-		containers = append(containers, cr)
+		names = append(names, name)
 	}
-	var over bool
-	pt.requests, over = podRequests(containers, nil, nil, nil, nil)
-	if over {
-		return pt, false
-	}
-	nonMissing := rlist{core.ResourceCPU: defaultMilliCPURequest, core.ResourceMemory: defaultMemoryRequest}
-	nz, _ := podRequests(containers, nil, nil, nil, nonMissing)
-	pt.nonZero = rlist{core.ResourceCPU: nz[core.ResourceCPU], core.ResourceMemory: nz[core.ResourceMemory]}
-	return pt, true
+	return reqs, rlist{core.ResourceCPU: cpu, core.ResourceMemory: memory}, true
 }
 
 // fastContainer reads a container of name, resources.requests and fields
-// the decoder skips, as container does.
-func fastContainer(n *yaml.Node) (containerReqs, bool) {
-	var cr containerReqs
+// the decoder skips, as container does; it adds its requests to reqs and
+// its non-zero cpu and memory to cpu and memory, as podRequests does
+// (addAmounts: an overflowing request sum goes to container, which
+// reports it; the non-zero sums stop at the largest Amount).
+func fastContainer(n *yaml.Node, reqs rlist, cpu, memory *core.Amount) (string, bool) {
 	if !plainMapping(n) {
-		return cr, false
+		return "", false
 	}
-	haveName := false
-	cr.req = rlist{}
+	name, haveName := "", false
+	nonZeroCPU, nonZeroMemory := core.Amount(defaultMilliCPURequest), core.Amount(defaultMemoryRequest)
 	for i := 0; i < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
 		switch k.Value {
 		case "name":
 			if !isStr(v) {
-				return cr, false
+				return "", false
 			}
-			cr.name, haveName = v.Value, true
+			name, haveName = v.Value, true
 		case "resources":
 			if !plainMapping(v) || len(v.Content) != 2 || v.Content[0].Value != "requests" {
-				return cr, false
+				return "", false
 			}
-			reqs := v.Content[1]
-			if !plainMapping(reqs) {
-				return cr, false
+			requests := v.Content[1]
+			if !plainMapping(requests) {
+				return "", false
 			}
-			for j := 0; j < len(reqs.Content); j += 2 {
-				r, q := core.ResourceName(reqs.Content[j].Value), reqs.Content[j+1]
+			for j := 0; j < len(requests.Content); j += 2 {
+				r, q := core.ResourceName(requests.Content[j].Value), requests.Content[j+1]
 				if r == core.ResourcePods || checkQualifiedName(string(r)) != "" || q.Kind != yaml.ScalarNode {
-					return cr, false
+					return "", false
 				}
 				switch q.Tag {
 				case tagStr, tagInt, tagFloat:
 				default:
-					return cr, false
+					return "", false
 				}
 				amount, err := core.ResourceAmount(r, q.Value)
 				if err != nil || amount < 0 {
-					return cr, false
+					return "", false
 				}
-				cr.req[r] = amount
+				sum, ok := addAmounts(reqs[r], amount)
+				if !ok {
+					return "", false
+				}
+				reqs[r] = sum
+				switch r {
+				case core.ResourceCPU:
+					nonZeroCPU = amount
+				case core.ResourceMemory:
+					nonZeroMemory = amount
+				}
 			}
 		case "args", "command", "env", "envFrom", "image", "imagePullPolicy", "lifecycle",
 			"livenessProbe", "ports", "readinessProbe", "resizePolicy", "restartPolicyRules",
@@ -342,8 +352,10 @@ func fastContainer(n *yaml.Node) (containerReqs, bool) {
 			"terminationMessagePolicy", "tty", "volumeDevices", "volumeMounts", "workingDir":
 			// As container: not interpreted.
 		default:
-			return cr, false
+			return "", false
 		}
 	}
-	return cr, haveName
+	*cpu, _ = addAmounts(*cpu, nonZeroCPU)
+	*memory, _ = addAmounts(*memory, nonZeroMemory)
+	return name, haveName
 }

@@ -70,6 +70,9 @@ func TestFastWorkload(t *testing.T) {
 		{"flow style", "            requests:\n              cpu: 500m\n              memory: 1Gi\n", "            requests: {cpu: 500m, memory: 1Gi}\n", true},
 		{"zero count", "count: 2", "count: 0", true},
 		{"integer quantity", "cpu: \"1\"", "cpu: 1", true},
+		{"zero cpu request", "cpu: 500m", "cpu: \"0\"", true},
+		{"memory only", "              cpu: 500m\n", "", true},
+		{"non-zero cpu beyond an int64", "              cpu: 500m\n              memory: 1Gi\n        - name: d\n          resources:\n            requests:\n              cpu: \"1\"\n", "              cpu: 9223372036854775807m\n              memory: 1Gi\n        - name: d\n          resources:\n            requests:\n              memory: 1Mi\n", true},
 		{"timestamp name", "name: w\n", "name: 2025-01-01\n", true},
 
 		{"duplicate object", "name: w\n", "name: taken\n", false},
