@@ -1434,3 +1434,29 @@ spec:
 		})
 	}
 }
+
+// TestIsObjectKey checks the test register uses to take the current
+// object's label as its key.
+func TestIsObjectKey(t *testing.T) {
+	for _, c := range []struct {
+		name, k, kind, namespace, obj string
+		want                          bool
+	}{
+		{"namespaced", "Workload/ns/w", "Workload", "ns", "w", true},
+		{"cluster-scoped", "ClusterQueue/cq", "ClusterQueue", "", "cq", true},
+		{"other kind", "Job/ns/w", "Workload", "ns", "w", false},
+		{"kind prefix only", "WorkloadX/ns/w", "Workload", "ns", "w", false},
+		{"other namespace", "Workload/nsx/w", "Workload", "ns", "w", false},
+		{"namespace and name run together", "Workload/ns/w", "Workload", "n", "s/w", false},
+		{"defaulted namespace in the label", "Workload/default/w", "Workload", "", "w", false},
+		{"other name", "Workload/ns/w2", "Workload", "ns", "w", false},
+		{"unnamed label", "Workload/ns/(unnamed)", "Workload", "ns", "w", false},
+		{"empty", "", "Workload", "ns", "w", false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := isObjectKey(c.k, c.kind, c.namespace, c.obj); got != c.want {
+				t.Errorf("isObjectKey(%q, %q, %q, %q) = %v, want %v", c.k, c.kind, c.namespace, c.obj, got, c.want)
+			}
+		})
+	}
+}

@@ -133,7 +133,13 @@ func (d *decoder) replicaCount(n *yaml.Node, path string) (int32, bool) {
 // expectations could not tell them apart), and the MaxDeploymentPods bound
 // on the pods they may ask for together.
 func (d *decoder) linkDeployments(st *state) {
-	for _, w := range st.workloads {
+	// Without Deployments or ReplicaSets, no name can clash (and a
+	// 15,000-workload file need not build 15,000 keys to find it out).
+	workloads := st.workloads
+	if len(st.podOwners) == 0 {
+		workloads = nil
+	}
+	for _, w := range workloads {
 		if w.dropped {
 			continue
 		}
@@ -151,7 +157,7 @@ func (d *decoder) linkDeployments(st *state) {
 	}
 	// Pod names: a workload's are <workload>-<podset>-<i>, a Deployment's
 	// <deployment>-<i>; the two must never meet.
-	for _, w := range st.workloads {
+	for _, w := range workloads {
 		if w.dropped {
 			continue
 		}

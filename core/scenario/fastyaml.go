@@ -61,6 +61,86 @@ type fastParser struct {
 	// stack holds the children of the collections being parsed; each
 	// collection copies its own into an exact-size Content slice.
 	stack []*yaml.Node
+
+	// nodes and contents hold the nodes and Content slices of the
+	// documents, a chunk at a time rather than one allocation each; the
+	// last document's are handed out again after recycle.
+	nodes    slab[yaml.Node]
+	contents slab[*yaml.Node]
+}
+
+// Chunk sizes: a Workload of the scalability shape is about 30 nodes and
+// 40 children.
+const (
+	nodeChunk    = 256
+	contentChunk = 1024
+)
+
+// slab hands out elements of T from chunks, so that a document's nodes are
+// a few allocations rather than one each (issue 20: the 15,000-workload
+// file has some 480,000 nodes). What it handed out since the last keep or
+// recycle is the current document's: recycle clears it and hands it out
+// again, for when nothing refers to that document any more; keep leaves it
+// to whoever refers to it, and the slab forgets the chunks it filled.
+type slab[T any] struct {
+	size int
+	// chunks[cur] is the chunk being filled, from off; chunks after it are
+	// spare, from an earlier document that was recycled. The current
+	// document starts in chunks[0] at mark.
+	chunks   [][]T
+	cur, off int
+	mark     int
+}
+
+// take returns n zero elements, contiguous.
+func (s *slab[T]) take(n int) []T {
+	if n > s.size/8 {
+		return make([]T, n)
+	}
+	switch {
+	case len(s.chunks) == 0:
+		s.chunks = append(s.chunks, make([]T, s.size))
+	case s.off+n > s.size:
+		s.cur++
+		s.off = 0
+		if s.cur == len(s.chunks) {
+			s.chunks = append(s.chunks, make([]T, s.size))
+		}
+	}
+	e := s.chunks[s.cur][s.off : s.off+n : s.off+n]
+	s.off += n
+	return e
+}
+
+// recycle clears what was handed out since the last keep or recycle, to
+// be handed out again.
+func (s *slab[T]) recycle() {
+	if len(s.chunks) == 0 {
+		return
+	}
+	if s.cur == 0 {
+		clear(s.chunks[0][s.mark:s.off])
+	} else {
+		clear(s.chunks[0][s.mark:])
+		for _, c := range s.chunks[1:s.cur] {
+			clear(c)
+		}
+		clear(s.chunks[s.cur][:s.off])
+	}
+	s.cur, s.off = 0, s.mark
+}
+
+// keep leaves what was handed out since the last keep or recycle to its
+// users: the chunks filled are forgotten, the one being filled is shared
+// with the next document.
+func (s *slab[T]) keep() {
+	if s.cur > 0 {
+		n := copy(s.chunks, s.chunks[s.cur:])
+		clear(s.chunks[n:])
+		s.chunks = s.chunks[:n]
+		s.cur = 0
+	}
+	s.mark = s.off
 }
 
 // maxFastDepth bounds the nesting the fast parser follows; deeper input
@@ -77,6 +157,7 @@ func newFastParser(data []byte, base int) *fastParser {
 		return nil
 	}
 	p := &fastParser{src: string(data), base: base, ln: 0, end: -1}
+	p.nodes.size, p.contents.size = nodeChunk, contentChunk
 	p.cur = 0
 	p.setLine(0, 1)
 	return p
@@ -168,8 +249,11 @@ func (p *fastParser) marker() (is, ok bool) {
 
 // next parses the next document. It returns its root (nil for an empty
 // document), more = false when the stream has no more documents, and
-// ok = false when the input is outside the subset.
+// ok = false when the input is outside the subset. The nodes of the
+// document before are left to the caller, unless it called recycle.
 func (p *fastParser) next() (root *yaml.Node, more, ok bool) {
+	p.nodes.keep()
+	p.contents.keep()
 	if !p.skipBlank() {
 		return nil, false, true
 	}
@@ -211,6 +295,13 @@ func (p *fastParser) next() (root *yaml.Node, more, ok bool) {
 	return root, true, true
 }
 
+// recycle hands the nodes of the document next returned last out again
+// for the next one: the caller must hold none of them any more.
+func (p *fastParser) recycle() {
+	p.nodes.recycle()
+	p.contents.recycle()
+}
+
 // col is the 1-based column of byte off of the current line, in
 // characters as yaml.v3 counts them.
 func (p *fastParser) col(off int) int {
@@ -224,7 +315,9 @@ func (p *fastParser) col(off int) int {
 }
 
 func (p *fastParser) node(kind yaml.Kind, style yaml.Style, tag, value string, off int) *yaml.Node {
-	return &yaml.Node{Kind: kind, Style: style, Tag: tag, Value: value, Line: p.ln + p.base, Column: p.col(off)}
+	n := &p.nodes.take(1)[0]
+	*n = yaml.Node{Kind: kind, Style: style, Tag: tag, Value: value, Line: p.ln + p.base, Column: p.col(off)}
+	return n
 }
 
 // isDash reports whether the current line is a block sequence entry.
@@ -252,7 +345,7 @@ func (p *fastParser) block(parent int, mapValue bool) *yaml.Node {
 
 // children moves the nodes above start on the stack into a new slice.
 func (p *fastParser) children(start int) []*yaml.Node {
-	c := make([]*yaml.Node, len(p.stack)-start)
+	c := p.contents.take(len(p.stack) - start)
 	copy(c, p.stack[start:])
 	clear(p.stack[start:])
 	p.stack = p.stack[:start]

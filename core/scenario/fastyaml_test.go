@@ -84,6 +84,29 @@ func fastRoots(data []byte) (roots []treeNode, docs []string, ok bool) {
 	}
 }
 
+// fastRootsRecycled is fastRoots handing each document's nodes out again
+// for the next one (as stream does for Workloads), once its tree is
+// copied.
+func fastRootsRecycled(data []byte) (roots []treeNode, ok bool) {
+	p := newFastParser(data, 0)
+	if p == nil {
+		return nil, false
+	}
+	for {
+		root, more, ok := p.next()
+		if !ok {
+			return nil, false
+		}
+		if !more {
+			return roots, true
+		}
+		if root != nil {
+			roots = append(roots, tree(root))
+		}
+		p.recycle()
+	}
+}
+
 // checkFast fails when the fast parser accepts data and yaml.v3 reads it
 // otherwise. It reports whether the fast parser accepted it.
 func checkFast(t *testing.T, data []byte) bool {
@@ -95,6 +118,10 @@ func checkFast(t *testing.T, data []byte) bool {
 	want, wantDocs, err := v3Roots(data)
 	if err != nil {
 		t.Fatalf("the fast parser accepts input yaml.v3 rejects (%v):\n%s", err, data)
+	}
+	if recycled, ok := fastRootsRecycled(data); !ok || !reflect.DeepEqual(got, recycled) {
+		path, w, g := firstDiff("", got, recycled)
+		t.Fatalf("recycled nodes give other trees (ok %v) at %s (-kept +recycled):\n%s", ok, path, cmp.Diff(w, g))
 	}
 	// The documents are counted for MaxObjects and the 60,001st is
 	// where the error is.
@@ -180,6 +207,13 @@ func fastSeeds(tb testing.TB) map[string][]byte {
 		tb.Fatal(err)
 	}
 	seeds["scalability-1500"] = buf.Bytes()
+	// A small one, for the fuzz targets (which skip large seeds): mostly
+	// Workloads fastWorkload decodes.
+	var small bytes.Buffer
+	if _, err := scalability.Write(&small, 12, 100*time.Millisecond); err != nil {
+		tb.Fatal(err)
+	}
+	seeds["scalability-12"] = small.Bytes()
 	return seeds
 }
 
@@ -568,6 +602,67 @@ spec:
 			_, err := Decode("t.yaml", []byte(c.in))
 			if got := err != nil && strings.Contains(err.Error(), "lendingLimit"); got != c.wantErr {
 				t.Errorf("lendingLimit error: %v, want %v (%v)", got, c.wantErr, err)
+			}
+		})
+	}
+}
+
+// TestSlab checks what slab hands out: never an element still in use
+// (kept), the current document's again after recycle, zeroed, and large
+// requests apart.
+func TestSlab(t *testing.T) {
+	// ops: "t" takes 2 elements, "T" takes 3 (above size/8, apart), "k"
+	// keeps, "r" recycles. Chunks hold 16 elements: 8 takes of 2.
+	for _, c := range []struct {
+		name string
+		ops  string
+		// shared maps a take (by index) to the earlier take whose elements
+		// it is given again; every other take has elements of its own.
+		shared map[int]int
+	}{
+		{"takes do not overlap", "ttt", nil},
+		{"recycled comes back", "trt", map[int]int{1: 0}},
+		{"kept stays", "tktrt", map[int]int{2: 1}},
+		{"over a chunk boundary", "tttttttttrttttttttt", map[int]int{9: 0, 10: 1, 11: 2, 12: 3, 13: 4, 14: 5, 15: 6, 16: 7, 17: 8}},
+		{"a kept chunk is forgotten", "tttttttttktrt", map[int]int{10: 9}},
+		{"recycled spare chunks are used again", "tttttttttrtttttttttkt", map[int]int{9: 0, 10: 1, 11: 2, 12: 3, 13: 4, 14: 5, 15: 6, 16: 7, 17: 8}},
+		{"large requests are apart", "TrT", nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := slab[int]{size: 16}
+			var takes [][]int
+			for _, op := range c.ops {
+				switch op {
+				case 't', 'T':
+					n := 2
+					if op == 'T' {
+						n = 3
+					}
+					e := s.take(n)
+					if len(e) != n || cap(e) != n {
+						t.Fatalf("take(%d) = len %d cap %d", n, len(e), cap(e))
+					}
+					for i := range e {
+						if e[i] != 0 {
+							t.Fatalf("take %d: element %d is %d, not zeroed", len(takes), i, e[i])
+						}
+						e[i] = 100*len(takes) + i + 1
+					}
+					takes = append(takes, e)
+				case 'k':
+					s.keep()
+				case 'r':
+					s.recycle()
+				}
+			}
+			for i := range takes {
+				for j := range i {
+					got := &takes[i][0] == &takes[j][0]
+					k, ok := c.shared[i]
+					if want := ok && k == j; got != want {
+						t.Errorf("take %d is given take %d's elements: %v, want %v", i, j, got, want)
+					}
+				}
 			}
 		})
 	}

@@ -340,7 +340,13 @@ func (d *decoder) linkScenarioRefs(st *state) {
 	known := map[string]bool{}
 	hint := map[string]string{}
 	jobs := map[string]string{}
-	for _, w := range st.workloads {
+	// The maps serve only the references (and a 15,000-workload file
+	// without any need not build them).
+	workloads := st.workloads
+	if len(st.scenario.refs) == 0 {
+		workloads = nil
+	}
+	for _, w := range workloads {
 		k := w.wl.Namespace + "/" + w.wl.Name
 		switch {
 		case !w.dropped:
@@ -364,6 +370,9 @@ func (d *decoder) linkScenarioRefs(st *state) {
 	}
 	replicaOf := map[string]*depInfo{}
 	for _, dp := range st.deployments {
+		if len(st.scenario.refs) == 0 {
+			break
+		}
 		for _, w := range dp.workloads {
 			replicaOf[w.wl.Namespace+"/"+w.wl.Name] = dp
 		}

@@ -112,8 +112,10 @@ func (d *decoder) begin(o *rawObject, namespaced bool, rule nameRule) (objMeta, 
 			d.errorf(m.nameNode, "metadata.generateName", "invalid generateName: the generated name %q is invalid: %s", m.name, msg)
 		}
 	}
-	m.label = objectLabel(o.kind, m.name, m.namespace, namespaced)
-	d.obj = m.label
+	if name != m.name || namespace != m.namespace && namespaced {
+		d.obj = objectLabel(o.kind, m.name, m.namespace, namespaced)
+	}
+	m.label = d.obj
 	if !found {
 		d.required(o.node, "", "metadata")
 	} else if m.name == "" {
@@ -166,7 +168,7 @@ func (d *decoder) objectMeta(n, obj *yaml.Node, path string, namespaced bool, ru
 	}
 	var nsNode *yaml.Node
 	for _, p := range d.pairs(n, path) {
-		fp := join(path, p.name)
+		fp := d.join(path, p.name)
 		switch p.name {
 		case "name":
 			if s, ok := d.str(p.val, fp); ok {
@@ -186,7 +188,7 @@ func (d *decoder) objectMeta(n, obj *yaml.Node, path string, namespaced bool, ru
 			m.ann, keys, m.annNodes = d.stringMap(p.val, fp)
 			for k := range m.ann {
 				if msg := checkQualifiedName(k); msg != "" {
-					d.errorf(keys[k], key(fp, k), "invalid annotation key: %s", msg)
+					d.errorf(keys[k], d.key(fp, k), "invalid annotation key: %s", msg)
 				}
 			}
 		case "generateName":
@@ -207,12 +209,12 @@ func (d *decoder) objectMeta(n, obj *yaml.Node, path string, namespaced bool, ru
 	}
 	if m.name != "" {
 		if msg := checkName(m.name, rule); msg != "" {
-			d.errorf(m.nameNode, join(path, "name"), "invalid name: %s", msg)
+			d.errorf(m.nameNode, d.join(path, "name"), "invalid name: %s", msg)
 		}
 	}
 	if namespaced && m.namespace != "" {
 		if msg := checkDNSLabel(m.namespace); msg != "" {
-			d.errorf(nsNode, join(path, "namespace"), "invalid namespace: %s", msg)
+			d.errorf(nsNode, d.join(path, "namespace"), "invalid namespace: %s", msg)
 		}
 	}
 	// For cluster-scoped kinds the API server clears metadata.namespace.
@@ -226,10 +228,10 @@ func (d *decoder) objectMeta(n, obj *yaml.Node, path string, namespaced bool, ru
 func (d *decoder) checkLabels(labels map[string]string, keys, vals map[string]*yaml.Node, path string) {
 	for k, v := range labels {
 		if msg := checkQualifiedName(k); msg != "" {
-			d.errorf(keys[k], key(path, k), "invalid label key: %s", msg)
+			d.errorf(keys[k], d.key(path, k), "invalid label key: %s", msg)
 		}
 		if msg := checkLabelValue(v); msg != "" {
-			d.errorf(vals[k], key(path, k), "invalid label value: %s", msg)
+			d.errorf(vals[k], d.key(path, k), "invalid label value: %s", msg)
 		}
 	}
 }
@@ -264,7 +266,7 @@ func (d *decoder) annotations(m objMeta, use annotationUse, kind string) simAnno
 			continue
 		}
 		n := m.annNodes[k]
-		fp := key("metadata.annotations", k)
+		fp := d.key("metadata.annotations", k)
 		readOn := "Workloads and job objects (Job, JobSet, RayJob, Pod, ...)"
 		switch k {
 		case annotationArrival:
@@ -302,17 +304,25 @@ func (d *decoder) register(st *state, kind, namespace, name string, n *yaml.Node
 	if name == "" {
 		return false
 	}
-	k := kind + "/" + name
-	shown := name
-	if namespace != "" {
-		k = kind + "/" + namespace + "/" + name
-		shown = namespace + "/" + name
+	// The key is most often the current object's label (objectLabel),
+	// already built.
+	k := d.obj
+	if !isObjectKey(k, kind, namespace, name) {
+		k = kind + "/" + name
+		if namespace != "" {
+			k = kind + "/" + namespace + "/" + name
+		}
 	}
 	first, dup := st.keys[k]
-	switch {
-	case !dup:
+	if !dup {
 		st.keys[k] = keyInfo{line: n.Line, byJob: byJob}
 		return true
+	}
+	shown := name
+	if namespace != "" {
+		shown = namespace + "/" + name
+	}
+	switch {
 	case first.byJob != "":
 		d.errorf(n, "metadata.name", "duplicate %s %q: %s (%s) already becomes this Workload", kind, shown, first.byJob, d.where(first.line, n))
 	case byJob != "":
@@ -321,6 +331,23 @@ func (d *decoder) register(st *state, kind, namespace, name string, n *yaml.Node
 		d.errorf(n, "metadata.name", "duplicate %s %q (first defined at %s)", kind, shown, d.where(first.line, n))
 	}
 	return false
+}
+
+// isObjectKey reports whether k is "kind/name", or "kind/namespace/name"
+// when namespace is set.
+func isObjectKey(k, kind, namespace, name string) bool {
+	rest, ok := strings.CutPrefix(k, kind)
+	if !ok || rest == "" || rest[0] != '/' {
+		return false
+	}
+	rest = rest[1:]
+	if namespace != "" {
+		if rest, ok = strings.CutPrefix(rest, namespace); !ok || rest == "" || rest[0] != '/' {
+			return false
+		}
+		rest = rest[1:]
+	}
+	return rest == name
 }
 
 // keyInfo is where an object key was first registered.
@@ -423,13 +450,13 @@ type ownerRef struct {
 func (d *decoder) ownerReferences(n *yaml.Node, path string) *ownerRef {
 	var controller *ownerRef
 	for i, item := range d.items(n, path) {
-		ip := index(path, i)
+		ip := d.index(path, i)
 		var r ownerRef
 		var apiVersion string
 		isController := false
 		ps := d.pairs(item, ip)
 		for _, p := range ps {
-			fp := join(ip, p.name)
+			fp := d.join(ip, p.name)
 			switch p.name {
 			case "apiVersion":
 				apiVersion, _ = d.str(p.val, fp)
@@ -459,7 +486,7 @@ func (d *decoder) ownerReferences(n *yaml.Node, path string) *ownerRef {
 			continue
 		}
 		if controller != nil {
-			d.errorf(item, join(ip, "controller"), "only one reference can have controller set to true (the first is at %s)", d.where(controller.node.Line, item))
+			d.errorf(item, d.join(ip, "controller"), "only one reference can have controller set to true (the first is at %s)", d.where(controller.node.Line, item))
 			continue
 		}
 		r.group, r.node = groupOf(apiVersion), item

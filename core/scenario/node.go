@@ -53,6 +53,31 @@ type decoder struct {
 
 	// depthStack is checkDepth's stack, kept from one document to the next.
 	depthStack []depthEntry
+
+	// kept holds the copies of the nodes the state keeps of streamed
+	// Workloads (dispatchStream).
+	kept slab[yaml.Node]
+	// While streaming (stream sets streaming), smallPairs and items take
+	// their slices from pairSlab and itemSlab, which the document's
+	// recycle hands out again; otherwise they allocate each (an alias
+	// fan-out, which the fast parser never reads, would fill the slabs).
+	streaming bool
+	pairSlab  slab[pair]
+	itemSlab  slab[*yaml.Node]
+	// paths holds the field paths built so far (see maxPaths).
+	paths map[pathKey]string
+}
+
+// keepSlabs leaves what smallPairs and items handed out for the last
+// document to its users; recycleSlabs hands it out again.
+func (d *decoder) keepSlabs() {
+	d.pairSlab.keep()
+	d.itemSlab.keep()
+}
+
+func (d *decoder) recycleSlabs() {
+	d.pairSlab.recycle()
+	d.itemSlab.recycle()
 }
 
 // pos is where node n is: its file, and its line within that file (node
@@ -152,6 +177,50 @@ func join(path, name string) string {
 		return name
 	}
 	return path + "." + name
+}
+
+// The field paths of the objects most files are made of are built again
+// for each object, mostly for diagnostics that never come: the decoder
+// remembers up to maxPaths of them (issue 20: on a 15,000-workload file
+// they were a fifth of the decoder's allocations).
+const maxPaths = 4096
+
+// pathKey is a remembered field path: prefix, then name, or "[i]" when
+// name is empty (index).
+type pathKey struct {
+	prefix, name string
+	i            int
+}
+
+// path returns the remembered path for k, or builds it with build.
+func (d *decoder) path(k pathKey, build func() string) string {
+	if p, ok := d.paths[k]; ok {
+		return p
+	}
+	p := build()
+	if len(d.paths) < maxPaths {
+		if d.paths == nil {
+			d.paths = make(map[pathKey]string)
+		}
+		d.paths[k] = p
+	}
+	return p
+}
+
+// d.join is join, d.index index and d.key key, remembered.
+func (d *decoder) join(path, name string) string {
+	if path == "" {
+		return name
+	}
+	return d.path(pathKey{prefix: path, name: name, i: -1}, func() string { return join(path, name) })
+}
+
+func (d *decoder) index(path string, i int) string {
+	return d.path(pathKey{prefix: path, i: i}, func() string { return index(path, i) })
+}
+
+func (d *decoder) key(path, k string) string {
+	return d.path(pathKey{prefix: path, name: k, i: -2}, func() string { return key(path, k) })
 }
 
 // index builds "path[i]".
@@ -363,7 +432,12 @@ func plainKeys(n *yaml.Node) bool {
 // entries without aliased or merge keys (most of them): the same pairs
 // and diagnostics, without its maps.
 func (d *decoder) smallPairs(n *yaml.Node, path string) []pair {
-	out := make([]pair, 0, len(n.Content)/2)
+	var out []pair
+	if d.streaming {
+		out = d.pairSlab.take(len(n.Content) / 2)[:0]
+	} else {
+		out = make([]pair, 0, len(n.Content)/2)
+	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
 		if k.Kind != yaml.ScalarNode || k.Tag == tagNull {
@@ -389,7 +463,12 @@ func (d *decoder) items(n *yaml.Node, path string) []*yaml.Node {
 		d.errorf(n, path, "expected a list, got %s", describe(n))
 		return nil
 	}
-	out := make([]*yaml.Node, len(n.Content))
+	var out []*yaml.Node
+	if d.streaming {
+		out = d.itemSlab.take(len(n.Content))
+	} else {
+		out = make([]*yaml.Node, len(n.Content))
+	}
 	for i, item := range n.Content {
 		out[i] = d.deref(item)
 	}
@@ -637,7 +716,7 @@ func (d *decoder) stringList(n *yaml.Node, path string) ([]string, []*yaml.Node)
 	var nodes []*yaml.Node
 	for i, item := range d.items(n, path) {
 		item = d.deref(item)
-		if s, ok := d.str(item, index(path, i)); ok {
+		if s, ok := d.str(item, d.index(path, i)); ok {
 			out = append(out, s)
 			nodes = append(nodes, item)
 		}
@@ -656,7 +735,7 @@ func (d *decoder) stringMap(n *yaml.Node, path string) (m map[string]string, key
 	valNodes = make(map[string]*yaml.Node, len(ps))
 	for _, p := range ps {
 		val := d.deref(p.val)
-		v, ok := d.str(val, key(path, p.name))
+		v, ok := d.str(val, d.key(path, p.name))
 		if !ok {
 			if val != nil && isNull(val) {
 				// {key: null} is the empty string in Kubernetes' JSON.

@@ -78,11 +78,11 @@ func (d *decoder) podTemplateInto(n *yaml.Node, path string, pt podTemplate) pod
 	pt.labelsNode = n
 	haveSpec := false
 	for _, p := range d.pairs(n, path) {
-		fp := join(path, p.name)
+		fp := d.join(path, p.name)
 		switch p.name {
 		case "metadata":
 			m := d.objectMeta(p.val, n, fp, false, nameSubdomain)
-			d.tasAnnotations(m.ann, m.annNodes, join(fp, "annotations"))
+			d.tasAnnotations(m.ann, m.annNodes, d.join(fp, "annotations"))
 			pt.labels, pt.labelNodes = m.labels, m.labelNodes
 			pt.labelsNode = orNode(m.labelsNode, m.node)
 		case "spec":
@@ -106,13 +106,13 @@ func (d *decoder) podSpec(n *yaml.Node, path string, pt *podTemplate) {
 	nContainers := 0
 	names := map[string]bool{}
 	for _, p := range d.pairs(n, path) {
-		fp := join(path, p.name)
+		fp := d.join(path, p.name)
 		switch p.name {
 		case "containers":
 			list := d.items(p.val, fp)
 			nContainers = len(list)
 			for i, c := range list {
-				if cr, ok := d.container(c, index(fp, i), false, names); ok {
+				if cr, ok := d.container(c, d.index(fp, i), false, names); ok {
 					if o := pt.override; o != nil && cr.name == o.name {
 						cr.req = o.req
 						o.applied = true
@@ -122,7 +122,7 @@ func (d *decoder) podSpec(n *yaml.Node, path string, pt *podTemplate) {
 			}
 		case "initContainers":
 			for i, c := range d.items(p.val, fp) {
-				if cr, ok := d.container(c, index(fp, i), true, names); ok {
+				if cr, ok := d.container(c, d.index(fp, i), true, names); ok {
 					inits = append(inits, cr)
 				}
 			}
@@ -132,7 +132,7 @@ func (d *decoder) podSpec(n *yaml.Node, path string, pt *podTemplate) {
 			// Pod-level resources (PodLevelResources): only the requests
 			// enter PodRequests.
 			for _, q := range d.pairs(p.val, fp) {
-				qp := join(fp, q.name)
+				qp := d.join(fp, q.name)
 				switch q.name {
 				case "requests":
 					podLevel = d.resourceList(q.val, qp)
@@ -176,7 +176,7 @@ func (d *decoder) podSpec(n *yaml.Node, path string, pt *podTemplate) {
 		}
 	}
 	if nContainers == 0 {
-		d.errorf(n, join(path, "containers"), "must have at least 1 container")
+		d.errorf(n, d.join(path, "containers"), "must have at least 1 container")
 	}
 	if pt.appWrapperCopy {
 		for i := range inits {
@@ -205,7 +205,7 @@ func (d *decoder) container(n *yaml.Node, path string, init bool, names map[stri
 	var reqNodes map[core.ResourceName]*yaml.Node
 	ok := true
 	for _, p := range d.pairs(n, path) {
-		fp := join(path, p.name)
+		fp := d.join(path, p.name)
 		switch p.name {
 		case "name":
 			if s, good := d.str(p.val, fp); good {
@@ -213,7 +213,7 @@ func (d *decoder) container(n *yaml.Node, path string, init bool, names map[stri
 			}
 		case "resources":
 			for _, q := range d.pairs(p.val, fp) {
-				qp := join(fp, q.name)
+				qp := d.join(fp, q.name)
 				switch q.name {
 				case "requests":
 					requests, reqNodes = d.resourceListNodes(q.val, qp)
@@ -251,7 +251,7 @@ func (d *decoder) container(n *yaml.Node, path string, init bool, names map[stri
 	if nameNode == nil {
 		d.required(n, path, "name")
 	} else if names[name] {
-		d.errorf(nameNode, join(path, "name"), "duplicate container name %q", name)
+		d.errorf(nameNode, d.join(path, "name"), "duplicate container name %q", name)
 	} else {
 		names[name] = true
 	}
@@ -259,7 +259,7 @@ func (d *decoder) container(n *yaml.Node, path string, init bool, names map[stri
 	// Kueue keeps such a Workload inadmissible (workload.ValidateResources).
 	for r, v := range requests {
 		if l, has := limits[r]; has && v > l {
-			d.errorf(reqNodes[r], key(join(path, "resources.requests"), string(r)), "requests must not exceed its limits: request %s is above limit %s", core.FormatAmount(r, v), core.FormatAmount(r, l))
+			d.errorf(reqNodes[r], key(d.join(path, "resources.requests"), string(r)), "requests must not exceed its limits: request %s is above limit %s", core.FormatAmount(r, v), core.FormatAmount(r, l))
 			ok = false
 		}
 	}
@@ -284,7 +284,7 @@ func (d *decoder) resourceListNodes(n *yaml.Node, path string) (rlist, map[core.
 	out := rlist{}
 	nodes := map[core.ResourceName]*yaml.Node{}
 	for _, p := range d.pairs(n, path) {
-		fp := key(path, p.name)
+		fp := d.key(path, p.name)
 		if msg := checkQualifiedName(p.name); msg != "" {
 			d.errorf(p.key, fp, "invalid resource name: %s", msg)
 			continue
@@ -384,11 +384,11 @@ func addAmounts(a, b core.Amount) (core.Amount, bool) {
 // and podAntiAffinity are accepted and skipped.
 func (d *decoder) affinity(n *yaml.Node, path string, pt *podTemplate) {
 	for _, p := range d.pairs(n, path) {
-		fp := join(path, p.name)
+		fp := d.join(path, p.name)
 		switch p.name {
 		case "nodeAffinity":
 			for _, q := range d.pairs(p.val, fp) {
-				qp := join(fp, q.name)
+				qp := d.join(fp, q.name)
 				switch q.name {
 				case "requiredDuringSchedulingIgnoredDuringExecution":
 					pt.required = d.requiredNodeAffinity(q.val, qp)
@@ -412,19 +412,19 @@ func (d *decoder) requiredNodeAffinity(n *yaml.Node, path string) []core.NodeSel
 	var terms []core.NodeSelectorTerm
 	have := false
 	for _, p := range d.pairs(n, path) {
-		fp := join(path, p.name)
+		fp := d.join(path, p.name)
 		switch p.name {
 		case "nodeSelectorTerms":
 			for i, t := range d.items(p.val, fp) {
 				have = true
-				terms = append(terms, d.nodeSelectorTerm(t, index(fp, i)))
+				terms = append(terms, d.nodeSelectorTerm(t, d.index(fp, i)))
 			}
 		default:
 			d.unknown(p, path)
 		}
 	}
 	if !isNull(n) && !have {
-		d.errorf(n, join(path, "nodeSelectorTerms"), "must have at least one node selector term")
+		d.errorf(n, d.join(path, "nodeSelectorTerms"), "must have at least one node selector term")
 	}
 	return terms
 }
@@ -434,11 +434,11 @@ func (d *decoder) requiredNodeAffinity(n *yaml.Node, path string) []core.NodeSel
 func (d *decoder) preferredNodeAffinity(n *yaml.Node, path string) []core.PreferredSchedulingTerm {
 	var out []core.PreferredSchedulingTerm
 	for i, item := range d.items(n, path) {
-		ip := index(path, i)
+		ip := d.index(path, i)
 		var t core.PreferredSchedulingTerm
 		haveWeight, havePref := false, false
 		for _, p := range d.pairs(item, ip) {
-			fp := join(ip, p.name)
+			fp := d.join(ip, p.name)
 			switch p.name {
 			case "weight":
 				if v, ok := d.integer(p.val, fp, 1, 100); ok {

@@ -64,6 +64,12 @@ func (d *decoder) stream(inputs []Input) (*core.Scenario, bool) {
 		}
 	}
 	st := newState()
+	// Most documents are one object with a key: the map is sized for them
+	// rather than grown (and rehashed) as 15,000 Workloads come.
+	st.keys = make(map[string]keyInfo, min(maybe, MaxObjects))
+	d.streaming = true
+	d.pairSlab.size, d.itemSlab.size = nodeChunk, contentChunk
+	defer func() { d.streaming = false }()
 	var firsts, waiting []*rawObject
 	flushed := false
 	flush := func() {
@@ -97,7 +103,12 @@ func (d *decoder) stream(inputs []Input) (*core.Scenario, bool) {
 			if objects += len(objs); objects > MaxObjects {
 				return nil, false
 			}
+			// The document's nodes can be handed out again for the next
+			// one when every object of it is a Workload decoded at once:
+			// dispatchStream leaves the state none of their nodes.
+			recycle := flushed
 			for _, o := range objs {
+				recycle = recycle && o.kind == "Workload"
 				switch {
 				case flushed && decodedFirst(o):
 					return nil, false // cannot happen: mayHoldFirst saw it
@@ -110,6 +121,12 @@ func (d *decoder) stream(inputs []Input) (*core.Scenario, bool) {
 				}
 			}
 			clear(objs)
+			if recycle {
+				p.recycle()
+				d.recycleSlabs()
+			} else {
+				d.keepSlabs()
+			}
 			if !flushed && (k > last || k == last && p.cur > marks[k]) {
 				flush()
 			}
@@ -177,26 +194,42 @@ func mayHoldFirst(data []byte) int {
 	return last
 }
 
-// dispatchStream decodes o, then frees what its state does not need of a
-// Workload's node tree: the state keeps some of its nodes, for positions
-// in the cross-object checks (link), and through their Content those
-// would keep the whole tree. link reads only the positions, kinds, tags
-// and values of a Workload's nodes, never their children (TestStreamCorpus
-// and FuzzStream compare with runTrees, which keeps every tree whole).
+// dispatchStream decodes o. The state keeps some nodes of a Workload,
+// for positions in the cross-object checks (link), and through their
+// Content those would keep its whole tree; it gets copies of them instead,
+// without children, so that the tree is garbage (or, with the fast parser,
+// handed out again for the next document) once decoded. link reads only
+// the positions, kinds, tags and values of a Workload's nodes, never their
+// children (TestStreamCorpus and FuzzStream compare with runTrees, which
+// keeps every tree whole).
 func (d *decoder) dispatchStream(st *state, o *rawObject) {
-	d.dispatch(st, o)
+	n := len(st.workloads)
 	if o.kind != "Workload" {
+		d.dispatch(st, o)
 		return
 	}
-	stack := append(d.depthStack[:0], depthEntry{n: o.node})
-	for len(stack) > 0 {
-		n := stack[len(stack)-1].n
-		stack = stack[:len(stack)-1]
-		for _, c := range n.Content {
-			stack = append(stack, depthEntry{n: c})
-		}
-		n.Content = nil
+	if (o.apiVersion != apiKueueV1beta2 && o.apiVersion != apiKueueV1beta1) || !d.fastWorkload(st, o) {
+		d.dispatch(st, o)
 	}
-	clear(stack[:cap(stack)])
-	d.depthStack = stack[:0]
+	for _, w := range st.workloads[n:] {
+		for _, np := range []**yaml.Node{&w.node, &w.nameNode, &w.queue.node, &w.requeueAtNode, &w.admissionCQ.node, &w.wpc.node, &w.pc.node} {
+			*np = d.keepNode(*np)
+		}
+		if w.owner != nil {
+			w.owner.node = d.keepNode(w.owner.node)
+		}
+	}
+}
+
+// keepNode returns a copy of n without its children (nil for nil).
+func (d *decoder) keepNode(n *yaml.Node) *yaml.Node {
+	if n == nil {
+		return nil
+	}
+	if d.kept.size == 0 {
+		d.kept.size = nodeChunk
+	}
+	c := &d.kept.take(1)[0]
+	*c = yaml.Node{Kind: n.Kind, Style: n.Style, Tag: n.Tag, Value: n.Value, Anchor: n.Anchor, Line: n.Line, Column: n.Column}
+	return c
 }

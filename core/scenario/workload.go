@@ -38,7 +38,7 @@ func (d *decoder) workload(st *state, o *rawObject, v1beta1 bool) {
 	havePodSets := false
 	var className, classSource string
 	for _, p := range d.pairs(specNode, "spec") {
-		fp := join("spec", p.name)
+		fp := d.join("spec", p.name)
 		switch p.name {
 		case "podSets":
 			havePodSets = true
@@ -148,7 +148,7 @@ func (d *decoder) priorityClassRef(n *yaml.Node, path string) string {
 	var kindNode *yaml.Node
 	ps := d.pairs(n, path)
 	for _, p := range ps {
-		fp := join(path, p.name)
+		fp := d.join(path, p.name)
 		switch p.name {
 		case "group":
 			group, _ = d.strEnum(p.val, fp, "kueue.x-k8s.io", "scheduling.k8s.io")
@@ -173,9 +173,9 @@ func (d *decoder) priorityClassRef(n *yaml.Node, path string) string {
 	}
 	switch {
 	case group == "scheduling.k8s.io" && kind != "" && kind != "PriorityClass":
-		d.errorf(kindNode, join(path, "kind"), "only the PriorityClass kind is allowed for the scheduling.k8s.io group")
+		d.errorf(kindNode, d.join(path, "kind"), "only the PriorityClass kind is allowed for the scheduling.k8s.io group")
 	case group == "kueue.x-k8s.io" && kind != "" && kind != "WorkloadPriorityClass":
-		d.errorf(kindNode, join(path, "kind"), "only the WorkloadPriorityClass kind is allowed for the kueue.x-k8s.io group")
+		d.errorf(kindNode, d.join(path, "kind"), "only the WorkloadPriorityClass kind is allowed for the kueue.x-k8s.io group")
 	}
 	return name
 }
@@ -195,13 +195,13 @@ func (d *decoder) podSets(n *yaml.Node, path string) []core.PodSet {
 	seen := map[string]bool{}
 	withMinCount := 0
 	for i, item := range list {
-		ip := index(path, i)
+		ip := d.index(path, i)
 		name := defaultPodSetName
 		var nameNode, templateNode, minNode *yaml.Node
 		count := int32(1)
 		var minCount int32
 		for _, p := range d.pairs(item, ip) {
-			fp := join(ip, p.name)
+			fp := d.join(ip, p.name)
 			switch p.name {
 			case "name":
 				if s, ok := d.str(p.val, fp); ok {
@@ -229,24 +229,24 @@ func (d *decoder) podSets(n *yaml.Node, path string) []core.PodSet {
 			continue
 		}
 		if msg := checkDNSLabel(name); msg != "" {
-			d.errorf(orNode(nameNode, item), join(ip, "name"), "invalid pod set name: %s", msg)
+			d.errorf(orNode(nameNode, item), d.join(ip, "name"), "invalid pod set name: %s", msg)
 		}
 		if seen[name] {
-			d.errorf(orNode(nameNode, item), join(ip, "name"), "duplicate pod set name %q", name)
+			d.errorf(orNode(nameNode, item), d.join(ip, "name"), "duplicate pod set name %q", name)
 		}
 		seen[name] = true
 		if minNode != nil {
 			withMinCount++
 			if minCount > count {
-				d.errorf(minNode, join(ip, "minCount"), "minCount should be positive and less or equal to count")
+				d.errorf(minNode, d.join(ip, "minCount"), "minCount should be positive and less or equal to count")
 			}
-			d.warnf(minNode, join(ip, "minCount"), "partial admission (minCount) is not simulated: the pod set is admitted only with its full count")
+			d.warnf(minNode, d.join(ip, "minCount"), "partial admission (minCount) is not simulated: the pod set is admitted only with its full count")
 		}
 		if isNull(templateNode) {
 			d.required(item, ip, "template")
 			continue
 		}
-		pt := d.podTemplate(templateNode, join(ip, "template"))
+		pt := d.podTemplate(templateNode, d.join(ip, "template"))
 		out = append(out, pt.podSet(name, count, ""))
 	}
 	if withMinCount > 1 {
@@ -293,7 +293,7 @@ func (d *decoder) workloadStatus(n *yaml.Node, path string, w *wlInfo, wl *core.
 	var c wlConditions
 	var admissionNode *yaml.Node
 	for _, p := range d.pairs(n, path) {
-		fp := join(path, p.name)
+		fp := d.join(path, p.name)
 		switch p.name {
 		case "admission":
 			admissionNode = p.val
@@ -301,7 +301,7 @@ func (d *decoder) workloadStatus(n *yaml.Node, path string, w *wlInfo, wl *core.
 			c = d.conditions(p.val, fp, w)
 		case "requeueState":
 			for _, q := range d.pairs(p.val, fp) {
-				qp := join(fp, q.name)
+				qp := d.join(fp, q.name)
 				switch q.name {
 				case "count":
 					d.int32v(q.val, qp, 0)
@@ -318,7 +318,7 @@ func (d *decoder) workloadStatus(n *yaml.Node, path string, w *wlInfo, wl *core.
 		}
 	}
 	if !isNull(admissionNode) {
-		wl.Admission = d.admission(admissionNode, join(path, "admission"), wl.PodSets, w)
+		wl.Admission = d.admission(admissionNode, d.join(path, "admission"), wl.PodSets, w)
 	}
 	return c
 }
@@ -330,11 +330,11 @@ func (d *decoder) conditions(n *yaml.Node, path string, w *wlInfo) wlConditions 
 	var c wlConditions
 	seen := map[string]bool{}
 	for i, item := range d.items(n, path) {
-		ip := index(path, i)
+		ip := d.index(path, i)
 		var typ, status, reason, message string
 		var typeNode, statusNode, ltt *yaml.Node
 		for _, p := range d.pairs(item, ip) {
-			fp := join(ip, p.name)
+			fp := d.join(ip, p.name)
 			switch p.name {
 			case "type":
 				if s, ok := d.str(p.val, fp); ok {
@@ -367,13 +367,13 @@ func (d *decoder) conditions(n *yaml.Node, path string, w *wlInfo) wlConditions 
 			d.required(item, ip, "status")
 		}
 		if seen[typ] {
-			d.errorf(typeNode, join(ip, "type"), "duplicate condition type %q", typ)
+			d.errorf(typeNode, d.join(ip, "type"), "duplicate condition type %q", typ)
 			continue
 		}
 		seen[typ] = true
 		var at *time.Time
 		if ltt != nil {
-			at = d.timestamp(ltt, join(ip, "lastTransitionTime"))
+			at = d.timestamp(ltt, d.join(ip, "lastTransitionTime"))
 		}
 		if at != nil && (w.latest == nil || at.After(*w.latest)) {
 			w.latest = at
@@ -412,7 +412,7 @@ func (d *decoder) admission(n *yaml.Node, path string, podSets []core.PodSet, w 
 	var listNode *yaml.Node
 	haveCQ := false
 	for _, p := range d.pairs(n, path) {
-		fp := join(path, p.name)
+		fp := d.join(path, p.name)
 		switch p.name {
 		case "clusterQueue":
 			if s, ok := d.str(p.val, fp); ok && s != "" {
@@ -436,7 +436,7 @@ func (d *decoder) admission(n *yaml.Node, path string, podSets []core.PodSet, w 
 	for _, ps := range podSets {
 		counts[ps.Name] = ps.Count
 	}
-	lp := join(path, "podSetAssignments")
+	lp := d.join(path, "podSetAssignments")
 	list := d.items(listNode, lp)
 	if len(list) > maxPodSets {
 		d.errorf(listNode, lp, "must have at most %d items, got %d", maxPodSets, len(list))
@@ -446,13 +446,13 @@ func (d *decoder) admission(n *yaml.Node, path string, podSets []core.PodSet, w 
 	}
 	seen := map[string]bool{}
 	for i, item := range list {
-		ip := index(lp, i)
+		ip := d.index(lp, i)
 		psa := core.PodSetAdmission{Name: defaultPodSetName}
 		var nameNode *yaml.Node
 		var usageNodes map[core.ResourceName]*yaml.Node
 		haveCount := false
 		for _, p := range d.pairs(item, ip) {
-			fp := join(ip, p.name)
+			fp := d.join(ip, p.name)
 			switch p.name {
 			case "name":
 				if s, ok := d.str(p.val, fp); ok {
@@ -465,7 +465,7 @@ func (d *decoder) admission(n *yaml.Node, path string, podSets []core.PodSet, w 
 				}
 				for r, f := range m {
 					if msg := checkDNSSubdomain(f, MaxNameLength); msg != "" {
-						d.errorf(vals[r], key(fp, r), "invalid flavor name: %s", msg)
+						d.errorf(vals[r], d.key(fp, r), "invalid flavor name: %s", msg)
 					}
 					psa.Flavors[core.ResourceName(r)] = core.FlavorName(f)
 				}
@@ -488,10 +488,10 @@ func (d *decoder) admission(n *yaml.Node, path string, podSets []core.PodSet, w 
 		}
 		specCount, known := counts[psa.Name]
 		if !known && len(podSets) > 0 {
-			d.errorf(orNode(nameNode, item), join(ip, "name"), "pod set %q not found in spec.podSets", psa.Name)
+			d.errorf(orNode(nameNode, item), d.join(ip, "name"), "pod set %q not found in spec.podSets", psa.Name)
 		}
 		if seen[psa.Name] {
-			d.errorf(orNode(nameNode, item), join(ip, "name"), "duplicate pod set assignment %q", psa.Name)
+			d.errorf(orNode(nameNode, item), d.join(ip, "name"), "duplicate pod set assignment %q", psa.Name)
 		}
 		seen[psa.Name] = true
 		if !haveCount {
@@ -501,7 +501,7 @@ func (d *decoder) admission(n *yaml.Node, path string, podSets []core.PodSet, w 
 		if psa.Count > 0 {
 			for r, v := range psa.ResourceUsage {
 				if v%int64(psa.Count) != 0 {
-					d.errorf(usageNodes[r], key(join(ip, "resourceUsage"), string(r)), "is not a multiple of %d (the pod set's count): resourceUsage is the total of all its pods", psa.Count)
+					d.errorf(usageNodes[r], key(d.join(ip, "resourceUsage"), string(r)), "is not a multiple of %d (the pod set's count): resourceUsage is the total of all its pods", psa.Count)
 				}
 			}
 		}
@@ -540,7 +540,7 @@ func (d *decoder) jobSpec(specNode *yaml.Node, path string, restartDefaulted boo
 	var parallelism, completions *int32
 	var templateNode *yaml.Node
 	for _, p := range d.pairs(specNode, path) {
-		fp := join(path, p.name)
+		fp := d.join(path, p.name)
 		switch p.name {
 		case "parallelism":
 			if v, ok := d.int32v(p.val, fp, 0); ok {
@@ -579,10 +579,10 @@ func (d *decoder) jobSpec(specNode *yaml.Node, path string, restartDefaulted boo
 	if isNull(templateNode) {
 		return pt, count, false
 	}
-	tp := join(path, "template")
+	tp := d.join(path, "template")
 	pt = d.podTemplate(templateNode, tp)
 	if rp := pt.restartPolicy; rp.name == "Always" || rp.node == nil && !restartDefaulted {
-		d.warnf(orNode(rp.node, templateNode), join(tp, "spec.restartPolicy"), "Kubernetes rejects a Job whose pod template has restartPolicy Always (the default); set OnFailure or Never")
+		d.warnf(orNode(rp.node, templateNode), d.join(tp, "spec.restartPolicy"), "Kubernetes rejects a Job whose pod template has restartPolicy Always (the default); set OnFailure or Never")
 	}
 	return pt, count, true
 }

@@ -1,0 +1,361 @@
+package scenario
+
+import (
+	"slices"
+	"strings"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/kueueplay/kueueplay/core"
+)
+
+// fastWorkload decodes o, a Workload from the fast parser, the way
+// d.workload does, when o has the shape most Workload files are written
+// in and d.workload would report nothing about it; otherwise it returns
+// false having changed nothing, and d.workload decodes o. It exists for
+// speed (issue 20: on Kueue's scalability shape, 15,000 Workload documents,
+// d.workload's field paths, pair lists and maps were half of decoding).
+//
+// The shape: metadata with name, namespace, annotations (the kueueplay/
+// durations and any other valid key) and the ObjectMeta fields the
+// decoder skips; spec with queueName, priority and podSets; each pod set
+// with name, count and a template of spec.containers only; each container
+// with name, resources.requests and the Container fields the decoder
+// skips. Every key a string, none twice, no value null, nothing invalid.
+// Anything else (labels, status, limits, a minCount, ...) is left to
+// d.workload. TestFastWorkload, TestFastWorkloadCorpus, FuzzFastWorkload
+// and FuzzStream compare the result with d.workload's.
+func (d *decoder) fastWorkload(st *state, o *rawObject) bool {
+	var metaNode, specNode *yaml.Node
+	for _, p := range o.pairs {
+		switch p.name {
+		case "apiVersion", "kind":
+		case "metadata":
+			metaNode = p.val
+		case "spec":
+			specNode = p.val
+		default:
+			return false
+		}
+	}
+	if !plainMapping(metaNode) || !plainMapping(specNode) {
+		return false
+	}
+
+	// metadata (objectMeta, annotations).
+	var name, namespace string
+	var nameNode *yaml.Node
+	var sa simAnnotations
+	for i := 0; i < len(metaNode.Content); i += 2 {
+		k, v := metaNode.Content[i], metaNode.Content[i+1]
+		switch k.Value {
+		case "name":
+			if !isStr(v) {
+				return false
+			}
+			name, nameNode = v.Value, v
+		case "namespace":
+			if !isStr(v) {
+				return false
+			}
+			namespace = v.Value
+		case "annotations":
+			if !plainMapping(v) || !fastAnnotations(v, &sa) {
+				return false
+			}
+		case "selfLink", "resourceVersion", "generation",
+			"creationTimestamp", "deletionTimestamp", "deletionGracePeriodSeconds",
+			"finalizers", "managedFields":
+			// As objectMeta: not interpreted.
+		default:
+			return false
+		}
+	}
+	if namespace == "" {
+		namespace = defaultNamespace // as begin
+	}
+	if name == "" || checkName(name, nameSubdomain) != "" || checkDNSLabel(namespace) != "" {
+		return false
+	}
+
+	// spec.
+	var queue string
+	var queueNode, podSetsNode *yaml.Node
+	var priority int32
+	for i := 0; i < len(specNode.Content); i += 2 {
+		k, v := specNode.Content[i], specNode.Content[i+1]
+		switch k.Value {
+		case "queueName":
+			if !isStr(v) || v.Value == "" || checkDNSSubdomain(v.Value, MaxNameLength) != "" {
+				return false
+			}
+			queue, queueNode = v.Value, v
+		case "priority":
+			p, ok := fastInt(v, -1<<31, 1<<31-1)
+			if !ok {
+				return false
+			}
+			priority = int32(p)
+		case "podSets":
+			podSetsNode = v
+		default:
+			return false
+		}
+	}
+	if queueNode == nil || podSetsNode == nil {
+		return false
+	}
+	podSets, ok := fastPodSets(podSetsNode)
+	if !ok {
+		return false
+	}
+
+	// As workload and register: the label is the object's key.
+	label := objectLabel(o.kind, name, namespace, true)
+	if _, dup := st.keys[label]; dup {
+		return false
+	}
+	d.obj = label
+	w := &wlInfo{label: label, node: o.node, nameNode: nameNode}
+	w.queue = ref{name: queue, node: queueNode, path: d.join("spec", "queueName")}
+	w.wl = core.Workload{
+		Namespace:        namespace,
+		Name:             name,
+		Queue:            queue,
+		Priority:         priority,
+		Active:           true,
+		Arrival:          sa.arrival,
+		Runtime:          sa.runtime,
+		TerminationDelay: sa.terminationDelay,
+		PodSets:          podSets,
+		Pos:              d.pos(o.node),
+	}
+	if d.register(st, "Workload", namespace, name, nameNode, "") { // a new key: checked above
+		st.workloads = append(st.workloads, w)
+	}
+	return true
+}
+
+// plainMapping reports whether n is a mapping of at most maxSmallMapping
+// string keys, none twice, and no null value.
+func plainMapping(n *yaml.Node) bool {
+	if n == nil || n.Kind != yaml.MappingNode || len(n.Content)%2 != 0 || len(n.Content) > 2*maxSmallMapping {
+		return false
+	}
+	for i := 0; i < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if k.Kind != yaml.ScalarNode || k.Tag != tagStr || v.Kind == yaml.AliasNode || isNull(v) {
+			return false
+		}
+		for j := 0; j < i; j += 2 {
+			if n.Content[j].Value == k.Value {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// plainSequence reports whether n is a sequence without null or alias
+// items.
+func plainSequence(n *yaml.Node) bool {
+	if n.Kind != yaml.SequenceNode {
+		return false
+	}
+	for _, item := range n.Content {
+		if item.Kind == yaml.AliasNode || isNull(item) {
+			return false
+		}
+	}
+	return true
+}
+
+// isStr reports whether n is a string scalar, as d.str reads one.
+func isStr(n *yaml.Node) bool {
+	return n.Kind == yaml.ScalarNode && (n.Tag == tagStr || n.Tag == tagTimestamp)
+}
+
+// fastInt reads an integer scalar within [min, max] as d.integer does
+// when decimal reads it.
+func fastInt(n *yaml.Node, min, max int64) (int64, bool) {
+	if n.Kind != yaml.ScalarNode || n.Tag != tagInt {
+		return 0, false
+	}
+	v, ok := decimal(n.Value)
+	return v, ok && v >= min && v <= max
+}
+
+// fastAnnotations reads metadata.annotations as objectMeta and
+// annotations do for a Workload.
+func fastAnnotations(n *yaml.Node, sa *simAnnotations) bool {
+	for i := 0; i < len(n.Content); i += 2 {
+		k, v := n.Content[i].Value, n.Content[i+1]
+		if !isStr(v) || checkQualifiedName(k) != "" {
+			return false
+		}
+		if !strings.HasPrefix(k, annotationPrefix) {
+			continue
+		}
+		dur, err := time.ParseDuration(strings.TrimSpace(v.Value))
+		if err != nil || dur < 0 {
+			return false
+		}
+		switch k {
+		case annotationArrival:
+			sa.arrival = dur
+		case annotationRuntime:
+			sa.runtime = &dur
+		case annotationTerminationDelay:
+			sa.terminationDelay = &dur
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// fastPodSets reads spec.podSets as podSets does.
+func fastPodSets(n *yaml.Node) ([]core.PodSet, bool) {
+	if !plainSequence(n) || len(n.Content) == 0 || len(n.Content) > maxPodSets {
+		return nil, false
+	}
+	out := make([]core.PodSet, 0, len(n.Content))
+	for _, item := range n.Content {
+		if !plainMapping(item) {
+			return nil, false
+		}
+		name := defaultPodSetName
+		count := int32(1)
+		var template *yaml.Node
+		for i := 0; i < len(item.Content); i += 2 {
+			k, v := item.Content[i], item.Content[i+1]
+			switch k.Value {
+			case "name":
+				if !isStr(v) {
+					return nil, false
+				}
+				name = v.Value
+			case "count":
+				c, ok := fastInt(v, 0, 1<<31-1)
+				if !ok {
+					return nil, false
+				}
+				count = int32(c)
+			case "template":
+				template = v
+			default:
+				return nil, false
+			}
+		}
+		if template == nil || checkDNSLabel(name) != "" || slices.ContainsFunc(out, func(ps core.PodSet) bool { return ps.Name == name }) {
+			return nil, false
+		}
+		reqs, nonZero, ok := fastPodTemplate(template)
+		if !ok {
+			return nil, false
+		}
+		// As podSet and pods, from a template without labels, node
+		// selector, affinity or tolerations.
+		out = append(out, core.PodSet{Name: name, Count: count, Requests: reqs, NonZeroRequests: nonZero})
+	}
+	return out, true
+}
+
+// fastPodTemplate reads a pod template of spec.containers only, as
+// podTemplateInto and podSpec do, and returns its pod set's Requests and
+// NonZeroRequests: what podRequests gives for containers alone (their
+// requests added up; for the non-zero ones each container's cpu and
+// memory, or kube-scheduler's defaults where it requests none), without
+// its intermediate maps.
+func fastPodTemplate(n *yaml.Node) (reqs, nonZero rlist, ok bool) {
+	if !plainMapping(n) || len(n.Content) != 2 || n.Content[0].Value != "spec" {
+		return nil, nil, false
+	}
+	spec := n.Content[1]
+	if !plainMapping(spec) || len(spec.Content) != 2 || spec.Content[0].Value != "containers" {
+		return nil, nil, false
+	}
+	list := spec.Content[1]
+	if !plainSequence(list) || len(list.Content) == 0 {
+		return nil, nil, false
+	}
+	reqs = rlist{}
+	var cpu, memory core.Amount
+	names := make([]string, 0, len(list.Content))
+	for _, c := range list.Content {
+		name, ok := fastContainer(c, reqs, &cpu, &memory)
+		if !ok || slices.Contains(names, name) {
+			return nil, nil, false
+		}
+		names = append(names, name)
+	}
+	return reqs, rlist{core.ResourceCPU: cpu, core.ResourceMemory: memory}, true
+}
+
+// fastContainer reads a container of name, resources.requests and fields
+// the decoder skips, as container does; it adds its requests to reqs and
+// its non-zero cpu and memory to cpu and memory, as podRequests does
+// (addAmounts: an overflowing request sum goes to container, which
+// reports it; the non-zero sums stop at the largest Amount).
+func fastContainer(n *yaml.Node, reqs rlist, cpu, memory *core.Amount) (string, bool) {
+	if !plainMapping(n) {
+		return "", false
+	}
+	name, haveName := "", false
+	nonZeroCPU, nonZeroMemory := core.Amount(defaultMilliCPURequest), core.Amount(defaultMemoryRequest)
+	for i := 0; i < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		switch k.Value {
+		case "name":
+			if !isStr(v) {
+				return "", false
+			}
+			name, haveName = v.Value, true
+		case "resources":
+			if !plainMapping(v) || len(v.Content) != 2 || v.Content[0].Value != "requests" {
+				return "", false
+			}
+			requests := v.Content[1]
+			if !plainMapping(requests) {
+				return "", false
+			}
+			for j := 0; j < len(requests.Content); j += 2 {
+				r, q := core.ResourceName(requests.Content[j].Value), requests.Content[j+1]
+				if r == core.ResourcePods || checkQualifiedName(string(r)) != "" || q.Kind != yaml.ScalarNode {
+					return "", false
+				}
+				switch q.Tag {
+				case tagStr, tagInt, tagFloat:
+				default:
+					return "", false
+				}
+				amount, err := core.ResourceAmount(r, q.Value)
+				if err != nil || amount < 0 {
+					return "", false
+				}
+				sum, ok := addAmounts(reqs[r], amount)
+				if !ok {
+					return "", false
+				}
+				reqs[r] = sum
+				switch r {
+				case core.ResourceCPU:
+					nonZeroCPU = amount
+				case core.ResourceMemory:
+					nonZeroMemory = amount
+				}
+			}
+		case "args", "command", "env", "envFrom", "image", "imagePullPolicy", "lifecycle",
+			"livenessProbe", "ports", "readinessProbe", "resizePolicy", "restartPolicyRules",
+			"securityContext", "startupProbe", "stdin", "stdinOnce", "terminationMessagePath",
+			"terminationMessagePolicy", "tty", "volumeDevices", "volumeMounts", "workingDir":
+			// As container: not interpreted.
+		default:
+			return "", false
+		}
+	}
+	*cpu, _ = addAmounts(*cpu, nonZeroCPU)
+	*memory, _ = addAmounts(*memory, nonZeroMemory)
+	return name, haveName
+}

@@ -1,0 +1,276 @@
+package scenario
+
+import (
+	"fmt"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"go.yaml.in/yaml/v3"
+
+	"github.com/kueueplay/kueueplay/core"
+)
+
+// fastWorkloadBase is a Workload fastWorkload decodes; the cases of
+// TestFastWorkload edit it.
+const fastWorkloadBase = `apiVersion: kueue.x-k8s.io/v1beta2
+kind: Workload
+metadata:
+  name: w
+  namespace: ns
+  creationTimestamp: "2025-01-01T00:00:00Z"
+  annotations:
+    kueueplay/arrival: 1s
+    kueueplay/runtime: 2m
+    example.com/note: hello
+spec:
+  queueName: q
+  priority: 5
+  podSets:
+  - name: main
+    count: 2
+    template:
+      spec:
+        containers:
+        - name: c
+          image: busybox
+          resources:
+            requests:
+              cpu: 500m
+              memory: 1Gi
+        - name: d
+          resources:
+            requests:
+              cpu: "1"
+  - name: workers
+    template:
+      spec:
+        containers:
+        - name: c
+          resources:
+            requests: {}
+`
+
+// TestFastWorkload checks fastWorkload against workload on Workloads of
+// the shape it reads and on each thing that makes it leave one to
+// workload: where it decodes, the state and the current object must be
+// the ones workload leaves, and workload must report nothing; where it
+// does not, it must have changed nothing.
+func TestFastWorkload(t *testing.T) {
+	for _, c := range []struct {
+		name     string
+		old, new string // the edit of fastWorkloadBase
+		fast     bool
+	}{
+		{"as is", "", "", true},
+		{"no namespace", "  namespace: ns\n", "", true},
+		{"empty namespace", "  namespace: ns\n", "  namespace: \"\"\n", true},
+		{"v1beta1", "kueue.x-k8s.io/v1beta2", "kueue.x-k8s.io/v1beta1", true},
+		{"no priority", "  priority: 5\n", "", true},
+		{"negative priority", "priority: 5", "priority: -3", true},
+		{"no annotations", "  annotations:\n    kueueplay/arrival: 1s\n    kueueplay/runtime: 2m\n    example.com/note: hello\n", "", true},
+		{"termination delay", "kueueplay/runtime: 2m", "kueueplay/termination-delay: 2m", true},
+		{"flow style", "            requests:\n              cpu: 500m\n              memory: 1Gi\n", "            requests: {cpu: 500m, memory: 1Gi}\n", true},
+		{"zero count", "count: 2", "count: 0", true},
+		{"integer quantity", "cpu: \"1\"", "cpu: 1", true},
+		{"zero cpu request", "cpu: 500m", "cpu: \"0\"", true},
+		{"memory only", "              cpu: 500m\n", "", true},
+		{"non-zero cpu beyond an int64", "              cpu: 500m\n              memory: 1Gi\n        - name: d\n          resources:\n            requests:\n              cpu: \"1\"\n", "              cpu: 9223372036854775807m\n              memory: 1Gi\n        - name: d\n          resources:\n            requests:\n              memory: 1Mi\n", true},
+		{"timestamp name", "name: w\n", "name: 2025-01-01\n", true},
+
+		{"duplicate object", "name: w\n", "name: taken\n", false},
+		{"labels", "  namespace: ns\n", "  namespace: ns\n  labels:\n    a: b\n", false},
+		{"uid", "  namespace: ns\n", "  namespace: ns\n  uid: x\n", false},
+		{"generateName", "  name: w\n", "  generateName: w-\n", false},
+		{"no name", "  name: w\n", "", false},
+		{"invalid name", "name: w\n", "name: W\n", false},
+		{"invalid namespace", "namespace: ns", "namespace: N_S", false},
+		{"null namespace", "namespace: ns", "namespace: null", false},
+		{"unknown metadata field", "  namespace: ns\n", "  namespace: ns\n  nme: x\n", false},
+		{"unknown kueueplay annotation", "kueueplay/runtime: 2m", "kueueplay/runtim: 2m", false},
+		{"invalid duration", "kueueplay/arrival: 1s", "kueueplay/arrival: soon", false},
+		{"negative duration", "kueueplay/arrival: 1s", "kueueplay/arrival: -1s", false},
+		{"number annotation", "example.com/note: hello", "example.com/note: 5", false},
+		{"invalid annotation key", "example.com/note", "-bad-", false},
+		{"duplicate key", "  namespace: ns\n", "  namespace: ns\n  namespace: ns\n", false},
+		{"status", "spec:\n", "status: {}\nspec:\n", false},
+		{"unknown top-level field", "spec:\n", "extra: 1\nspec:\n", false},
+		{"no queueName", "  queueName: q\n", "", false},
+		{"empty queueName", "queueName: q", "queueName: \"\"", false},
+		{"invalid queueName", "queueName: q", "queueName: Q", false},
+		{"string priority", "priority: 5", "priority: \"5\"", false},
+		{"priority beyond int32", "priority: 5", "priority: 2147483648", false},
+		{"hex priority", "priority: 5", "priority: 0x5", false},
+		{"active", "  priority: 5\n", "  priority: 5\n  active: true\n", false},
+		{"no podSets", "  podSets:\n", "  podSetz:\n", false},
+		{"negative count", "count: 2", "count: -1", false},
+		{"duplicate pod set", "name: workers", "name: main", false},
+		{"invalid pod set name", "name: workers", "name: Workers", false},
+		{"minCount", "    count: 2\n", "    count: 2\n    minCount: 1\n", false},
+		{"template metadata", "    template:\n      spec:\n        containers:\n        - name: c\n          image", "    template:\n      metadata: {}\n      spec:\n        containers:\n        - name: c\n          image", false},
+		{"initContainers", "        containers:\n        - name: c\n          image", "        initContainers: []\n        containers:\n        - name: c\n          image", false},
+		{"no containers", "        containers:\n        - name: c\n          resources:\n            requests: {}\n", "        containers: []\n", false},
+		{"duplicate container", "        - name: d\n", "        - name: c\n", false},
+		{"container without name", "        - name: d\n          resources", "        - resources", false},
+		{"limits", "              cpu: \"1\"\n", "              cpu: \"1\"\n            limits:\n              cpu: \"1\"\n", false},
+		{"restartPolicy", "          image: busybox\n", "          image: busybox\n          restartPolicy: Always\n", false},
+		{"pods request", "memory: 1Gi", "pods: \"1\"", false},
+		{"negative request", "cpu: 500m", "cpu: -1", false},
+		{"invalid quantity", "cpu: 500m", "cpu: lots", false},
+		{"invalid resource name", "memory: 1Gi", "-mem-: 1Gi", false},
+		{"boolean request", "cpu: 500m", "cpu: true", false},
+		{"null request", "cpu: 500m", "cpu: null", false},
+		{"overflowing requests", "        - name: d\n          resources:\n            requests:\n              cpu: \"1\"\n", "        - name: d\n          resources:\n            requests:\n              memory: 8Ei\n        - name: e\n          resources:\n            requests:\n              memory: 8Ei\n", false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			doc := fastWorkloadBase
+			if c.old != "" || c.new != "" {
+				if !strings.Contains(doc, c.old) {
+					t.Fatalf("%q is not in the base document", c.old)
+				}
+				doc = strings.Replace(doc, c.old, c.new, 1)
+			}
+			if got := checkFastWorkload(t, []byte(doc)) == 1; got != c.fast {
+				t.Errorf("fastWorkload decoded it: %v, want %v; document:\n%s", got, c.fast, doc)
+			}
+		})
+	}
+}
+
+// TestFastWorkloadCorpus runs checkFastWorkload on every Workload of the
+// seed corpus the fast parser reads.
+func TestFastWorkloadCorpus(t *testing.T) {
+	fast := 0
+	for name, data := range fastSeeds(t) {
+		t.Run(name, func(t *testing.T) {
+			fast += checkFastWorkload(t, data)
+		})
+	}
+	if fast < 1500 {
+		t.Errorf("fastWorkload decoded %d Workloads of the corpus, want at least the 1,500 of the scalability shape", fast)
+	}
+}
+
+// checkFastWorkload decodes each Workload document of data (from the
+// fast parser) with fastWorkload and with workload, each into a state of
+// its own holding one Workload first, and fails where they differ. It
+// returns how many fastWorkload decoded.
+func checkFastWorkload(t *testing.T, data []byte) int {
+	t.Helper()
+	p := newFastParser(data, 0)
+	if p == nil {
+		return 0
+	}
+	fast := 0
+	for {
+		root, more, ok := p.next()
+		if !ok || !more {
+			return fast
+		}
+		if root == nil {
+			continue
+		}
+		probe := &decoder{aliasBudget: MaxAliasNodes}
+		probe.layout([]Input{{Name: "a.yaml", Data: data}})
+		o := probe.rawObject(root, "")
+		if o == nil || o.kind != "Workload" || o.apiVersion != apiKueueV1beta2 && o.apiVersion != apiKueueV1beta1 {
+			continue
+		}
+		run := func(useFast bool) (*decoder, *state, bool) {
+			d := &decoder{aliasBudget: MaxAliasNodes}
+			d.layout([]Input{{Name: "a.yaml", Data: data}})
+			st := newState()
+			// One Workload already there: a duplicate of it must go to
+			// workload.
+			st.keys["Workload/ns/taken"] = keyInfo{line: 1}
+			if useFast {
+				return d, st, d.fastWorkload(st, o)
+			}
+			d.workload(st, o, o.apiVersion == apiKueueV1beta1)
+			return d, st, true
+		}
+		dFast, stFast, ok := run(true)
+		dSlow, stSlow, _ := run(false)
+		if !ok {
+			if len(stFast.workloads) > 0 || len(stFast.keys) != 1 || len(dFast.diags) > 0 || dFast.obj != "" {
+				t.Fatalf("fastWorkload gave up but changed the state: %d workloads, keys %v, diagnostics %v, object %q", len(stFast.workloads), stFast.keys, dFast.diags, dFast.obj)
+			}
+			continue
+		}
+		fast++
+		if len(dSlow.diags) > 0 {
+			t.Fatalf("fastWorkload decoded a Workload workload reports:\n%v\ndocument at line %d", dSlow.diags, root.Line)
+		}
+		// reflect.DeepEqual first: cmp.Diff runs only to show a difference.
+		if slow, fast := workloadsSeen(stSlow), workloadsSeen(stFast); !reflect.DeepEqual(slow, fast) {
+			t.Fatalf("fastWorkload's state differs from workload's (-workload +fastWorkload) at line %d:\n%s", root.Line, cmp.Diff(slow, fast))
+		}
+		if !slices.Equal(nodesSeen(stSlow), nodesSeen(stFast)) {
+			t.Fatalf("fastWorkload's state keeps other nodes than workload's at line %d", root.Line)
+		}
+		if dFast.obj != dSlow.obj || len(dFast.diags) > 0 {
+			t.Fatalf("fastWorkload: object %q, diagnostics %v; workload: %q", dFast.obj, dFast.diags, dSlow.obj)
+		}
+	}
+}
+
+// seenWorkload is what a state holds of a Workload but its nodes, in
+// exported fields, for cmp; nodesSeen has the nodes, compared by identity.
+// (cmp.Diff on these, with or without AllowUnexported and a Comparer,
+// stopped the WebAssembly test run of the whole package with the
+// runtime's "found bad pointer in Go heap" inside cmp, every run, Go
+// 1.26.8; reflect.DeepEqual does not.)
+type seenWorkload struct {
+	Workload                                       core.Workload
+	Label, UID, QueueName, QueuePath               string
+	HasOwner, Job, PodGroup, NoQueueLabel, Dropped bool
+	AdmittedAt, Latest, RequeueAt                  *time.Time
+	Evicted                                        *core.Eviction
+}
+
+// stateSeen is a state's workloads and keys, for cmp.
+type stateSeen struct {
+	Workloads []seenWorkload
+	Keys      map[string]string
+}
+
+// nodesSeen lists the nodes a state holds of its Workloads.
+func nodesSeen(st *state) []*yaml.Node {
+	var out []*yaml.Node
+	for _, w := range st.workloads {
+		out = append(out, w.node, w.nameNode, w.queue.node, w.requeueAtNode, w.admissionCQ.node, w.wpc.node, w.pc.node)
+	}
+	return out
+}
+
+func workloadsSeen(st *state) stateSeen {
+	out := stateSeen{Keys: map[string]string{}}
+	for k, v := range st.keys {
+		out.Keys[k] = fmt.Sprintf("line %d, by %q", v.line, v.byJob)
+	}
+	for _, w := range st.workloads {
+		out.Workloads = append(out.Workloads, seenWorkload{
+			Workload: w.wl, Label: w.label, UID: w.uid, QueueName: w.queue.name, QueuePath: w.queue.path,
+			HasOwner: w.owner != nil, Job: w.job, PodGroup: w.podGroup, NoQueueLabel: w.noQueueLabel, Dropped: w.dropped,
+			AdmittedAt: w.admittedAt, Latest: w.latest, RequeueAt: w.requeueAt, Evicted: w.evicted,
+		})
+	}
+	return out
+}
+
+// FuzzFastWorkload: checkFastWorkload on any input, from Workloads near
+// the shape fastWorkload reads.
+func FuzzFastWorkload(f *testing.F) {
+	f.Add([]byte(fastWorkloadBase))
+	for name, data := range fastSeeds(f) {
+		if strings.Contains(name, "scalability-12") || len(data) <= 16<<10 && strings.Contains(string(data), "kind: Workload") {
+			f.Add(data)
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		checkFastWorkload(t, data)
+	})
+}
