@@ -19,10 +19,9 @@ import (
 const yieldEvery = 30
 
 // pieceBytes is about how much of a trace's steps the page reads between
-// two paints (engine.Pieces): the page reads a trace's JSON at about 4 MB
-// a second in WebAssembly (Kueue's scalability test, 31 MB, in 7.3 s on
-// a 2-core machine), so 32 KB is under 10 ms.
-const pieceBytes = 32 << 10
+// two paints (engine.EncodeTrace): encoding/json in WebAssembly reads
+// about 10 MB a second on the machines measured, so 256 KB is ~25 ms.
+const pieceBytes = 256 << 10
 
 // worker is the engine's side of the page's Web Worker (site/engine.js
 // starts this module there and hands it the page's messages through
@@ -35,9 +34,8 @@ const pieceBytes = 32 << 10
 //
 //	{type: "progress", id, variant, cycle, timeMs}     every yieldEvery ms of simulation
 //	{type: "decoded", id, decoded: engine.Decoded as JSON, ms}
-//	{type: "steps", id, variant, pieces: [piece, ...]}   the steps made since the last (engine.Pieces, as strings)
-//	{type: "result", id, heads: [head, ...], capped, simulateMs, encodeMs}
-//	    (engine.Head of each variant's trace, after all its steps), or {type: "result", id, error}
+//	{type: "result", id, traces: [{head, steps: [piece, ...]}, ...], capped, simulateMs, encodeMs}
+//	    (engine.EncodeTrace's pieces, as strings), or {type: "result", id, error}
 //
 // A newer run supersedes the one in progress, which stops at its next
 // pause and sends nothing more; a cancelled one stops there and sends
@@ -96,29 +94,14 @@ func (w *worker) run(id int, req engine.Request, text string) {
 	if sc == nil {
 		return
 	}
-	var heads []any
+	var traces []any
 	capped := false
 	// What the run's time went to, in ms (the page records them as
-	// performance measures): simulating, with the pauses and the JSON,
-	// and, of that, writing the JSON.
+	// performance measures): simulating, with the pauses, and writing the
+	// JSON.
 	var simMs, encodeMs float64
 	last := now()
 	for k, v := range req.Variants {
-		pieces := engine.NewPieces(pieceBytes)
-		// send posts the pieces written since the last send (all of them
-		// with all), for the page to read while the run goes on.
-		send := func(all bool) error {
-			ps, err := pieces.Take(all)
-			if err != nil || len(ps) == 0 {
-				return err
-			}
-			strs := make([]any, len(ps))
-			for i, p := range ps {
-				strs[i] = string(p)
-			}
-			post(map[string]any{"type": "steps", "id": id, "variant": k, "pieces": strs})
-			return nil
-		}
 		t1 := now()
 		tr, c, err := engine.Simulate(sc, v, req.MaxSteps, func(st *trace.Step) bool {
 			if w.stopped(id) {
@@ -127,29 +110,14 @@ func (w *worker) run(id int, req engine.Request, text string) {
 			if now()-last < yieldEvery {
 				return false
 			}
-			if send(true) != nil {
-				return true // the error is sent below
-			}
 			post(map[string]any{"type": "progress", "id": id, "variant": k, "cycle": st.Cycle, "timeMs": st.TimeMs})
 			pause()
 			last = now()
 			return w.stopped(id)
-		}, func(st *trace.Step) {
-			t := now()
-			pieces.Add(st)
-			encodeMs += now() - t
 		})
 		if w.current != id {
 			return
 		}
-		var head []byte
-		if err == nil {
-			err = send(true)
-		}
-		if err == nil {
-			head, err = engine.Head(tr)
-		}
-		simMs += now() - t1
 		if err != nil {
 			if k > 0 {
 				err = fmt.Errorf("Right-hand variant: %w", err)
@@ -157,13 +125,24 @@ func (w *worker) run(id int, req engine.Request, text string) {
 			post(map[string]any{"type": "result", "id": id, "error": err.Error()})
 			return
 		}
-		heads = append(heads, string(head))
+		t2 := now()
+		head, pieces, err := engine.EncodeTrace(tr, pieceBytes)
+		simMs, encodeMs = simMs+t2-t1, encodeMs+now()-t2
+		if err != nil {
+			post(map[string]any{"type": "result", "id": id, "error": err.Error()})
+			return
+		}
+		steps := make([]any, len(pieces))
+		for i, p := range pieces {
+			steps[i] = string(p)
+		}
+		traces = append(traces, map[string]any{"head": string(head), "steps": steps})
 		capped = capped || c
 		if tr.End == "stopped" { // cancelled or capped: the right-hand variant does not run
 			break
 		}
 	}
-	post(map[string]any{"type": "result", "id": id, "heads": heads, "capped": capped, "simulateMs": simMs, "encodeMs": encodeMs})
+	post(map[string]any{"type": "result", "id": id, "traces": traces, "capped": capped, "simulateMs": simMs, "encodeMs": encodeMs})
 }
 
 // pause lets the worker's event loop run: the js/wasm runtime returns to

@@ -351,44 +351,10 @@ type runJob struct {
 	slow bool
 	// cmp is the run's right-hand variant in Compare mode.
 	cmp bool
-	// queue holds the worker's "decoded", "steps" and "result" messages
-	// for the job, in order, until its goroutine takes them (next); wake
-	// tells it one came, or that the job is gone (a newer run superseded
-	// it). The page's Go code runs on one thread, so the worker's
-	// callback and the goroutine never touch them at once.
-	queue []js.Value
-	wake  chan struct{}
-	gone  bool
-	done  chan struct{}
-}
-
-// push queues a message from the worker for the job's goroutine.
-func (j *runJob) push(m js.Value) {
-	j.queue = append(j.queue, m)
-	j.signal()
-}
-
-func (j *runJob) signal() {
-	select {
-	case j.wake <- struct{}{}:
-	default: // a wake-up is already pending
-	}
-}
-
-// next waits for the job's next message; false once the job is gone.
-func (j *runJob) next() (js.Value, bool) {
-	for {
-		if j.gone {
-			return js.Value{}, false
-		}
-		if len(j.queue) > 0 {
-			m := j.queue[0]
-			j.queue[0] = js.Value{}
-			j.queue = j.queue[1:]
-			return m, true
-		}
-		<-j.wake
-	}
+	// msgs gets the worker's "decoded" and "result" messages for the job;
+	// App.run closes it when a newer run supersedes the job.
+	msgs chan js.Value
+	done chan struct{}
 }
 
 // run sends the editor's text to the engine's worker, which decodes it
@@ -400,12 +366,11 @@ func (a *App) run(step int) <-chan struct{} {
 	start := now()
 	a.editTimer.stop()
 	if a.job != nil {
-		a.job.gone = true // its goroutine returns
-		a.job.signal()
+		close(a.job.msgs) // its goroutine returns
 	}
 	a.gen++ // the worker drops the job in progress, if any
 	a.endJob()
-	j := &runJob{gen: a.gen, done: make(chan struct{}), wake: make(chan struct{}, 1)}
+	j := &runJob{gen: a.gen, done: make(chan struct{}), msgs: make(chan js.Value, 2)}
 	text := a.text()
 	a.lastText = text
 	a.status("running", "Running…")
@@ -447,7 +412,10 @@ func (a *App) engineMessage(_ js.Value, args []js.Value) any {
 		return nil // a superseded run's
 	}
 	if m.Get("type").String() != "progress" {
-		j.push(m)
+		select {
+		case j.msgs <- m:
+		default: // cannot happen: one decoded and one result a run
+		}
 		return nil
 	}
 	if j.cancelled {
@@ -472,7 +440,7 @@ func (a *App) engineMessage(_ js.Value, args []js.Value) any {
 // once the worker has decoded it, then the runs' result.
 func (a *App) await(j *runJob, step int, start float64) {
 	defer close(j.done)
-	m, ok := j.next()
+	m, ok := <-j.msgs
 	if !ok {
 		return
 	}
@@ -499,21 +467,8 @@ func (a *App) await(j *runJob, step int, start float64) {
 		a.showScenarioName()
 	}
 	a.syncControls()
-	// The steps come in pieces while the worker simulates, and are read
-	// as they come (readSteps); then the result, with each trace's head.
-	t0 := now()
-	var readers [2]engine.TraceReader
-	var err error
-	for {
-		if m, ok = j.next(); !ok {
-			return
-		}
-		if m.Get("type").String() != "steps" {
-			break
-		}
-		if err == nil {
-			err = a.readSteps(j, &readers[min(1, m.Get("variant").Int())], m.Get("pieces"))
-		}
+	if m, ok = <-j.msgs; !ok {
+		return
 	}
 	a.endJob()
 	if e := m.Get("error"); e.Truthy() {
@@ -523,13 +478,12 @@ func (a *App) await(j *runJob, step int, start float64) {
 	}
 	measureMs("kueueplay:engine-simulate", m.Get("simulateMs").Float())
 	measureMs("kueueplay:engine-encode", m.Get("encodeMs").Float())
-	heads := m.Get("heads")
-	var left, right *trace.Trace
-	if err == nil {
-		left, err = readers[0].Finish([]byte(heads.Index(0).String()))
-	}
-	if err == nil && heads.Length() > 1 {
-		right, err = readers[1].Finish([]byte(heads.Index(1).String()))
+	traces := m.Get("traces")
+	t0 := now()
+	left, err := a.readTrace(j, traces.Index(0))
+	var right *trace.Trace
+	if err == nil && traces.Length() > 1 {
+		right, err = a.readTrace(j, traces.Index(1))
 	}
 	measure("kueueplay:trace-decode", t0)
 	if a.superseded(j) {
@@ -615,28 +569,33 @@ func (a *App) setStale(on bool) {
 	}
 }
 
-// readSteps reads pieces of a run's steps the worker sent (engine.Pieces)
-// into r, letting the browser paint every yieldEvery ms: a run of 15,000
-// workloads is tens of MB of JSON, seconds to read, most of it while the
-// worker still simulates. Blocking: call from the job's goroutine. A
-// newer run makes it stop early (the job is gone; its caller returns at
-// its next message).
-func (a *App) readSteps(j *runJob, r *engine.TraceReader, pieces js.Value) error {
-	n := pieces.Length()
+// readTrace puts together a trace the worker sent (engine.EncodeTrace's
+// head and pieces), letting the browser paint every yieldEvery ms: a run
+// of 15,000 workloads is tens of MB of JSON, seconds to read. It stops,
+// with a nil trace, once a newer run has started. Blocking: call from the
+// job's goroutine.
+func (a *App) readTrace(j *runJob, v js.Value) (*trace.Trace, error) {
+	r, err := engine.NewTraceReader([]byte(v.Get("head").String()))
+	if err != nil {
+		return nil, err
+	}
+	steps := v.Get("steps")
+	n := steps.Length()
 	last := now()
 	for i := range n {
-		if err := r.Add([]byte(pieces.Index(i).String())); err != nil {
-			return err
+		if err := r.Add([]byte(steps.Index(i).String())); err != nil {
+			return nil, err
 		}
-		if now()-last >= yieldEvery {
+		if now()-last >= yieldEvery && i+1 < n {
+			a.byID("status").SetTextContent(fmt.Sprintf("Reading the run… %d%%", (i+1)*100/n))
 			time.Sleep(time.Millisecond)
-			if j.gone {
-				return nil
+			if a.superseded(j) {
+				return nil, nil
 			}
 			last = now()
 		}
 	}
-	return nil
+	return r.Trace(), nil
 }
 
 // yieldEvery is how long, in milliseconds, the page reads a trace before

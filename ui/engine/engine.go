@@ -6,8 +6,7 @@
 //
 // What crosses between the two threads is JSON: the decoded scenario's
 // summary (Decoded), the progress line, and each run's trace in its JSON
-// form (the trace's one contract), its steps in pieces written as the run
-// makes them (Pieces) and its head once it has ended (Head), which
+// form (the trace's one contract) in pieces (EncodeTrace), which
 // TraceReader puts back together into the same trace. The package is pure: no I/O, no clock
 // (the caller's Stop callback decides when to pause), no syscall/js.
 package engine
@@ -74,14 +73,12 @@ func Decode(file string, text []byte) (*core.Scenario, Decoded) {
 // Simulate runs sc under v. stop is called after every step, as
 // sim.Options.Stop is (true stops the run, which ends "stopped"); capped
 // reports that the run reached maxSteps (when > 0) and was stopped there.
-// With a sink, each step goes to it as the run makes it
-// (sim.Options.Sink; Pieces.Add) and the trace returned has no steps.
-func Simulate(sc *core.Scenario, v view.Variant, maxSteps int, stop func(*trace.Step) bool, sink func(*trace.Step)) (tr *trace.Trace, capped bool, err error) {
+func Simulate(sc *core.Scenario, v view.Variant, maxSteps int, stop func(*trace.Step) bool) (tr *trace.Trace, capped bool, err error) {
 	sc2, err := v.Settings.Apply(sc)
 	if err != nil {
 		return nil, false, err
 	}
-	opts := sim.Options{
+	tr = sim.Run(sc2, sim.Options{
 		Gates: core.FeatureGates(maps.Clone(v.Gates)),
 		Stop: func(st *trace.Step) bool {
 			if maxSteps > 0 && st.Index+1 >= maxSteps {
@@ -90,97 +87,68 @@ func Simulate(sc *core.Scenario, v view.Variant, maxSteps int, stop func(*trace.
 			}
 			return stop != nil && stop(st)
 		},
-	}
-	if sink != nil {
-		opts.Sink = func(_ *trace.Trace, st *trace.Step) { sink(st) }
-	}
-	tr = sim.Run(sc2, opts)
+	})
 	return tr, capped, nil
 }
 
-// Pieces is a run's steps as the worker sends them to the page: JSON
-// arrays of about chunk bytes each (at least one step each), written as
-// the run makes its steps (Add as Simulate's sink) and taken while it
-// goes on (Take), so that the page reads a run of tens of MB a piece at a
-// time, letting the browser paint in between, and mostly while the
-// worker is still simulating (TraceReader).
-type Pieces struct {
-	chunk  int
-	cur    []byte
-	sealed [][]byte
-	err    error
-}
-
-// NewPieces starts the pieces of a run.
-func NewPieces(chunk int) *Pieces { return &Pieces{chunk: chunk} }
-
-// Add writes the next step.
-func (p *Pieces) Add(st *trace.Step) {
-	if p.err != nil {
-		return
-	}
-	n := len(p.cur)
-	if n > 0 && n >= p.chunk {
-		p.seal()
-		n = 0
-	}
-	if n == 0 {
-		p.cur = append(p.cur, '[')
-	} else {
-		p.cur = append(p.cur, ',')
-	}
-	p.cur, p.err = st.AppendJSON(p.cur)
-}
-
-func (p *Pieces) seal() {
-	p.sealed = append(p.sealed, append(p.cur, ']'))
-	p.cur = nil
-}
-
-// Take hands over the pieces written since the last Take: the full ones
-// and, with all, the one being written too; err is the first step that
-// could not be written.
-func (p *Pieces) Take(all bool) ([][]byte, error) {
-	if all && len(p.cur) > 0 {
-		p.seal()
-	}
-	out := p.sealed
-	p.sealed = nil
-	return out, p.err
-}
-
-// Head is the trace's JSON without its steps: what the worker sends once
-// the run has ended, after its pieces.
-func Head(tr *trace.Trace) ([]byte, error) {
+// EncodeTrace is the trace as the worker sends it: head, its JSON with no
+// steps, and its steps as JSON arrays of about chunk bytes each (at least
+// one step each), so that the page can read a run of tens of MB a piece at
+// a time and let the browser paint in between (TraceReader).
+func EncodeTrace(tr *trace.Trace, chunk int) (head []byte, steps [][]byte, err error) {
 	h := *tr
 	h.Steps = nil
-	return json.Marshal(&h)
+	if head, err = json.Marshal(&h); err != nil {
+		return nil, nil, err
+	}
+	var b []byte
+	for i := range tr.Steps {
+		st, err := json.Marshal(&tr.Steps[i])
+		if err != nil {
+			return nil, nil, err
+		}
+		if len(b) > 0 && len(b)+len(st) > chunk {
+			steps = append(steps, append(b, ']'))
+			b = nil
+		}
+		if len(b) == 0 {
+			b = append(b, '[')
+		} else {
+			b = append(b, ',')
+		}
+		b = append(b, st...)
+	}
+	if len(b) > 0 {
+		steps = append(steps, append(b, ']'))
+	}
+	return head, steps, nil
 }
 
-// TraceReader puts a trace the worker sent back together: each piece of
-// its steps in order (Add), as they come, then its head (Finish). The
-// trace it makes writes the same JSON as the one the worker simulated
-// (TestTraceRoundTrip), so a download from the page is the bytes the CLI
-// writes.
-type TraceReader struct{ steps []trace.Step }
+// TraceReader puts a trace EncodeTrace wrote back together: its head,
+// then each piece of its steps in order. The trace it makes writes the
+// same JSON as the one the worker simulated (TestTraceRoundTrip), so a
+// download from the page is the bytes the CLI writes.
+type TraceReader struct{ tr trace.Trace }
+
+// NewTraceReader starts a trace from its head.
+func NewTraceReader(head []byte) (*TraceReader, error) {
+	r := &TraceReader{}
+	if err := json.Unmarshal(head, &r.tr); err != nil {
+		return nil, fmt.Errorf("the engine's trace: %w", err)
+	}
+	r.tr.Steps = nil
+	return r, nil
+}
 
 // Add reads the next piece of the steps.
 func (r *TraceReader) Add(piece []byte) error {
 	var steps []trace.Step
 	if err := json.Unmarshal(piece, &steps); err != nil {
-		return fmt.Errorf("the engine's trace, steps from %d: %w", len(r.steps), err)
+		return fmt.Errorf("the engine's trace, steps from %d: %w", len(r.tr.Steps), err)
 	}
-	r.steps = append(r.steps, steps...)
+	r.tr.Steps = append(r.tr.Steps, steps...)
 	return nil
 }
 
-// Finish reads the trace's head and returns the trace with the steps
-// read so far.
-func (r *TraceReader) Finish(head []byte) (*trace.Trace, error) {
-	tr := &trace.Trace{}
-	if err := json.Unmarshal(head, tr); err != nil {
-		return nil, fmt.Errorf("the engine's trace: %w", err)
-	}
-	tr.Steps = r.steps
-	return tr, nil
-}
+// Trace is the trace read so far.
+func (r *TraceReader) Trace() *trace.Trace { return &r.tr }

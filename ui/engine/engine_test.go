@@ -82,7 +82,7 @@ func TestSimulate(t *testing.T) {
 	if !d.OK {
 		t.Fatal(d.Diagnostics, d.Error)
 	}
-	full, capped, err := engine.Simulate(sc, view.Variant{}, 0, nil, nil)
+	full, capped, err := engine.Simulate(sc, view.Variant{}, 0, nil)
 	if err != nil || capped {
 		t.Fatalf("Simulate = capped %v, %v", capped, err)
 	}
@@ -107,7 +107,7 @@ func TestSimulate(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			tr, capped, err := engine.Simulate(sc, tt.variant, tt.maxSteps, tt.stop, nil)
+			tr, capped, err := engine.Simulate(sc, tt.variant, tt.maxSteps, tt.stop)
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 					t.Fatalf("err = %v, want one containing %q", err, tt.wantErr)
@@ -142,22 +142,25 @@ func TestTraceRoundTrip(t *testing.T) {
 			if !d.OK {
 				t.Fatal(d.Diagnostics, d.Error)
 			}
-			tr, _, err := engine.Simulate(sc, view.Variant{}, 0, nil, nil)
+			tr, _, err := engine.Simulate(sc, view.Variant{}, 0, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
 			// Pieces of 4 KB: most scenarios take several.
-			head, pieces := encode(t, tr, 4096)
-			var r engine.TraceReader
+			head, pieces, err := engine.EncodeTrace(tr, 4096)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, err := engine.NewTraceReader(head)
+			if err != nil {
+				t.Fatal(err)
+			}
 			for _, p := range pieces {
 				if err := r.Add(p); err != nil {
 					t.Fatal(err)
 				}
 			}
-			back, err := r.Finish(head)
-			if err != nil {
-				t.Fatal(err)
-			}
+			back := r.Trace()
 			var want, again bytes.Buffer
 			if err := trace.WriteJSON(&want, tr); err != nil {
 				t.Fatal(err)
@@ -192,7 +195,7 @@ func TestEncodeTracePieces(t *testing.T) {
 	if !d.OK {
 		t.Fatal(d.Diagnostics, d.Error)
 	}
-	tr, _, err := engine.Simulate(sc, view.Variant{}, 0, nil, nil)
+	tr, _, err := engine.Simulate(sc, view.Variant{}, 0, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -206,7 +209,10 @@ func TestEncodeTracePieces(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, pieces := encode(t, tr, tt.chunk)
+			_, pieces, err := engine.EncodeTrace(tr, tt.chunk)
+			if err != nil {
+				t.Fatal(err)
+			}
 			if len(pieces) != tt.want {
 				t.Errorf("%d pieces, want %d", len(pieces), tt.want)
 			}
@@ -215,37 +221,14 @@ func TestEncodeTracePieces(t *testing.T) {
 }
 
 func TestTraceReaderRejectsGarbage(t *testing.T) {
-	var r engine.TraceReader
+	if _, err := engine.NewTraceReader([]byte(`{"steps": 3`)); err == nil {
+		t.Error("NewTraceReader accepted a broken head")
+	}
+	r, err := engine.NewTraceReader([]byte(`{"version": "x"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := r.Add([]byte(`{"index": 1}`)); err == nil {
 		t.Error("Add accepted steps that are not a list")
 	}
-	if _, err := r.Finish([]byte(`{"steps": 3`)); err == nil {
-		t.Error("Finish accepted a broken head")
-	}
-}
-
-// encode is tr as the worker sends it: its steps in pieces of about
-// chunk bytes, each taken as soon as it is full (as the worker does at
-// its pauses), then the rest, and its head.
-func encode(t *testing.T, tr *trace.Trace, chunk int) (head []byte, pieces [][]byte) {
-	t.Helper()
-	p := engine.NewPieces(chunk)
-	for i := range tr.Steps {
-		p.Add(&tr.Steps[i])
-		got, err := p.Take(false)
-		if err != nil {
-			t.Fatal(err)
-		}
-		pieces = append(pieces, got...)
-	}
-	rest, err := p.Take(true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pieces = append(pieces, rest...)
-	head, err = engine.Head(tr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return head, pieces
 }
