@@ -3,8 +3,7 @@
 // comes after the first result), applies the saved theme,
 // offers Go a way to register the service worker (offline use), and starts the WebAssembly
 // module (kueueplay.wasm), whose Go code (ui/app) runs the rest of the
-// page, and the engine's Web Worker (engine.js), a second instance of the
-// same module that decodes and simulates for it. It hands the editor to Go as kueueplayBoot.editor and forwards its
+// page. It hands the editor to Go as kueueplayBoot.editor and forwards its
 // changes to kueueplayBoot.onChange, which Go sets.
 //
 // Embed mode (?embed=1, for an iframe; site/embed.js makes such iframes):
@@ -77,7 +76,7 @@
     // would pass it before taking the text in, and tells onTooLarge, which
     // Go sets once the first result is on screen; until then the refusal
     // waits in refused.
-    maxBytes: 32 << 20,
+    maxBytes: 1 << 20,
     onTooLarge: null,
     refused: null,
     dark,
@@ -110,20 +109,10 @@
   // keeps the text and the diagnostics until CodeMirror takes them over.
   // #editor[data-ready=true] says CodeMirror is there. A read-only embed
   // never loads it.
-  //
-  // A text over editBytes characters (UTF-16 units, as CodeMirror counts;
-  // a dropped, pasted or opened file, or a large
-  // example such as Kueue's scalability test) is not put into CodeMirror,
-  // where it would hold the page for seconds: the facade keeps it and
-  // #large-text shows its size and first lines read-only, with "Edit
-  // anyway" to put it into the editor. It runs as any text does.
   const host = document.getElementById("editor");
-  const largeBox = document.getElementById("large-text");
-  const editBytes = 1 << 20;
   const lazyEditor = () => {
     let cm = null;
     let text = "";
-    let large = null; // the text, while it is too large to edit
     let diags = [];
     let loading = null;
     const pre = document.createElement("pre");
@@ -131,41 +120,6 @@
     pre.tabIndex = 0;
     pre.setAttribute("aria-label", "Scenario YAML (the editor is loading)");
     host.append(pre);
-    const put = (s) => {
-      if (cm) cm.setText(s);
-      else pre.textContent = text = s;
-    };
-    const showLarge = (s) => {
-      // CodeMirror keeps its older text, hidden: replacing it costs a
-      // reparse (and a deeply nested one has overflowed Lezer's stack).
-      large = s;
-      let lines = 0;
-      for (let i = s.indexOf("\n"); i >= 0; i = s.indexOf("\n", i + 1)) lines++;
-      if (s.length && !s.endsWith("\n")) lines++;
-      let head = 0;
-      for (let n = 0; n < 60 && head >= 0; n++) head = s.indexOf("\n", head + 1);
-      const bytes = new Blob([s]).size;
-      largeBox.querySelector(".large-summary").textContent =
-        `${(bytes / 1048576).toFixed(1)} MiB, ${lines.toLocaleString("en")} lines: too large to edit comfortably, so it runs as it is. Its first lines:`;
-      largeBox.querySelector(".large-head").textContent = head < 0 ? s : s.slice(0, head) + "\n…";
-      largeBox.dataset.bytes = String(bytes);
-      largeBox.hidden = false;
-      host.hidden = true;
-    };
-    const hideLarge = () => {
-      if (large === null) return;
-      large = null;
-      largeBox.hidden = true;
-      host.hidden = false;
-    };
-    largeBox.querySelector(".edit-anyway").addEventListener("click", () => {
-      const s = large;
-      hideLarge();
-      load().then(() => {
-        put(s ?? "");
-        if (cm) cm.focus();
-      });
-    });
     const load = () =>
       (loading ??= new Promise((resolve, reject) => {
         const s = document.createElement("script");
@@ -176,9 +130,6 @@
             dark: dark(),
             label: "Scenario YAML",
             onChange() {
-              // An edit in the editor (a paste into it while the large
-              // text is shown, say) makes the editor's text the text.
-              hideLarge();
               if (boot.onChange) boot.onChange();
             },
             maxBytes: boot.maxBytes,
@@ -186,8 +137,6 @@
               if (boot.onTooLarge) boot.onTooLarge(what, bytes, exact);
               else boot.refused = { what, bytes, exact };
             },
-            editBytes,
-            onLarge: (payload) => boot.takeText(payload),
           });
           if (diags.length) cm.setDiagnostics(diags);
           host.dataset.ready = "true";
@@ -202,73 +151,25 @@
     pre.addEventListener("focus", loadAndFocus);
     boot.loadEditor = load;
     return {
-      getText: () => large ?? (cm ? cm.getText() : text),
+      getText: () => (cm ? cm.getText() : text),
       setText(s) {
         s = String(s ?? "");
-        if (s.length > editBytes) return showLarge(s);
-        hideLarge();
-        put(s);
+        if (cm) cm.setText(s);
+        else pre.textContent = text = s;
       },
       setDiagnostics(list) {
         if (cm) cm.setDiagnostics(list);
         else diags = list;
       },
       gotoLine(line, col) {
-        if (large === null) load().then(() => cm && cm.gotoLine(line, col));
+        load().then(() => cm && cm.gotoLine(line, col));
       },
-      focus: () => (large === null ? loadAndFocus() : largeBox.querySelector(".large-head").focus()),
+      focus: loadAndFocus,
       setTheme(d) {
         if (cm) cm.setTheme(d);
       },
     };
   };
-  // takeText puts a text or a file (dropped, pasted, opened) in place of
-  // the scenario and runs it: a file is read only once its size is known
-  // to be within maxBytes; anything over it is refused, as the editor
-  // refuses a paste (onTooLarge).
-  boot.takeText = async (payload) => {
-    let t = payload;
-    if (typeof payload !== "string") {
-      const what = `the file "${payload.name.length > 60 ? payload.name.slice(0, 57) + "..." : payload.name}"`;
-      if (payload.size > boot.maxBytes) {
-        if (boot.onTooLarge) boot.onTooLarge(what, payload.size, true);
-        else boot.refused = { what, bytes: payload.size, exact: true };
-        return;
-      }
-      t = await payload.text();
-    }
-    boot.editor.setText(t);
-    if (boot.onChange) boot.onChange();
-  };
-  const fileInput = document.getElementById("file-input");
-  document.getElementById("open-file").addEventListener("click", () => fileInput.click());
-  fileInput.addEventListener("change", () => {
-    const f = fileInput.files && fileInput.files[0];
-    fileInput.value = "";
-    if (f) boot.takeText(f);
-  });
-  // A paste into the large text's summary replaces it, as a paste of
-  // everything in the editor does.
-  largeBox.addEventListener("paste", (e) => {
-    const t = e.clipboardData && e.clipboardData.getData("text/plain");
-    if (!t) return;
-    e.preventDefault();
-    if (t.length > boot.maxBytes) {
-      // As the editor refuses it: a lower bound, not counted.
-      if (boot.onTooLarge) boot.onTooLarge("the pasted text", t.length, false);
-      return;
-    }
-    boot.takeText(t);
-  });
-  // A file dropped on the large text's summary replaces it, as a drop on
-  // the editor does.
-  largeBox.addEventListener("dragover", (e) => e.preventDefault());
-  largeBox.addEventListener("drop", (e) => {
-    const f = e.dataTransfer && e.dataTransfer.files && e.dataTransfer.files[0];
-    if (!f) return;
-    e.preventDefault();
-    boot.takeText(f);
-  });
   // A read-only embed keeps the text in a plain object with the same
   // methods.
   const textOnly = () => {
@@ -383,31 +284,18 @@
     fail("Serve this folder over HTTP (make run), not from file://.");
     return;
   }
-  // The engine's worker (engine.js) decodes and simulates; this page's
-  // instance of the same module only renders. The module is compiled once,
-  // as it streams, and posted to the worker, which instantiates it too.
-  // Go sets engine.onMessage; post(msg) sends to the worker.
-  const worker = new Worker("engine.js");
-  boot.engine = {
-    onMessage: null,
-    post: (msg) => worker.postMessage(msg),
-  };
-  worker.onmessage = (e) => boot.engine.onMessage && boot.engine.onMessage(e.data);
-  worker.onerror = (e) => fail("The engine's worker failed: " + (e.message || "it did not load"));
   const go = new Go();
   const start = async () => {
-    let module;
+    let result;
     try {
-      module = await WebAssembly.compileStreaming(fetch("kueueplay.wasm"));
+      result = await WebAssembly.instantiateStreaming(fetch("kueueplay.wasm"), go.importObject);
     } catch {
       // A server that does not send application/wasm.
       const res = await fetch("kueueplay.wasm");
       if (!res.ok) throw new Error(`kueueplay.wasm: ${res.status} ${res.statusText}`);
-      module = await WebAssembly.compile(await res.arrayBuffer());
+      result = await WebAssembly.instantiate(await res.arrayBuffer(), go.importObject);
     }
-    worker.postMessage({ type: "module", module });
-    const instance = await WebAssembly.instantiate(module, go.importObject);
-    go.run(instance).then(() => fail("The engine stopped; reload the page."));
+    go.run(result.instance).then(() => fail("The engine stopped; reload the page."));
   };
   start().catch((err) => fail("Could not load the engine: " + String((err && err.message) || err)));
 })();

@@ -8,9 +8,7 @@
 // global object for scripts; both return a JSON string: {"trace": ...,
 // "text": ...} (the trace and its text form, trace.Format) or
 // {"diagnostics": [...]} / {"error": "..."}. It stays alive, so one
-// long-lived instance serves the page and every call. In the page's Web
-// Worker (site/engine.js), a second instance of the same module decodes
-// and simulates for the page (worker.go).
+// long-lived instance serves the page and every call.
 package main
 
 import (
@@ -67,13 +65,6 @@ func guard(f func() string) (out string) {
 }
 
 func main() {
-	if g := js.Global(); g.Get("WorkerGlobalScope").Truthy() && g.Get("document").IsUndefined() {
-		// The engine's worker: its heap holds a run being simulated (a
-		// 15,000-workload scenario's is hundreds of MB), so the collector
-		// keeps its default pace.
-		serveWorker()
-		select {}
-	}
 	// The page's heap is small (a few MB) and the collector runs on the
 	// page's only thread, so its pauses show up as stutters while stepping;
 	// collecting less often trades a few MB for fewer of them.

@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall/js"
@@ -13,8 +15,8 @@ import (
 
 	"github.com/kueueplay/kueueplay/core"
 	"github.com/kueueplay/kueueplay/core/scenario"
+	"github.com/kueueplay/kueueplay/core/sim"
 	"github.com/kueueplay/kueueplay/core/trace"
-	"github.com/kueueplay/kueueplay/ui/engine"
 	"github.com/kueueplay/kueueplay/ui/layout"
 	"github.com/kueueplay/kueueplay/ui/view"
 )
@@ -40,10 +42,8 @@ type App struct {
 	variant view.Variant
 	compare *view.Variant // the right-hand variant, nil when off
 
-	// dec is what the engine's worker said of the last scenario that
-	// decoded, nil if none; lastText is the text last sent to it.
-	dec      *engine.Decoded
-	lastText string
+	sc       *core.Scenario // the last scenario that decoded, nil if none
+	lastText string         // the text sc came from
 	left     *side
 	right    *side
 	diff     *view.Difference
@@ -97,9 +97,6 @@ func Start() error {
 	if b.IsUndefined() || b.Get("editor").IsNull() {
 		return errors.New("the page did not create the editor (boot.js)")
 	}
-	if b.Get("engine").IsUndefined() {
-		return errors.New("the page did not start the engine's worker (boot.js)")
-	}
 	if got := b.Get("maxBytes"); got.Type() != js.TypeNumber || got.Int() != maxPageBytes {
 		return fmt.Errorf("boot.js refuses pastes over %v bytes, the engine runs up to %d: make them agree", got, maxPageBytes)
 	}
@@ -118,7 +115,6 @@ func Start() error {
 		return nil
 	}))
 	b.Set("gotoStep", js.FuncOf(a.gotoStepFromChart))
-	b.Get("engine").Set("onMessage", js.FuncOf(a.engineMessage))
 	go a.load()
 	return nil
 }
@@ -272,11 +268,11 @@ func (a *App) edited() {
 func (a *App) showScenarioName() {
 	el := a.byID("scenario-name")
 	switch {
-	case a.embed && a.dec != nil && a.dec.Name != "" && (a.example == "" || a.text() != a.exampleText):
+	case a.embed && a.sc != nil && a.sc.Name != "" && (a.example == "" || a.text() != a.exampleText):
 		// An embed's scenario comes in a fragment: its own name says more
 		// than "shared".
-		el.SetTextContent(a.dec.Name)
-		el.SetAttribute("title", "Scenario "+a.dec.Name)
+		el.SetTextContent(a.sc.Name)
+		el.SetAttribute("title", "Scenario "+a.sc.Name)
 	case a.example != "" && a.text() == a.exampleText:
 		el.SetTextContent(strings.TrimSuffix(a.example, ".yaml"))
 		el.SetAttribute("title", "Example "+a.example)
@@ -300,13 +296,12 @@ func (a *App) fileName() string {
 	return "scenario.yaml"
 }
 
-// maxPageBytes bounds the text the page decodes: the decoder's own bound
-// (scenario.MaxInputBytes, 32 MiB; the engine's worker decodes, so a large
-// file no longer holds the page); maxPageSteps bounds a run's steps in the page, about 170 MB of trace
+// maxPageBytes bounds the text the page decodes (the API's body limit);
+// maxPageSteps bounds a run's steps in the page, about 170 MB of trace
 // and view at the 1.7 KB a step of a busy scenario takes, far below what
 // would exhaust the WebAssembly memory. The CLI has neither bound.
 const (
-	maxPageBytes = scenario.MaxInputBytes
+	maxPageBytes = 1 << 20
 	maxPageSteps = 100_000
 )
 
@@ -320,7 +315,7 @@ func (a *App) tooLarge(what string, n int, exact bool) core.Diagnostic {
 	}
 	return core.Diagnostic{
 		Pos: core.Pos{File: a.fileName(), Line: 1, Col: 1}, Severity: core.SeverityError,
-		Message: fmt.Sprintf("%s is %s; the playground runs at most %d bytes (32 MiB): run larger files with the CLI, kueueplay run FILE", what, size, maxPageBytes),
+		Message: fmt.Sprintf("%s is %s; the playground runs at most %d bytes (1 MiB, as the API does): run larger files with the CLI, kueueplay run FILE", what, size, maxPageBytes),
 	}
 }
 
@@ -329,177 +324,124 @@ func (a *App) tooLarge(what string, n int, exact bool) core.Diagnostic {
 // screen are unchanged.
 func (a *App) refuse(what string, n int, exact bool) {
 	a.showProblems([]core.Diagnostic{a.tooLarge(what, n, exact)}, nil)
-	a.status("error", "Not put in the editor: "+what+" is over the playground's 32 MiB (see Problems); the editor's text is unchanged.")
+	a.status("error", "Not put in the editor: "+what+" is over the playground's 1 MiB (see Problems); the editor's text is unchanged.")
 }
 
-// runJob is one run started by App.run. The page's Web Worker (the same
-// WebAssembly module, wasm/worker.go) decodes and simulates; the job's
-// goroutine waits for its answers (the scenario decoded, then the
-// traces) and shows them, so that the page's thread only renders. The
-// worker's progress lines are shown as they come (App.engineMessage);
-// the first one shows #cancel-run.
+// yieldEvery is how long, in milliseconds, a simulation goes on before it
+// lets the page handle input and paint (runJob).
+const yieldEvery = 30
+
+// runJob is one run started by App.run. Its simulations go on in a
+// goroutine whose sim.Options.Stop (App.pause) parks it on a timer every
+// yieldEvery ms: the js/wasm runtime returns to the browser only once
+// every goroutine is blocked. A run that ends within its first slice
+// shows its result before the browser gets control back, as a synchronous
+// one would; a longer one shows its progress and #cancel-run.
 type runJob struct {
-	// gen is the job's App.gen, which the worker's messages carry: once a
-	// newer run has started, the worker stops this one at its next pause
-	// and the page ignores what it still sends.
+	// gen is the job's App.gen: once a newer run has started (App.gen
+	// moved on), the job stops at its next step and shows nothing.
 	gen int
-	// cancelled is set by #cancel-run or Escape: the worker stops the run
-	// at its next pause and sends what ran.
+	// cancelled is set by #cancel-run or Escape: the job stops at its
+	// next step and shows what ran.
 	cancelled bool
-	// slow is set at the first progress line: the run takes long enough
-	// to show its progress and #cancel-run.
+	// capped is set when a run reached maxPageSteps and was stopped.
+	capped bool
+	// last is when the job last let the page run, or its simulation
+	// started (now()); slow that it has let the page run once, and shows
+	// its progress.
+	last float64
 	slow bool
-	// cmp is the run's right-hand variant in Compare mode.
-	cmp bool
-	// msgs gets the worker's "decoded" and "result" messages for the job;
-	// App.run closes it when a newer run supersedes the job.
-	msgs chan js.Value
 	done chan struct{}
 }
 
-// run sends the editor's text to the engine's worker, which decodes it
-// and, when it decodes, simulates it (both variants in Compare mode); the
-// job's goroutine shows its problems, then step of the result. A run in
-// progress is superseded first. The returned channel is closed when the
-// run has ended (shown, failed, or superseded by a newer one).
+// run decodes the editor's text, shows its problems, and when it decodes,
+// simulates it (both variants in Compare mode) and shows step. A run in
+// progress is superseded first. The simulations go on in a goroutine
+// (runJob); the returned channel is closed when the run has ended (shown,
+// failed, or superseded by a newer one).
 func (a *App) run(step int) <-chan struct{} {
 	start := now()
 	a.editTimer.stop()
-	if a.job != nil {
-		close(a.job.msgs) // its goroutine returns
-	}
-	a.gen++ // the worker drops the job in progress, if any
+	a.gen++ // supersedes the job in progress, if any
 	a.endJob()
-	j := &runJob{gen: a.gen, done: make(chan struct{}), msgs: make(chan js.Value, 2)}
+	j := &runJob{gen: a.gen, done: make(chan struct{})}
 	text := a.text()
 	a.lastText = text
 	a.status("running", "Running…")
+	var sc *core.Scenario
+	var err error
 	if len(text) > maxPageBytes {
-		a.showProblems([]core.Diagnostic{a.tooLarge("the text", len(text), true)}, nil)
+		// Decoding is synchronous: a file near the decoder's own 32 MiB
+		// limit would hold the page for many seconds. (The editor refuses
+		// a paste or drop over the limit; typing can still get here.)
+		err = &core.DiagnosticsError{Diagnostics: []core.Diagnostic{a.tooLarge("the text", len(text), true)}}
+	} else {
+		sc, err = scenario.Decode(a.fileName(), []byte(text))
+	}
+	var diags []core.Diagnostic
+	var de *core.DiagnosticsError
+	switch {
+	case err == nil:
+		diags = sc.Warnings
+	case errors.As(err, &de):
+		diags = de.Diagnostics
+		err = nil
+	}
+	a.showProblems(diags, err)
+	if sc == nil {
 		a.status("error", "Fix the errors in the scenario to run it; the last run stays on screen.")
 		a.setStale(true)
 		close(j.done)
 		return j.done
 	}
-	req := engine.Request{File: a.fileName(), Variants: []view.Variant{a.variant.Clone()}, MaxSteps: maxPageSteps}
-	if a.compare != nil {
-		req.Variants = append(req.Variants, a.compare.Clone())
-		j.cmp = true
-	}
-	body, err := json.Marshal(req)
-	if err != nil { // cannot happen: plain data
-		a.status("error", err.Error())
-		close(j.done)
-		return j.done
-	}
-	a.job = j
-	boot().Get("engine").Call("post", map[string]any{"type": "run", "id": j.gen, "request": string(body), "text": text})
-	go a.await(j, step, start)
-	return j.done
-}
-
-// engineMessage is kueueplayBoot.engine.onMessage: a message from the
-// engine's worker (wasm/worker.go documents them). Progress lines are
-// shown at once; the rest goes to the job's goroutine.
-func (a *App) engineMessage(_ js.Value, args []js.Value) any {
-	m := args[0]
-	if m.Get("type").String() == "fatal" {
-		a.status("error", "The engine stopped: "+m.Get("error").String()+"; reload the page.")
-		return nil
-	}
-	j := a.job
-	if j == nil || m.Get("id").Int() != j.gen {
-		return nil // a superseded run's
-	}
-	if m.Get("type").String() != "progress" {
-		select {
-		case j.msgs <- m:
-		default: // cannot happen: one decoded and one result a run
-		}
-		return nil
-	}
-	if j.cancelled {
-		return nil
-	}
-	if !j.slow {
-		j.slow = true
-		a.byID("cancel-run").RemoveAttribute("hidden")
-		a.byID("status").SetAttribute("aria-busy", "true")
-		a.setStale(true)
-	}
-	what := "Running"
-	if j.cmp {
-		what = []string{"Running the left-hand variant", "Running the right-hand variant"}[min(1, m.Get("variant").Int())]
-	}
-	a.byID("status").SetTextContent(fmt.Sprintf("%s… cycle %d (%s simulated). Esc or Cancel stops it.",
-		what, m.Get("cycle").Int(), view.FormatTime(int64(m.Get("timeMs").Float()))))
-	return nil
-}
-
-// await runs in the job's goroutine: it shows the scenario's problems
-// once the worker has decoded it, then the runs' result.
-func (a *App) await(j *runJob, step int, start float64) {
-	defer close(j.done)
-	m, ok := <-j.msgs
-	if !ok {
-		return
-	}
-	measureMs("kueueplay:engine-decode", m.Get("ms").Float())
-	var dec engine.Decoded
-	if err := json.Unmarshal([]byte(m.Get("decoded").String()), &dec); err != nil {
-		dec.Error = "the engine's answer: " + err.Error()
-	}
-	var derr error
-	if dec.Error != "" {
-		derr = errors.New(dec.Error)
-	}
-	a.showProblems(dec.Diagnostics, derr)
-	if !dec.OK {
-		a.endJob()
-		a.status("error", "Fix the errors in the scenario to run it; the last run stays on screen.")
-		a.setStale(true)
-		return
-	}
-	a.dec = &dec
-	a.byID("description").SetTextContent(dec.Description)
-	a.byID("kueue-config").SetTextContent(dec.Configuration)
+	a.sc = sc
+	a.byID("description").SetTextContent(sc.Description)
+	a.byID("kueue-config").SetTextContent(view.ConfigurationText(sim.TraceConfiguration(sc.Configuration)))
 	if a.embed {
 		a.showScenarioName()
 	}
 	a.syncControls()
-	if m, ok = <-j.msgs; !ok {
-		return
+	a.job = j
+	var cmp *view.Variant
+	if a.compare != nil {
+		c := a.compare.Clone()
+		cmp = &c
 	}
-	a.endJob()
-	if e := m.Get("error"); e.Truthy() {
-		a.status("error", e.String())
-		a.setStale(true)
-		return
+	go a.simulateAll(j, sc, a.variant.Clone(), cmp, step, start)
+	return j.done
+}
+
+// simulateAll runs in a goroutine: it simulates sc under v (and cmp in
+// Compare mode, in the same job) and shows the result unless a newer run
+// superseded it.
+func (a *App) simulateAll(j *runJob, sc *core.Scenario, v view.Variant, cmp *view.Variant, step int, start float64) {
+	defer close(j.done)
+	j.last = now() // the first slice starts after the decoding
+	what := "Running"
+	if cmp != nil {
+		what = "Running the left-hand variant"
 	}
-	measureMs("kueueplay:engine-simulate", m.Get("simulateMs").Float())
-	measureMs("kueueplay:engine-encode", m.Get("encodeMs").Float())
-	traces := m.Get("traces")
-	t0 := now()
-	left, err := a.readTrace(j, traces.Index(0))
+	left, err := a.simulate(j, sc, v, what)
 	var right *trace.Trace
-	if err == nil && traces.Length() > 1 {
-		right, err = a.readTrace(j, traces.Index(1))
+	if err == nil && cmp != nil && left.End != "stopped" {
+		right, err = a.simulate(j, sc, *cmp, "Running the right-hand variant")
+		if err != nil {
+			err = errors.New("Right-hand variant: " + err.Error())
+		}
 	}
-	measure("kueueplay:trace-decode", t0)
 	if a.superseded(j) {
 		return
 	}
+	a.endJob()
 	if err != nil {
 		a.status("error", err.Error())
 		a.setStale(true)
 		return
 	}
-	capped := m.Get("capped").Bool()
-	cmp := j.cmp
 	a.setStale(false)
 	a.setRun(a.left, left)
 	shown, prefix := left, "" // the run the status line speaks of
-	if cmp {
+	if cmp != nil {
 		a.diff = nil
 		d := a.byID("difference")
 		switch {
@@ -525,16 +467,58 @@ func (a *App) await(j *runJob, step int, start float64) {
 	}
 	a.show(step)
 	measure("kueueplay:run", start)
-	state, text := a.runStatus(shown, now()-start, capped)
+	state, text := a.runStatus(shown, now()-start, j.capped)
 	a.status(state, prefix+text)
 }
+
+// pause is the runs' sim.Options.Stop: every yieldEvery ms it shows the
+// progress and parks the goroutine on a timer (not runtime.Gosched, nor
+// a zero sleep: neither lets the browser run), so the page handles
+// clicks, keys and paints. It stops the run once the job is cancelled or
+// superseded.
+//
+// It also collects garbage there when the heap nears the collector's
+// next goal. Left to itself, the collector marks concurrently, and on
+// js/wasm the marking left when the goroutine parks runs as idle work
+// before the runtime returns to the browser: a pause of 100-300 ms at a
+// random yield for a run that allocates much (measured on a scenario with
+// 2,000 admitted workloads), where a collection here takes 20-50 ms.
+func (a *App) pause(j *runJob, what string, st *trace.Step) bool {
+	if j.cancelled || a.superseded(j) {
+		return true
+	}
+	if st.Index+1 >= maxPageSteps {
+		j.capped = true
+		return true
+	}
+	if now()-j.last < yieldEvery {
+		return false
+	}
+	if !j.slow {
+		j.slow = true
+		a.byID("cancel-run").RemoveAttribute("hidden")
+		a.byID("status").SetAttribute("aria-busy", "true")
+		a.setStale(true)
+	}
+	a.byID("status").SetTextContent(fmt.Sprintf("%s… cycle %d (%s simulated). Esc or Cancel stops it.", what, st.Cycle, view.FormatTime(st.TimeMs)))
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	if ms.HeapAlloc > ms.NextGC/10*7 {
+		runtime.GC()
+	}
+	time.Sleep(time.Millisecond)
+	j.last = now()
+	return j.cancelled || a.superseded(j)
+}
+
+// superseded reports whether a newer run has started since job j.
+func (a *App) superseded(j *runJob) bool { return j.gen != a.gen }
 
 // cancelRun stops the run in progress (#cancel-run, Escape); what it ran
 // so far is shown.
 func (a *App) cancelRun() {
-	if a.job != nil && !a.job.cancelled {
+	if a.job != nil {
 		a.job.cancelled = true
-		boot().Get("engine").Call("post", map[string]any{"type": "cancel", "id": a.job.gen})
 		a.byID("status").SetTextContent("Cancelling…")
 	}
 }
@@ -569,41 +553,18 @@ func (a *App) setStale(on bool) {
 	}
 }
 
-// readTrace puts together a trace the worker sent (engine.EncodeTrace's
-// head and pieces), letting the browser paint every yieldEvery ms: a run
-// of 15,000 workloads is tens of MB of JSON, seconds to read. It stops,
-// with a nil trace, once a newer run has started. Blocking: call from the
-// job's goroutine.
-func (a *App) readTrace(j *runJob, v js.Value) (*trace.Trace, error) {
-	r, err := engine.NewTraceReader([]byte(v.Get("head").String()))
+// simulate runs sc under variant v for job j (what names it in the
+// progress). Blocking: call from the job's goroutine.
+func (a *App) simulate(j *runJob, sc *core.Scenario, v view.Variant, what string) (*trace.Trace, error) {
+	sc2, err := v.Settings.Apply(sc)
 	if err != nil {
 		return nil, err
 	}
-	steps := v.Get("steps")
-	n := steps.Length()
-	last := now()
-	for i := range n {
-		if err := r.Add([]byte(steps.Index(i).String())); err != nil {
-			return nil, err
-		}
-		if now()-last >= yieldEvery && i+1 < n {
-			a.byID("status").SetTextContent(fmt.Sprintf("Reading the run… %d%%", (i+1)*100/n))
-			time.Sleep(time.Millisecond)
-			if a.superseded(j) {
-				return nil, nil
-			}
-			last = now()
-		}
-	}
-	return r.Trace(), nil
+	return sim.Run(sc2, sim.Options{
+		Gates: core.FeatureGates(maps.Clone(v.Gates)),
+		Stop:  func(st *trace.Step) bool { return a.pause(j, what, st) },
+	}), nil
 }
-
-// yieldEvery is how long, in milliseconds, the page reads a trace before
-// it lets the browser handle input and paint (readTrace).
-const yieldEvery = 30
-
-// superseded reports whether a newer run has started since job j.
-func (a *App) superseded(j *runJob) bool { return j.gen != a.gen }
 
 // runStatus is the status line after a run that took ms: state ready,
 // or error when spec.maxCycles or the page's step limit (capped) cut it
@@ -633,37 +594,13 @@ func (a *App) runStatus(tr *trace.Trace, ms float64, capped bool) (string, strin
 		tr.Cycles, len(tr.Steps), view.FormatTime(tr.EndMs), end, ms)
 }
 
-// maxLogEntries bounds the event log the page lays out, and maxMarks the
-// steps that get a mark under the scrubber: laying out the 30,000 entries
-// of a 10,000-step run took 2.6 s of the page's thread (and the marks
-// most of another second), where 2,000 take about 0.2 s. Longer runs show
-// their first entries and say how many more there are; the scrubber, the
-// [ ] keys and the Overview still reach every step.
-const (
-	maxLogEntries = 2000
-	maxMarks      = 2000
-)
-
 // setRun puts a new run into a side and renders what depends on the whole
 // run: the event log (and, on the left, the scrubber's marks).
 func (a *App) setRun(s *side, tr *trace.Trace) {
-	defer measure("kueueplay:set-run", now())
 	s.tr, s.model, s.marks = tr, view.New(tr), view.Timeline(tr)
-	entries := view.EventLog(tr)
-	var more *view.Node
-	if len(entries) > maxLogEntries {
-		last := entries[maxLogEntries-1]
-		more = &view.Node{Tag: "li", Attrs: []view.Attr{{Name: "class", Value: "more"}},
-			Text: fmt.Sprintf("… and %d more entries after step %d (%s): the scrubber and the Overview reach them.", len(entries)-maxLogEntries, last.Step, last.Time)}
-		entries = entries[:maxLogEntries]
-	}
-	fill(s.panel("events"), layout.EventLog(entries).Add(more))
+	fill(s.panel("events"), layout.EventLog(view.EventLog(tr)))
 	if s == a.left {
-		if len(s.marks) <= maxMarks {
-			fill(a.byID("marks"), layout.Marks(s.marks))
-		} else {
-			fill(a.byID("marks"), nil) // thinner than a pixel each: the scrubber alone
-		}
+		fill(a.byID("marks"), layout.Marks(s.marks))
 		sc := a.byID("scrubber")
 		sc.SetAttribute("max", strconv.Itoa(max(0, len(tr.Steps)-1)))
 		a.showOverview()
@@ -959,8 +896,8 @@ func (a *App) copyFullLink() {
 // baseName names downloads after the scenario.
 func (a *App) baseName() string {
 	name := "scenario"
-	if a.dec != nil && a.dec.Name != "" {
-		name = a.dec.Name
+	if a.sc != nil && a.sc.Name != "" {
+		name = a.sc.Name
 	} else if a.example != "" {
 		name = strings.TrimSuffix(a.example, ".yaml")
 	}

@@ -333,8 +333,8 @@ func (a *App) gateValue(v view.Variant, name string) bool {
 	if on, ok := v.Gates[name]; ok {
 		return on
 	}
-	if a.dec != nil {
-		return a.dec.Gates.Enabled(name)
+	if a.sc != nil {
+		return a.sc.Gates.Enabled(name)
 	}
 	on, _ := core.GateDefault(name)
 	return on
@@ -343,7 +343,7 @@ func (a *App) gateValue(v view.Variant, name string) bool {
 // syncControls (re)builds the gate and setting forms of both variants from
 // the current state, and shows Compare mode's parts.
 func (a *App) syncControls() {
-	key := fmt.Sprint(a.variant, a.compare != nil, a.dec.Gates)
+	key := fmt.Sprint(a.variant, a.compare != nil, a.sc.Gates)
 	if a.compare != nil {
 		key += fmt.Sprint(*a.compare)
 	}

@@ -1,13 +1,11 @@
 //go:build js && wasm
 
-// Package app is the browser playground's DOM glue: it runs inside the
-// page's long-lived WebAssembly module (wasm/main.go), sends the text to
-// the engine's Web Worker (a second instance of the same module,
-// wasm/worker.go, which decodes and simulates with ui/engine and sends
-// back the problems, its progress and the traces as JSON), builds the
-// view-model (ui/view) and its HTML layout (ui/layout, plain view.Node
-// trees), and puts those on the page (runJob in app.go): a long run
-// neither freezes the tab nor outlives a newer run.
+// Package app is the browser playground's DOM glue: it runs inside the one
+// long-lived WebAssembly module (wasm/main.go), calls the core directly
+// (scenario.Decode, sim.Run), builds the view-model (ui/view) and its HTML
+// layout (ui/layout, plain view.Node trees), and puts those on the page.
+// Simulations run in a goroutine that pauses every ~30 ms (runJob in
+// app.go), so a long one neither freezes the tab nor outlives a newer run.
 // The page's controls are handled through a thin wrapper over syscall/js
 // (element.go); rendered
 // trees go to site/boot.js's kueueplayBoot.render as one JSON string,
@@ -67,23 +65,16 @@
 //	                     loaded after the first result (or at once on a
 //	                     click on the text); until then pre.editor-text in
 //	                     #editor shows the text, and once it is there
-//	                     #editor has data-ready="true". A text over
-//	                     1 MiB (set, pasted, dropped or opened with
-//	                     #open-file) is kept out of the editor: #editor is
-//	                     hidden and section#large-text (data-bytes, its
-//	                     size) shows its size and first lines read-only,
-//	                     with button.edit-anyway to edit it; it runs as
-//	                     any text does. A paste
+//	                     #editor has data-ready="true". A paste
 //	                     or drop that would make the text longer than
-//	                     maxPageBytes (32 MiB) is refused before the editor
+//	                     maxPageBytes (1 MiB) is refused before the editor
 //	                     takes it in: the text and the run on screen stay,
 //	                     #problems has one error at 1:1 ("the pasted text
-//	                     is N bytes; the playground runs at most 33554432
+//	                     is N bytes; the playground runs at most 1048576
 //	                     bytes …", or "the text after this paste", "the
 //	                     dropped file "F"", …) and #status is error, "Not
 //	                     put in the editor: …". A run of longer text (typed)
 //	                     gives the same error as "the text is N bytes".
-//	#open-file           opens a file (input#file-input), as a drop does
 //	#problem-count       "no problems", "1 error", "2 errors, 1 warning"
 //	#problems            ul; one li[data-severity] per diagnostic holding a
 //	                     button[data-goto-line][data-goto-col]
@@ -141,9 +132,8 @@
 // at Compare mode's first difference), ul.targets li[data-workload]
 // [data-reason] for its preemption targets, the event log's
 // li[data-step] > button[data-goto-step][data-kind][data-outcome]
-// (li.current for the step shown; only the first 2,000 entries, then
-// li.more saying how many follow), and the marks' [data-goto-step]
-// (.current, .differs; none for a run of over 2,000 steps); in the placement panels, .placement[data-pod]
+// (li.current for the step shown), and the marks' [data-goto-step]
+// (.current, .differs); in the placement panels, .placement[data-pod]
 // [data-outcome][data-node] with table.verdicts tbody[data-node] (.chosen,
 // .rejected), li.pending-pod[data-pod], li.removed[data-pod][data-cost],
 // and in the nodes panel .unit[data-unit][data-full] holding

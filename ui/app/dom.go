@@ -191,13 +191,6 @@ var performance = js.Global().Get("performance")
 // the object).
 func now() float64 { return performance.Call("now").Float() }
 
-// measureMs records a performance measure of ms milliseconds ending now:
-// the engine's worker reports what its steps took (its clock's origin is
-// not the page's).
-func measureMs(name string, ms float64) {
-	performance.Call("measure", name, map[string]any{"duration": ms, "end": now()})
-}
-
 // measure records a performance measure from start to now.
 func measure(name string, start float64) {
 	performance.Call("measure", name, map[string]any{"start": start, "end": now()})
