@@ -132,8 +132,9 @@
 // at Compare mode's first difference), ul.targets li[data-workload]
 // [data-reason] for its preemption targets, the event log's
 // li[data-step] > button[data-goto-step][data-kind][data-outcome]
-// (li.current for the step shown), and the marks' [data-goto-step]
-// (.current, .differs); in the placement panels, .placement[data-pod]
+// (li.current for the step shown; only the first 2,000 entries, then
+// li.more saying how many follow), and the marks' [data-goto-step]
+// (.current, .differs; none for a run of over 2,000 steps); in the placement panels, .placement[data-pod]
 // [data-outcome][data-node] with table.verdicts tbody[data-node] (.chosen,
 // .rejected), li.pending-pod[data-pod], li.removed[data-pod][data-cost],
 // and in the nodes panel .unit[data-unit][data-full] holding
