@@ -5,10 +5,13 @@
 // (#app) it starts the UI, which calls the core directly. In every host
 // (the page, Node in the tests) it also registers
 // kueueplay.validate(yaml) and kueueplay.simulate(yaml, gates) on the
-// global object for scripts; both return a JSON string: {"trace": ...,
-// "text": ...} (the trace and its text form, trace.Format) or
-// {"diagnostics": [...]} / {"error": "..."}. It stays alive, so one
-// long-lived instance serves the page and every call.
+// global object for scripts; both return a JSON string: {"trace": ...}
+// (the trace's JSON, as the CLI writes it) or {"diagnostics": [...]} /
+// {"error": "..."}. The trace's text form (trace.Format) is not part of
+// the module: the page does not show it, and it was 16 KB of the page's
+// first load (brotli); the CLI (kueueplay run) and the API
+// (/v1/simulate?format=text) write it. It stays alive, so one long-lived
+// instance serves the page and every call.
 package main
 
 import (
@@ -16,19 +19,16 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
-	"strings"
 	"syscall/js"
 
 	"github.com/kueueplay/kueueplay/core"
 	"github.com/kueueplay/kueueplay/core/scenario"
 	"github.com/kueueplay/kueueplay/core/sim"
-	"github.com/kueueplay/kueueplay/core/trace"
 	"github.com/kueueplay/kueueplay/ui/app"
 )
 
 type response struct {
 	Trace       any               `json:"trace,omitempty"`
-	Text        string            `json:"text,omitempty"`
 	Diagnostics []core.Diagnostic `json:"diagnostics,omitempty"`
 	Error       string            `json:"error,omitempty"`
 }
@@ -100,11 +100,7 @@ func main() {
 				}
 			}
 			tr := sim.Run(sc, sim.Options{Gates: gates})
-			var text strings.Builder
-			if err := trace.Format(&text, tr); err != nil {
-				return encode(response{Error: err.Error()})
-			}
-			r.Trace, r.Text = tr, text.String()
+			r.Trace = tr
 			return encode(r)
 		})
 	}))
