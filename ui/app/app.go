@@ -594,35 +594,16 @@ func (a *App) runStatus(tr *trace.Trace, ms float64, capped bool) (string, strin
 		tr.Cycles, len(tr.Steps), view.FormatTime(tr.EndMs), end, ms)
 }
 
-// maxLogEntries bounds the event log the page lays out, and maxMarks the
-// steps that get a mark under the scrubber: laying out the 30,000 entries
-// of a 10,000-step run took 2.6 s of the page's thread (and the marks
-// most of another second), where 2,000 take about 0.2 s. Longer runs show
-// their first entries and say how many more there are; the scrubber, the
-// [ ] keys and the Overview still reach every step.
-const (
-	maxLogEntries = 2000
-	maxMarks      = 2000
-)
-
 // setRun puts a new run into a side and renders what depends on the whole
 // run: the event log (and, on the left, the scrubber's marks).
 func (a *App) setRun(s *side, tr *trace.Trace) {
 	s.tr, s.model, s.marks = tr, view.New(tr), view.Timeline(tr)
-	entries := view.EventLog(tr)
-	var more *view.Node
-	if len(entries) > maxLogEntries {
-		last := entries[maxLogEntries-1]
-		more = &view.Node{Tag: "li", Attrs: []view.Attr{{Name: "class", Value: "more"}},
-			Text: fmt.Sprintf("… and %d more entries after step %d (%s): the scrubber and the Overview reach them.", len(entries)-maxLogEntries, last.Step, last.Time)}
-		entries = entries[:maxLogEntries]
-	}
-	fill(s.panel("events"), layout.EventLog(entries).Add(more))
+	fill(s.panel("events"), layout.EventLog(view.EventLog(tr)))
 	if s == a.left {
-		if len(s.marks) <= maxMarks {
+		if len(s.marks) <= layout.MaxMarks {
 			fill(a.byID("marks"), layout.Marks(s.marks))
 		} else {
-			fill(a.byID("marks"), nil) // thinner than a pixel each: the scrubber alone
+			fill(a.byID("marks"), nil) // the scrubber alone
 		}
 		sc := a.byID("scrubber")
 		sc.SetAttribute("max", strconv.Itoa(max(0, len(tr.Steps)-1)))

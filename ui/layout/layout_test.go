@@ -991,6 +991,46 @@ func TestEventLog(t *testing.T) {
 	}
 }
 
+// TestEventLogBound checks that a log longer than MaxLogEntries lays out
+// its first MaxLogEntries entries and an li.more that counts the rest.
+func TestEventLogBound(t *testing.T) {
+	entries := func(n int) []view.LogEntry {
+		var es []view.LogEntry
+		for i := range n {
+			es = append(es, view.LogEntry{Step: i, Time: itoa(i) + "s", Kind: "arrival", Text: "arrived"})
+		}
+		return es
+	}
+	tests := []struct {
+		name     string
+		n        int
+		wantRows int
+		wantMore string
+	}{
+		{name: "at the bound", n: MaxLogEntries, wantRows: MaxLogEntries},
+		{name: "one over", n: MaxLogEntries + 1, wantRows: MaxLogEntries,
+			wantMore: "… and 1 more entries after step 1999 (1999s): the scrubber and the Overview reach them."},
+		{name: "far over", n: 3 * MaxLogEntries, wantRows: MaxLogEntries,
+			wantMore: "… and 4000 more entries after step 1999 (1999s): the scrubber and the Overview reach them."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			n := EventLog(entries(tt.n))
+			rows, more := 0, ""
+			for _, li := range n.Children {
+				if li.Attr("class") == "more" {
+					more = li.Text
+					continue
+				}
+				rows++
+			}
+			if rows != tt.wantRows || more != tt.wantMore {
+				t.Errorf("%d entries: %d rows and more %q, want %d and %q", tt.n, rows, more, tt.wantRows, tt.wantMore)
+			}
+		})
+	}
+}
+
 // TestQuotaBar checks the geometry of one bar: the segments where the
 // view puts them, the quota marker, the borrowing limit marker only when
 // there is a limit.
