@@ -143,7 +143,7 @@ func formatStep(b *bufio.Writer, st *Step, prevStep *Step, prev, usage []UsageRo
 		if subject == "" {
 			subject = e.ClusterQueue
 		}
-		fmt.Fprintf(b, "  %-9s %s: %s\n", e.Kind, subject, e.Message)
+		fmt.Fprintf(b, "  %-9s %s: %s\n", e.Kind, subject, e.Text())
 	}
 	for _, h := range st.Heads {
 		fmt.Fprintf(b, "  head      %s %s\n", h.ClusterQueue, h.Workload)
