@@ -308,6 +308,9 @@ type Replay struct {
 	usage  []UsageRow
 	queues []QueueState
 	err    bool
+	// usageOnly skips the queues (Queues stays empty): the text format
+	// prints usage only.
+	usageOnly bool
 }
 
 // NewReplay starts a walk over tr before its first step.
@@ -353,7 +356,9 @@ func (st *Step) IsFull() bool { return st.Full || len(st.Usage) > 0 || len(st.Qu
 func (r *Replay) apply(st *Step) {
 	if st.IsFull() || r.i == 0 {
 		r.usage = append(r.usage[:0], st.Usage...)
-		r.queues = append(r.queues[:0], st.Queues...)
+		if !r.usageOnly {
+			r.queues = append(r.queues[:0], st.Queues...)
+		}
 		return
 	}
 	for _, c := range st.UsageChanges {
@@ -363,6 +368,9 @@ func (r *Replay) apply(st *Step) {
 		}
 		u := &r.usage[c.Row]
 		u.Used, u.Terminating, u.Borrowed, u.Lent, u.Available = c.Used, c.Terminating, c.Borrowed, c.Lent, c.Available
+	}
+	if r.usageOnly {
+		return
 	}
 	for _, c := range st.QueueChanges {
 		if c.Queue < 0 || c.Queue >= len(r.queues) {
