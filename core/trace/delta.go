@@ -159,7 +159,26 @@ func (d *differ) diff(old, new []string) *ListEdit {
 			}
 		}
 	}
-	keep := d.lis(at)
+	// Names that kept their order (a list that lost some and gained
+	// others, the usual step) are their own longest increasing run: only a
+	// move needs the search.
+	keep, last := d.keep[:0], -1
+	for j, v := range at {
+		if v < 0 {
+			continue
+		}
+		if v <= last {
+			keep = nil
+			break
+		}
+		last = v
+		keep = append(keep, j)
+	}
+	if keep == nil {
+		keep = d.lis(at)
+	} else {
+		d.keep = keep
+	}
 	kept := grow(d.kept, len(om))
 	d.kept = kept
 	clear(kept)

@@ -2,6 +2,7 @@ package trace
 
 import (
 	"fmt"
+	"reflect"
 	"slices"
 	"testing"
 
@@ -89,6 +90,15 @@ func FuzzListEdit(f *testing.F) {
 		}
 		if l := lcs(old, new); len(e.Del) != len(old)-l || len(e.Ins) != len(new)-l {
 			t.Fatalf("edit %+v from %q to %q is not minimal: the lists share %d names in order", e, old, new, l)
+		}
+		// A differ keeps its scratch space from one diff to the next (a
+		// Compactor's): the same edits, there and back.
+		var d differ
+		if got := d.diff(old, new); !reflect.DeepEqual(got, e) {
+			t.Fatalf("a reused differ: %+v, want %+v", got, e)
+		}
+		if got, want := d.diff(new, old), diffList(new, old); !reflect.DeepEqual(got, want) {
+			t.Fatalf("a reused differ, back: %+v, want %+v", got, want)
 		}
 	})
 }
