@@ -2,6 +2,7 @@ package trace_test
 
 import (
 	"encoding/json"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -109,5 +110,25 @@ func TestEventJSONBadDuration(t *testing.T) {
 				t.Errorf("%s: decoded as %+v, want an error", data, e)
 			}
 		})
+	}
+}
+
+// TestEngineEventsHaveWords: every event the engine writes for the
+// gallery's scenarios says something, from its Message or its facts (an
+// event kind or case the rules of Text do not know must keep its words).
+func TestEngineEventsHaveWords(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join(scenarioDir, "*.yaml"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no scenarios (%v)", err)
+	}
+	for _, f := range files {
+		tr := runScenario(t, f)
+		for _, st := range tr.Steps {
+			for _, e := range st.Events {
+				if e.Text() == "" {
+					t.Errorf("%s step %d: event %+v has no words", filepath.Base(f), st.Index, e)
+				}
+			}
+		}
 	}
 }
