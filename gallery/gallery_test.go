@@ -1,12 +1,15 @@
 package gallery_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/kueueplay/kueueplay/gallery"
+	"github.com/kueueplay/kueueplay/internal/scalability"
 )
 
 func TestIndexScenarios(t *testing.T) {
@@ -70,5 +73,38 @@ func TestIndexRejectsInvalid(t *testing.T) {
 	}
 	if _, err := gallery.Index(os.DirFS(t.TempDir())); err == nil {
 		t.Error("Index accepted an empty directory")
+	}
+}
+
+// The site build adds Kueue's scalability test (scripts/scalability) to
+// the gallery's files; it must land in its own group, after the others,
+// with the scenario's name and description.
+func TestIndexScalability(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"default.yaml", "docs-cluster-queue-borrowing.yaml"} {
+		src, err := os.ReadFile(filepath.Join("..", "testdata", "scenarios", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), src, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f, err := os.Create(filepath.Join(dir, "scalability-kueue.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := scalability.Write(f, 60, 100*time.Millisecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	entries, err := gallery.Index(os.DirFS(dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := entries[len(entries)-1]
+	if last.File != "scalability-kueue.yaml" || last.Group != "Real sizes: Kueue's scalability test" || last.Name != fmt.Sprintf("scalability-baseline-%d", n) || !strings.Contains(last.Description, "Kueue's scheduler scalability test") {
+		t.Errorf("last entry = %+v, want scalability-kueue.yaml in the real-size group with its name and description", last)
 	}
 }

@@ -3,7 +3,8 @@
 // comes after the first result), applies the saved theme,
 // offers Go a way to register the service worker (offline use), and starts the WebAssembly
 // module (kueueplay.wasm), whose Go code (ui/app) runs the rest of the
-// page. It hands the editor to Go as kueueplayBoot.editor and forwards its
+// page, and the engine's Web Worker (engine.js), a second instance of the
+// same module that decodes and simulates for it. It hands the editor to Go as kueueplayBoot.editor and forwards its
 // changes to kueueplayBoot.onChange, which Go sets.
 //
 // Embed mode (?embed=1, for an iframe; site/embed.js makes such iframes):
@@ -76,14 +77,39 @@
     // would pass it before taking the text in, and tells onTooLarge, which
     // Go sets once the first result is on screen; until then the refusal
     // waits in refused.
-    maxBytes: 1 << 20,
+    maxBytes: 32 << 20,
     onTooLarge: null,
     refused: null,
     dark,
     error: null,
+    // deflate(bytes) and inflate(bytes, limit) are raw DEFLATE (RFC 1951)
+    // by the browser, for share links (ui/app's fragment codec): Go's
+    // compress/flate was 34 KB of the page's first load. inflate rejects
+    // with "too large" past limit bytes.
+    async deflate(bytes) {
+      const s = new Blob([bytes]).stream().pipeThrough(new CompressionStream("deflate-raw"));
+      return new Uint8Array(await new Response(s).arrayBuffer());
+    },
+    async inflate(bytes, limit) {
+      const r = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate-raw")).getReader();
+      const parts = [];
+      for (let n = 0; ; ) {
+        const { done, value } = await r.read();
+        if (done) break;
+        n += value.length;
+        if (n > limit) {
+          r.cancel().catch(() => {});
+          throw new Error("too large");
+        }
+        parts.push(value);
+      }
+      return new Uint8Array(await new Blob(parts).arrayBuffer());
+    },
     render(parent, json) {
       if (!json) return parent.replaceChildren();
-      const spec = JSON.parse(json);
+      // A string (from the page's Go) or a tree the engine's worker sent,
+      // already parsed with its message.
+      const spec = typeof json === "string" ? JSON.parse(json) : json;
       // A root without a tag is a fragment: its children fill parent.
       if (spec[0] === "") parent.replaceChildren(...(spec[3] || []).map((k) => make(k, false)));
       else parent.replaceChildren(make(spec, false));
@@ -109,10 +135,20 @@
   // keeps the text and the diagnostics until CodeMirror takes them over.
   // #editor[data-ready=true] says CodeMirror is there. A read-only embed
   // never loads it.
+  //
+  // A text over editBytes characters (UTF-16 units, as CodeMirror counts;
+  // a dropped, pasted or opened file, or a large
+  // example such as Kueue's scalability test) is not put into CodeMirror,
+  // where it would hold the page for seconds: the facade keeps it and
+  // #large-text shows its size and first lines read-only, with "Edit
+  // anyway" to put it into the editor. It runs as any text does.
   const host = document.getElementById("editor");
+  const largeBox = document.getElementById("large-text");
+  const editBytes = 1 << 20;
   const lazyEditor = () => {
     let cm = null;
     let text = "";
+    let large = null; // the text, while it is too large to edit
     let diags = [];
     let loading = null;
     const pre = document.createElement("pre");
@@ -120,6 +156,41 @@
     pre.tabIndex = 0;
     pre.setAttribute("aria-label", "Scenario YAML (the editor is loading)");
     host.append(pre);
+    const put = (s) => {
+      if (cm) cm.setText(s);
+      else pre.textContent = text = s;
+    };
+    const showLarge = (s) => {
+      // CodeMirror keeps its older text, hidden: replacing it costs a
+      // reparse (and a deeply nested one has overflowed Lezer's stack).
+      large = s;
+      let lines = 0;
+      for (let i = s.indexOf("\n"); i >= 0; i = s.indexOf("\n", i + 1)) lines++;
+      if (s.length && !s.endsWith("\n")) lines++;
+      let head = 0;
+      for (let n = 0; n < 60 && head >= 0; n++) head = s.indexOf("\n", head + 1);
+      const bytes = new Blob([s]).size;
+      largeBox.querySelector(".large-summary").textContent =
+        `${(bytes / 1048576).toFixed(1)} MiB, ${lines.toLocaleString("en")} lines: too large to edit comfortably, so it runs as it is. Its first lines:`;
+      largeBox.querySelector(".large-head").textContent = head < 0 ? s : s.slice(0, head) + "\n…";
+      largeBox.dataset.bytes = String(bytes);
+      largeBox.hidden = false;
+      host.hidden = true;
+    };
+    const hideLarge = () => {
+      if (large === null) return;
+      large = null;
+      largeBox.hidden = true;
+      host.hidden = false;
+    };
+    largeBox.querySelector(".edit-anyway").addEventListener("click", () => {
+      const s = large;
+      hideLarge();
+      load().then(() => {
+        put(s ?? "");
+        if (cm) cm.focus();
+      });
+    });
     const load = () =>
       (loading ??= new Promise((resolve, reject) => {
         const s = document.createElement("script");
@@ -130,6 +201,9 @@
             dark: dark(),
             label: "Scenario YAML",
             onChange() {
+              // An edit in the editor (a paste into it while the large
+              // text is shown, say) makes the editor's text the text.
+              hideLarge();
               if (boot.onChange) boot.onChange();
             },
             maxBytes: boot.maxBytes,
@@ -137,6 +211,8 @@
               if (boot.onTooLarge) boot.onTooLarge(what, bytes, exact);
               else boot.refused = { what, bytes, exact };
             },
+            editBytes,
+            onLarge: (payload) => boot.takeText(payload),
           });
           if (diags.length) cm.setDiagnostics(diags);
           host.dataset.ready = "true";
@@ -151,25 +227,73 @@
     pre.addEventListener("focus", loadAndFocus);
     boot.loadEditor = load;
     return {
-      getText: () => (cm ? cm.getText() : text),
+      getText: () => large ?? (cm ? cm.getText() : text),
       setText(s) {
         s = String(s ?? "");
-        if (cm) cm.setText(s);
-        else pre.textContent = text = s;
+        if (s.length > editBytes) return showLarge(s);
+        hideLarge();
+        put(s);
       },
       setDiagnostics(list) {
         if (cm) cm.setDiagnostics(list);
         else diags = list;
       },
       gotoLine(line, col) {
-        load().then(() => cm && cm.gotoLine(line, col));
+        if (large === null) load().then(() => cm && cm.gotoLine(line, col));
       },
-      focus: loadAndFocus,
+      focus: () => (large === null ? loadAndFocus() : largeBox.querySelector(".large-head").focus()),
       setTheme(d) {
         if (cm) cm.setTheme(d);
       },
     };
   };
+  // takeText puts a text or a file (dropped, pasted, opened) in place of
+  // the scenario and runs it: a file is read only once its size is known
+  // to be within maxBytes; anything over it is refused, as the editor
+  // refuses a paste (onTooLarge).
+  boot.takeText = async (payload) => {
+    let t = payload;
+    if (typeof payload !== "string") {
+      const what = `the file "${payload.name.length > 60 ? payload.name.slice(0, 57) + "..." : payload.name}"`;
+      if (payload.size > boot.maxBytes) {
+        if (boot.onTooLarge) boot.onTooLarge(what, payload.size, true);
+        else boot.refused = { what, bytes: payload.size, exact: true };
+        return;
+      }
+      t = await payload.text();
+    }
+    boot.editor.setText(t);
+    if (boot.onChange) boot.onChange();
+  };
+  const fileInput = document.getElementById("file-input");
+  document.getElementById("open-file").addEventListener("click", () => fileInput.click());
+  fileInput.addEventListener("change", () => {
+    const f = fileInput.files && fileInput.files[0];
+    fileInput.value = "";
+    if (f) boot.takeText(f);
+  });
+  // A paste into the large text's summary replaces it, as a paste of
+  // everything in the editor does.
+  largeBox.addEventListener("paste", (e) => {
+    const t = e.clipboardData && e.clipboardData.getData("text/plain");
+    if (!t) return;
+    e.preventDefault();
+    if (t.length > boot.maxBytes) {
+      // As the editor refuses it: a lower bound, not counted.
+      if (boot.onTooLarge) boot.onTooLarge("the pasted text", t.length, false);
+      return;
+    }
+    boot.takeText(t);
+  });
+  // A file dropped on the large text's summary replaces it, as a drop on
+  // the editor does.
+  largeBox.addEventListener("dragover", (e) => e.preventDefault());
+  largeBox.addEventListener("drop", (e) => {
+    const f = e.dataTransfer && e.dataTransfer.files && e.dataTransfer.files[0];
+    if (!f) return;
+    e.preventDefault();
+    boot.takeText(f);
+  });
   // A read-only embed keeps the text in a plain object with the same
   // methods.
   const textOnly = () => {
@@ -216,7 +340,7 @@
   boot.gotoStep = null; // set by Go
   boot.overview = (parent, json, step) => {
     const gen = ++overviewGen;
-    const ov = JSON.parse(json);
+    const ov = typeof json === "string" ? JSON.parse(json) : json;
     overviewAt = step;
     loadCharts().then(
       (charts) => {
@@ -284,18 +408,166 @@
     fail("Serve this folder over HTTP (make run), not from file://.");
     return;
   }
+  // The engine's worker (engine.js) decodes and simulates; this page's
+  // instance of the same module only renders. The module is compiled once,
+  // as it streams, and posted to the worker, which instantiates it too.
+  // Go sets engine.onMessage; post(msg) sends to the worker.
+  const worker = new Worker("engine.js");
+  boot.engine = {
+    onMessage: null,
+    post: (msg) => worker.postMessage(msg),
+  };
+  // The views' steps. Go (ui/app) says which run is on screen and how to
+  // label it (views.set), and asks for steps (views.step); the worker lays
+  // them out and this draws them, without a trip through Go: Go's
+  // WebAssembly for the same drawing was 19 KB of the page's first load.
+  // While the worker lays out a step, a newer move replaces any other
+  // still waiting, so a held key never queues up work. views.onStep (Go)
+  // hears of each step drawn.
+  const $ = (id) => document.getElementById(id);
+  const all = (el, sel) => el.querySelectorAll(sel);
+  const views = {
+    // run: the id of the run on screen (the worker's answers about an
+    // older one are dropped); cmp: Compare mode, with the right-hand run
+    // shown (right); diff: the first difference (wasm/worker.go's);
+    // labels: the variants' labels for the views' heads.
+    info: { run: 0, cmp: false, right: false, diff: null, labels: [] },
+    want: null,
+    busy: false,
+    seq: 0,
+    onStep: null,
+    set(info) {
+      views.info = info;
+      views.want = null;
+    },
+    step(left, right) {
+      views.want = { left, right, start: performance.now() };
+      if (!views.busy) views.ask();
+    },
+    ask() {
+      const r = views.want;
+      views.want = null;
+      views.busy = true;
+      worker.postMessage({ type: "step", seq: ++views.seq, left: r.left, right: r.right, start: r.start });
+    },
+    answer(m) {
+      views.busy = false;
+      if (m.run === views.info.run) {
+        if (m.error) boot.onStepError && boot.onStepError(m.error);
+        else views.draw(m.view, m.start);
+      }
+      if (views.want) views.ask();
+    },
+    draw(v, start) {
+      const l = v.left;
+      const i = l.index;
+      const n = l.total;
+      views.side($("view-left"), l, 0);
+      if (views.info.cmp && views.info.right && v.right) views.side($("view-right"), v.right, 1);
+      $("step-label").textContent = `Step ${i + 1} of ${n}`;
+      $("step-title").textContent = l.title;
+      const sc = $("scrubber");
+      sc.value = String(i);
+      sc.setAttribute("aria-valuetext", `Step ${i + 1} of ${n}: ${l.title}`);
+      const app = $("app");
+      app.dataset.step = String(i);
+      app.dataset.steps = String(n);
+      const marks = $("marks");
+      for (const m of all(marks, ".current, .differs")) m.classList.remove("current", "differs");
+      const d = views.info.diff;
+      if (views.info.cmp && d) marks.querySelector(`[data-goto-step="${d.leftStep}"]`)?.classList.add("differs");
+      marks.querySelector(`[data-goto-step="${i}"]`)?.classList.add("current");
+      if (views.onStep) views.onStep(i);
+      performance.measure("kueueplay:step", { start, end: performance.now() });
+    },
+    // log appends a part of a side's event log (wasm/worker.go sends a
+    // long log in parts, each handled in its own task), marking the
+    // shown step's entries in it.
+    log(m) {
+      if (m.id !== views.info.run) return;
+      const root = $(m.variant ? "view-right" : "view-left");
+      const ol = root.querySelector('[data-panel="events"] .panel-body ol');
+      if (!ol) return;
+      const step = root === $("view-left") ? $("app").dataset.step : null;
+      for (const item of m.items) {
+        const li = make(item, false);
+        if (step != null && li.dataset.step === step) {
+          li.classList.add("current");
+          li.setAttribute("aria-current", "step");
+        }
+        ol.append(li);
+      }
+    },
+    // side draws one side's laid-out step (k 0: left, 1: right).
+    side(root, v, k) {
+      const panel = (name) => root.querySelector(`[data-panel="${name}"] .panel-body`);
+      boot.render(panel("decision"), v.decisions);
+      boot.render(panel("quota"), v.quota);
+      boot.render(panel("queues"), v.queues);
+      // The placement panels exist only for scenarios with Nodes.
+      for (const name of ["placement", "nodes"]) {
+        root.querySelector(`[data-panel="${name}"]`).hidden = !v.cluster;
+        if (v.cluster) boot.render(panel(name), v[name]);
+      }
+      // Mark the log entries of this step; scroll the log itself, never
+      // the page (scrollIntoView would move every scrolling ancestor).
+      const log = panel("events");
+      for (const li of all(log, "li.current")) {
+        li.classList.remove("current");
+        li.removeAttribute("aria-current");
+      }
+      const cur = all(log, `li[data-step="${v.index}"]`);
+      for (const li of cur) {
+        li.classList.add("current");
+        li.setAttribute("aria-current", "step");
+      }
+      if (cur.length) {
+        const top = cur[0].offsetTop;
+        if (top < log.scrollTop || top + cur[0].offsetHeight > log.scrollTop + log.clientHeight) {
+          log.scrollTop = Math.max(0, top - Math.floor(log.clientHeight / 3));
+        }
+      }
+      // Compare mode: at the first difference, outline what differs.
+      const d = views.info.diff;
+      if (views.info.cmp && d && d.workload && v.index === (k ? d.rightStep : d.leftStep)) {
+        for (const el of all(panel("decision"), `.decision[data-workload="${CSS.escape(d.workload)}"]`)) {
+          el.classList.add("differs");
+          el.title = "The first difference between the two runs: " + d.text;
+        }
+      }
+      const head = root.querySelector(".view-head");
+      head.hidden = !views.info.cmp;
+      if (views.info.cmp) {
+        head.querySelector(".variant-label").textContent = views.info.labels[k] || "";
+        head.querySelector(".side-step").textContent = `step ${v.index + 1} of ${v.total}, ${v.time}`;
+      }
+    },
+  };
+  boot.views = views;
+  // The worker's answers are JSON strings (wasm/worker.go): parsed here,
+  // once, laid-out trees included. Steps are drawn here; the rest goes
+  // to Go.
+  worker.onmessage = (e) => {
+    const m = typeof e.data === "string" ? JSON.parse(e.data) : e.data;
+    if (m.type === "step") views.answer(m);
+    else if (m.type === "log") views.log(m);
+    else if (boot.engine.onMessage) boot.engine.onMessage(m);
+  };
+  worker.onerror = (e) => fail("The engine's worker failed: " + (e.message || "it did not load"));
   const go = new Go();
   const start = async () => {
-    let result;
+    let module;
     try {
-      result = await WebAssembly.instantiateStreaming(fetch("kueueplay.wasm"), go.importObject);
+      module = await WebAssembly.compileStreaming(fetch("kueueplay.wasm"));
     } catch {
       // A server that does not send application/wasm.
       const res = await fetch("kueueplay.wasm");
       if (!res.ok) throw new Error(`kueueplay.wasm: ${res.status} ${res.statusText}`);
-      result = await WebAssembly.instantiate(await res.arrayBuffer(), go.importObject);
+      module = await WebAssembly.compile(await res.arrayBuffer());
     }
-    go.run(result.instance).then(() => fail("The engine stopped; reload the page."));
+    worker.postMessage({ type: "module", module });
+    const instance = await WebAssembly.instantiate(module, go.importObject);
+    go.run(instance).then(() => fail("The engine stopped; reload the page."));
   };
   start().catch((err) => fail("Could not load the engine: " + String((err && err.message) || err)));
 })();

@@ -11,7 +11,9 @@
 // the module: the page does not show it, and it was 16 KB of the page's
 // first load (brotli); the CLI (kueueplay run) and the API
 // (/v1/simulate?format=text) write it. It stays alive, so one long-lived
-// instance serves the page and every call.
+// instance serves the page and every call. In the page's Web Worker
+// (site/engine.js), a second instance of the same module decodes,
+// simulates and lays out for the page (worker.go).
 package main
 
 import (
@@ -65,6 +67,13 @@ func guard(f func() string) (out string) {
 }
 
 func main() {
+	if g := js.Global(); g.Get("WorkerGlobalScope").Truthy() && g.Get("document").IsUndefined() {
+		// The engine's worker: its heap holds a run being simulated (a
+		// 15,000-workload scenario's is hundreds of MB), so the collector
+		// keeps its default pace.
+		serveWorker()
+		select {}
+	}
 	// The page's heap is small (a few MB) and the collector runs on the
 	// page's only thread, so its pauses show up as stutters while stepping;
 	// collecting less often trades a few MB for fewer of them.

@@ -325,7 +325,21 @@ export async function stageText(page, text) {
 // does: the editor focused, everything selected (the paste replaces it)
 // unless selectAll is false, then one paste event with the text on its
 // clipboard.
+//
+// While a large text is summarized in place of the editor
+// (section#large-text), the paste goes to the summary's text, which
+// replaces the whole text with it.
 export async function pasteStaged(page, { selectAll = true } = {}) {
+  if (await page.locator("#large-text").isVisible()) {
+    await page.locator("#large-text .large-head").focus();
+    await page.evaluate(() => {
+      const dt = new DataTransfer();
+      dt.setData("text/plain", window.__staged);
+      window.__staged = null;
+      document.querySelector("#large-text .large-head").dispatchEvent(new ClipboardEvent("paste", { clipboardData: dt, bubbles: true, cancelable: true }));
+    });
+    return;
+  }
   const content = page.locator(EDITOR);
   if ((await content.count()) === 0) fail("the editor has no .cm-content in #editor's shadow root");
   await content.focus();

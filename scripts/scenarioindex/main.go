@@ -7,8 +7,11 @@
 // (file name to text), which the service worker expands into its cache at
 // install: one compressed transfer instead of one per scenario, which
 // compresses far better since the scenarios share most of their words.
+// A file over -bundle-max bytes is listed in the index but left out of the
+// bundle: the page fetches it when it is opened (the site's large
+// example, Kueue's scalability test, is 5.8 MB).
 //
-//	go run ./scripts/scenarioindex [-o FILE] [-bundle FILE] DIR
+//	go run ./scripts/scenarioindex [-o FILE] [-bundle FILE [-bundle-max BYTES]] DIR
 package main
 
 import (
@@ -26,8 +29,9 @@ import (
 func main() {
 	out := flag.String("o", "", "write the index to `FILE` instead of stdout")
 	bundle := flag.String("bundle", "", "also write every scenario's text to `FILE`, as a JSON object from file name to text")
+	bundleMax := flag.Int64("bundle-max", 0, "leave files over `BYTES` out of the bundle (0: no limit)")
 	flag.Usage = func() {
-		fmt.Fprintln(flag.CommandLine.Output(), "usage: scenarioindex [-o FILE] [-bundle FILE] DIR")
+		fmt.Fprintln(flag.CommandLine.Output(), "usage: scenarioindex [-o FILE] [-bundle FILE [-bundle-max BYTES]] DIR")
 		flag.PrintDefaults()
 	}
 	flag.Parse()
@@ -57,6 +61,9 @@ func main() {
 		data, err := fs.ReadFile(dir, name)
 		if err != nil {
 			fail(err)
+		}
+		if *bundleMax > 0 && int64(len(data)) > *bundleMax {
+			continue
 		}
 		texts[path.Base(name)] = string(data)
 	}

@@ -6,17 +6,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"maps"
-	"runtime"
 	"strconv"
 	"strings"
 	"syscall/js"
-	"time"
 
 	"github.com/kueueplay/kueueplay/core"
 	"github.com/kueueplay/kueueplay/core/scenario"
-	"github.com/kueueplay/kueueplay/core/sim"
-	"github.com/kueueplay/kueueplay/core/trace"
+	"github.com/kueueplay/kueueplay/ui/engine"
 	"github.com/kueueplay/kueueplay/ui/layout"
 	"github.com/kueueplay/kueueplay/ui/view"
 )
@@ -34,16 +30,21 @@ type App struct {
 
 	examples []layout.Example
 	// example is the loaded example's file name, "" when the text did not
-	// come from one; exampleText its text as loaded, to tell edits.
+	// come from one; exampleText its text as loaded, to tell edits. The
+	// texts stay JavaScript strings (compared with ===): a 7 MB example
+	// copied into Go and back at every comparison held the page's thread
+	// for tens of milliseconds each time.
 	example     string
-	exampleText string
+	exampleText js.Value
 	origin      string // what #scenario-name says when not an example
 
 	variant view.Variant
 	compare *view.Variant // the right-hand variant, nil when off
 
-	sc       *core.Scenario // the last scenario that decoded, nil if none
-	lastText string         // the text sc came from
+	// dec is what the engine's worker said of the last scenario that
+	// decoded, nil if none; lastText is the text last sent to it.
+	dec      *engine.Decoded
+	lastText js.Value
 	left     *side
 	right    *side
 	diff     *view.Difference
@@ -62,6 +63,13 @@ type App struct {
 	// when none is.
 	gen int
 	job *runJob
+	// shownRun is the gen of the run on screen, sum its summary (nil
+	// before the first). asks are the requests about it awaiting the
+	// worker's answer, by seq (App.ask).
+	shownRun int
+	sum      *engine.Summary
+	seq      int
+	asks     map[int]func(js.Value)
 
 	// embed is the compact view for an iframe (?embed=1, marked by boot.js
 	// as #app[data-embed=true]); editable (?embed=1&editable=1) keeps the
@@ -72,18 +80,19 @@ type App struct {
 	// fullLink is the last share link with the whole state in its
 	// fragment, offered by #share-full when #share-url holds a short link.
 	fullLink string
+	// urlGen counts address bar updates (updateURL).
+	urlGen int
 	// ov is the Overview panel's state (overview.go).
 	ov overview
 }
 
-// side is one view (left, or Compare mode's right) and the run it shows.
+// side is one view (left, or Compare mode's right): the summary of the
+// run it shows (nil: none) and its step. The run itself stays in the
+// engine's worker.
 type side struct {
-	root  *element
-	tr    *trace.Trace
-	model *view.Model
-	// marks is view.Timeline(tr), kept for the scrubber and the [ ] keys.
-	marks []view.Mark
-	step  int
+	root *element
+	sum  *engine.SideSummary
+	step int
 }
 
 func (s *side) panel(name string) *element {
@@ -96,6 +105,9 @@ func Start() error {
 	b := boot()
 	if b.IsUndefined() || b.Get("editor").IsNull() {
 		return errors.New("the page did not create the editor (boot.js)")
+	}
+	if b.Get("engine").IsUndefined() {
+		return errors.New("the page did not start the engine's worker (boot.js)")
 	}
 	if got := b.Get("maxBytes"); got.Type() != js.TypeNumber || got.Int() != maxPageBytes {
 		return fmt.Errorf("boot.js refuses pastes over %v bytes, the engine runs up to %d: make them agree", got, maxPageBytes)
@@ -111,10 +123,16 @@ func Start() error {
 	a.right = &side{root: a.byID("view-right")}
 	a.wire()
 	b.Set("onChange", js.FuncOf(func(js.Value, []js.Value) any {
-		a.editTimer.after(editDelay, a.edited)
+		a.editTimer.after(editDelay, a.textChanged)
 		return nil
 	}))
 	b.Set("gotoStep", js.FuncOf(a.gotoStepFromChart))
+	b.Get("engine").Set("onMessage", js.FuncOf(a.engineMessage))
+	b.Get("views").Set("onStep", js.FuncOf(a.stepShown))
+	b.Set("onStepError", js.FuncOf(func(_ js.Value, args []js.Value) any {
+		a.status("error", "The engine could not show the step: "+args[0].String())
+		return nil
+	}))
 	go a.load()
 	return nil
 }
@@ -143,7 +161,7 @@ func (a *App) load() {
 	a.setText(text)
 	a.example, a.exampleText = name, text
 	if name == "" {
-		a.exampleText = ""
+		a.exampleText = js.ValueOf("")
 	}
 	a.showScenarioName()
 	<-a.run(step)
@@ -182,9 +200,9 @@ func (a *App) load() {
 
 // initial decides what to open: a share fragment, ?example=, or the
 // default example. Blocking (it fetches); called from load.
-func (a *App) initial(hash, query string) (text, example string, step int, err error) {
+func (a *App) initial(hash, query string) (text js.Value, example string, step int, err error) {
 	if strings.HasPrefix(hash, "#v") {
-		sh, derr := view.DecodeFragment(hash)
+		sh, derr := decodeFragment(hash)
 		if derr == nil {
 			derr = sh.Validate()
 		}
@@ -194,12 +212,12 @@ func (a *App) initial(hash, query string) (text, example string, step int, err e
 				c := sh.Compare.Clone()
 				a.compare = &c
 			}
-			text, example = sh.Scenario, sh.Example
+			text, example = js.ValueOf(sh.Scenario), sh.Example
 			if example != "" {
 				example += ".yaml"
 			}
-			if text == "" && example != "" {
-				text, derr = fetchText("scenarios/" + example)
+			if sh.Scenario == "" && example != "" {
+				text, derr = fetchJS("scenarios/" + example)
 			}
 			if derr == nil {
 				if sh.Scenario != "" && sh.Example == "" {
@@ -226,38 +244,43 @@ func (a *App) initial(hash, query string) (text, example string, step int, err e
 	}
 	t, ferr := exampleText("default")
 	if ferr != nil {
-		return "", "", 0, errors.Join(err, ferr)
+		return js.ValueOf(""), "", 0, errors.Join(err, ferr)
 	}
 	return t, "default.yaml", 0, err
 }
 
 // exampleText fetches a bundled example by name, or takes the fetch
 // boot.js started for it. Blocking.
-func exampleText(name string) (string, error) {
+func exampleText(name string) (js.Value, error) {
 	if b := boot(); b.Get("initialName").Type() == js.TypeString && b.Get("initialName").String() == name {
 		v, err := await(b.Get("initial"))
 		if err != nil {
-			return "", err
+			return js.Value{}, err
 		}
-		return v.String(), nil
+		return v, nil
 	}
-	return fetchText("scenarios/" + name + ".yaml")
+	return fetchJS("scenarios/" + name + ".yaml")
 }
 
-func (a *App) text() string { return a.editor.Call("getText").String() }
+// text is the scenario's text (the editor's, or the large text's that
+// boot.js keeps out of it), as a JavaScript string.
+func (a *App) text() js.Value { return a.editor.Call("getText") }
 
-func (a *App) setText(s string) {
-	if a.text() != s { // boot.js may have shown it already
+// edited reports whether the text differs from the example's as loaded.
+func (a *App) edited() bool { return !a.text().Equal(a.exampleText) }
+
+func (a *App) setText(s js.Value) {
+	if !a.text().Equal(s) { // boot.js may have shown it already
 		a.editor.Call("setText", s)
 	}
 }
 
-func (a *App) edited() {
+func (a *App) textChanged() {
 	if !a.ready {
 		return
 	}
 	a.showScenarioName()
-	if a.text() == a.lastText {
+	if a.text().Equal(a.lastText) {
 		return
 	}
 	a.run(a.left.step)
@@ -268,12 +291,12 @@ func (a *App) edited() {
 func (a *App) showScenarioName() {
 	el := a.byID("scenario-name")
 	switch {
-	case a.embed && a.sc != nil && a.sc.Name != "" && (a.example == "" || a.text() != a.exampleText):
+	case a.embed && a.dec != nil && a.dec.Name != "" && (a.example == "" || a.edited()):
 		// An embed's scenario comes in a fragment: its own name says more
 		// than "shared".
-		el.SetTextContent(a.sc.Name)
-		el.SetAttribute("title", "Scenario "+a.sc.Name)
-	case a.example != "" && a.text() == a.exampleText:
+		el.SetTextContent(a.dec.Name)
+		el.SetAttribute("title", "Scenario "+a.dec.Name)
+	case a.example != "" && !a.edited():
 		el.SetTextContent(strings.TrimSuffix(a.example, ".yaml"))
 		el.SetAttribute("title", "Example "+a.example)
 	case a.example != "":
@@ -296,12 +319,13 @@ func (a *App) fileName() string {
 	return "scenario.yaml"
 }
 
-// maxPageBytes bounds the text the page decodes (the API's body limit);
-// maxPageSteps bounds a run's steps in the page, about 170 MB of trace
+// maxPageBytes bounds the text the page decodes: the decoder's own bound
+// (scenario.MaxInputBytes, 32 MiB; the engine's worker decodes, so a large
+// file no longer holds the page); maxPageSteps bounds a run's steps in the page, about 170 MB of trace
 // and view at the 1.7 KB a step of a busy scenario takes, far below what
 // would exhaust the WebAssembly memory. The CLI has neither bound.
 const (
-	maxPageBytes = 1 << 20
+	maxPageBytes = scenario.MaxInputBytes
 	maxPageSteps = 100_000
 )
 
@@ -315,7 +339,7 @@ func (a *App) tooLarge(what string, n int, exact bool) core.Diagnostic {
 	}
 	return core.Diagnostic{
 		Pos: core.Pos{File: a.fileName(), Line: 1, Col: 1}, Severity: core.SeverityError,
-		Message: fmt.Sprintf("%s is %s; the playground runs at most %d bytes (1 MiB, as the API does): run larger files with the CLI, kueueplay run FILE", what, size, maxPageBytes),
+		Message: fmt.Sprintf("%s is %s; the playground runs at most %d bytes (32 MiB): run larger files with the CLI, kueueplay run FILE", what, size, maxPageBytes),
 	}
 }
 
@@ -324,138 +348,219 @@ func (a *App) tooLarge(what string, n int, exact bool) core.Diagnostic {
 // screen are unchanged.
 func (a *App) refuse(what string, n int, exact bool) {
 	a.showProblems([]core.Diagnostic{a.tooLarge(what, n, exact)}, nil)
-	a.status("error", "Not put in the editor: "+what+" is over the playground's 1 MiB (see Problems); the editor's text is unchanged.")
+	a.status("error", "Not put in the editor: "+what+" is over the playground's 32 MiB (see Problems); the editor's text is unchanged.")
 }
 
-// yieldEvery is how long, in milliseconds, a simulation goes on before it
-// lets the page handle input and paint (runJob).
-const yieldEvery = 30
-
-// runJob is one run started by App.run. Its simulations go on in a
-// goroutine whose sim.Options.Stop (App.pause) parks it on a timer every
-// yieldEvery ms: the js/wasm runtime returns to the browser only once
-// every goroutine is blocked. A run that ends within its first slice
-// shows its result before the browser gets control back, as a synchronous
-// one would; a longer one shows its progress and #cancel-run.
+// runJob is one run started by App.run. The page's Web Worker (the same
+// WebAssembly module, wasm/worker.go) decodes, simulates and keeps the
+// run; the job's goroutine waits for its answers (the scenario decoded,
+// then the run's summary and first step, laid out) and shows them, so
+// that the page's thread only renders. The worker's progress lines are
+// shown as they come (App.engineMessage); the first one shows
+// #cancel-run.
 type runJob struct {
-	// gen is the job's App.gen: once a newer run has started (App.gen
-	// moved on), the job stops at its next step and shows nothing.
+	// gen is the job's App.gen, which the worker's messages carry: once a
+	// newer run has started, the worker stops this one at its next pause
+	// and the page ignores what it still sends.
 	gen int
-	// cancelled is set by #cancel-run or Escape: the job stops at its
-	// next step and shows what ran.
+	// cancelled is set by #cancel-run or Escape: the worker stops the run
+	// at its next pause and sends what ran.
 	cancelled bool
-	// capped is set when a run reached maxPageSteps and was stopped.
-	capped bool
-	// last is when the job last let the page run, or its simulation
-	// started (now()); slow that it has let the page run once, and shows
-	// its progress.
-	last float64
+	// slow is set at the first progress line: the run takes long enough
+	// to show its progress and #cancel-run.
 	slow bool
+	// cmp is the run's right-hand variant in Compare mode.
+	cmp bool
+	// msgs gets the worker's "decoded" and "result" messages for the job;
+	// App.run closes it when a newer run supersedes the job.
+	msgs chan js.Value
 	done chan struct{}
 }
 
-// run decodes the editor's text, shows its problems, and when it decodes,
-// simulates it (both variants in Compare mode) and shows step. A run in
-// progress is superseded first. The simulations go on in a goroutine
-// (runJob); the returned channel is closed when the run has ended (shown,
-// failed, or superseded by a newer one).
+// run sends the text to the engine's worker, which decodes it and, when
+// it decodes, simulates it (both variants in Compare mode); the job's
+// goroutine shows its problems, then step of the result. A run in
+// progress is superseded first. The returned channel is closed when the
+// run has ended (shown, failed, or superseded by a newer one).
 func (a *App) run(step int) <-chan struct{} {
 	start := now()
 	a.editTimer.stop()
-	a.gen++ // supersedes the job in progress, if any
+	if a.job != nil {
+		close(a.job.msgs) // its goroutine returns
+	}
+	a.gen++ // the worker drops the job in progress, if any
 	a.endJob()
-	j := &runJob{gen: a.gen, done: make(chan struct{})}
+	j := &runJob{gen: a.gen, done: make(chan struct{}), msgs: make(chan js.Value, 2)}
 	text := a.text()
 	a.lastText = text
 	a.status("running", "Running…")
-	var sc *core.Scenario
-	var err error
-	if len(text) > maxPageBytes {
-		// Decoding is synchronous: a file near the decoder's own 32 MiB
-		// limit would hold the page for many seconds. (The editor refuses
-		// a paste or drop over the limit; typing can still get here.)
-		err = &core.DiagnosticsError{Diagnostics: []core.Diagnostic{a.tooLarge("the text", len(text), true)}}
-	} else {
-		sc, err = scenario.Decode(a.fileName(), []byte(text))
-	}
-	var diags []core.Diagnostic
-	var de *core.DiagnosticsError
-	switch {
-	case err == nil:
-		diags = sc.Warnings
-	case errors.As(err, &de):
-		diags = de.Diagnostics
-		err = nil
-	}
-	a.showProblems(diags, err)
-	if sc == nil {
+	// n UTF-16 units are at least n bytes: past the bound, the text is
+	// refused here; within it, the worker's decoder counts the bytes
+	// (scenario.Decode refuses more than MaxInputBytes), which spares the
+	// page's thread an encoding of megabytes.
+	if n := strLen(text); n > maxPageBytes {
+		a.showProblems([]core.Diagnostic{a.tooLarge("the text", n, false)}, nil)
 		a.status("error", "Fix the errors in the scenario to run it; the last run stays on screen.")
 		a.setStale(true)
 		close(j.done)
 		return j.done
 	}
-	a.sc = sc
-	a.byID("description").SetTextContent(sc.Description)
-	a.byID("kueue-config").SetTextContent(view.ConfigurationText(sim.TraceConfiguration(sc.Configuration)))
+	req := engine.Request{File: a.fileName(), Variants: []view.Variant{a.variant.Clone()}, MaxSteps: maxPageSteps}
+	if a.compare != nil {
+		req.Variants = append(req.Variants, a.compare.Clone())
+		j.cmp = true
+	}
+	body, err := json.Marshal(req)
+	if err != nil { // cannot happen: plain data
+		a.status("error", err.Error())
+		close(j.done)
+		return j.done
+	}
+	a.job = j
+	engineCall("post", map[string]any{"type": "run", "id": j.gen, "request": string(body), "text": text, "left": step, "right": -1})
+	go a.await(j, start)
+	return j.done
+}
+
+// strLen is the length of a JavaScript string in UTF-16 units (syscall/js
+// reads properties of objects only: a String wrapper has it).
+func strLen(s js.Value) int { return js.Global().Get("Object").New(s).Get("length").Int() }
+
+func engineCall(method string, args ...any) { boot().Get("engine").Call(method, args...) }
+
+// engineMessage is kueueplayBoot.engine.onMessage: a message from the
+// engine's worker (wasm/worker.go documents them). Progress lines are
+// shown at once, answers to requests go to their callback (App.ask); the
+// rest goes to the job's goroutine.
+func (a *App) engineMessage(_ js.Value, args []js.Value) any {
+	m := args[0]
+	switch m.Get("type").String() {
+	case "fatal":
+		a.status("error", "The engine stopped: "+m.Get("error").String()+"; reload the page.")
+		return nil
+	case "overview", "download":
+		seq := m.Get("seq").Int()
+		f := a.asks[seq]
+		delete(a.asks, seq)
+		if f != nil && m.Get("run").Int() == a.shownRun {
+			f(m)
+		} else if f != nil {
+			f(js.Null())
+		}
+		return nil
+	}
+	j := a.job
+	if j == nil || m.Get("id").Int() != j.gen {
+		return nil // a superseded run's
+	}
+	if m.Get("type").String() != "progress" {
+		select {
+		case j.msgs <- m:
+		default: // cannot happen: one decoded and one result a run
+		}
+		return nil
+	}
+	if j.cancelled {
+		return nil
+	}
+	if !j.slow {
+		j.slow = true
+		a.byID("cancel-run").RemoveAttribute("hidden")
+		a.byID("status").SetAttribute("aria-busy", "true")
+		a.setStale(true)
+	}
+	what := "Running"
+	if j.cmp {
+		what = []string{"Running the left-hand variant", "Running the right-hand variant"}[min(1, m.Get("variant").Int())]
+	}
+	a.byID("status").SetTextContent(fmt.Sprintf("%s… cycle %d (%s simulated). Esc or Cancel stops it.",
+		what, m.Get("cycle").Int(), view.FormatTime(int64(m.Get("timeMs").Float()))))
+	return nil
+}
+
+// ask sends a request about the run on screen to the engine's worker;
+// f gets its answer, or null when the answer is about another run (a
+// newer one has been shown since).
+func (a *App) ask(msg map[string]any, f func(js.Value)) {
+	a.seq++
+	if a.asks == nil {
+		a.asks = map[int]func(js.Value){}
+	}
+	a.asks[a.seq] = f
+	msg["seq"] = a.seq
+	engineCall("post", msg)
+}
+
+// await runs in the job's goroutine: it shows the scenario's problems
+// once the worker has decoded it, then the run's result.
+func (a *App) await(j *runJob, start float64) {
+	defer close(j.done)
+	m, ok := <-j.msgs
+	if !ok {
+		return
+	}
+	measureMs("kueueplay:engine-decode", m.Get("ms").Float())
+	var dec engine.Decoded
+	if err := json.Unmarshal([]byte(m.Get("decoded").String()), &dec); err != nil {
+		dec.Error = "the engine's answer: " + err.Error()
+	}
+	var derr error
+	if dec.Error != "" {
+		derr = errors.New(dec.Error)
+	}
+	a.showProblems(dec.Diagnostics, derr)
+	if !dec.OK {
+		a.endJob()
+		a.status("error", "Fix the errors in the scenario to run it; the last run stays on screen.")
+		a.setStale(true)
+		return
+	}
+	a.dec = &dec
+	a.byID("description").SetTextContent(dec.Description)
+	a.byID("kueue-config").SetTextContent(dec.Configuration)
 	if a.embed {
 		a.showScenarioName()
 	}
 	a.syncControls()
-	a.job = j
-	var cmp *view.Variant
-	if a.compare != nil {
-		c := a.compare.Clone()
-		cmp = &c
-	}
-	go a.simulateAll(j, sc, a.variant.Clone(), cmp, step, start)
-	return j.done
-}
-
-// simulateAll runs in a goroutine: it simulates sc under v (and cmp in
-// Compare mode, in the same job) and shows the result unless a newer run
-// superseded it.
-func (a *App) simulateAll(j *runJob, sc *core.Scenario, v view.Variant, cmp *view.Variant, step int, start float64) {
-	defer close(j.done)
-	j.last = now() // the first slice starts after the decoding
-	what := "Running"
-	if cmp != nil {
-		what = "Running the left-hand variant"
-	}
-	left, err := a.simulate(j, sc, v, what)
-	var right *trace.Trace
-	if err == nil && cmp != nil && left.End != "stopped" {
-		right, err = a.simulate(j, sc, *cmp, "Running the right-hand variant")
-		if err != nil {
-			err = errors.New("Right-hand variant: " + err.Error())
-		}
-	}
-	if a.superseded(j) {
+	if m, ok = <-j.msgs; !ok {
 		return
 	}
 	a.endJob()
-	if err != nil {
-		a.status("error", err.Error())
+	if e := m.Get("error"); e.Truthy() {
+		a.status("error", e.String())
 		a.setStale(true)
 		return
 	}
+	measureMs("kueueplay:engine-simulate", m.Get("simulateMs").Float())
+	measureMs("kueueplay:engine-layout", m.Get("layoutMs").Float())
+	var sum engine.Summary
+	if err := json.Unmarshal([]byte(m.Get("summary").String()), &sum); err != nil || len(sum.Sides) == 0 {
+		a.status("error", fmt.Sprintf("the engine's answer: %v", err))
+		a.setStale(true)
+		return
+	}
+	t0 := now()
+	a.shownRun, a.sum = j.gen, &sum
+	a.asks = nil // answers about the older run are dropped
 	a.setStale(false)
-	a.setRun(a.left, left)
-	shown, prefix := left, "" // the run the status line speaks of
-	if cmp != nil {
+	logs := m.Get("logs")
+	a.setRun(a.left, &sum.Sides[0], logs.Index(0), m.Get("marks"))
+	shown, prefix := &sum.Sides[0], "" // the run the status line speaks of
+	if j.cmp {
 		a.diff = nil
 		d := a.byID("difference")
 		switch {
-		case right == nil: // cancelled on the left: the right never ran
+		case len(sum.Sides) < 2: // cancelled on the left: the right never ran
 			a.clearSide(a.right)
 			d.SetTextContent("Cancelled before the right-hand variant ran.")
-		case right.End == "stopped":
-			a.setRun(a.right, right)
+		case sum.Sides[1].End == "stopped":
+			a.setRun(a.right, &sum.Sides[1], logs.Index(1), js.Null())
 			d.SetTextContent("The right-hand run was cancelled: no comparison.")
-			shown, prefix = right, "Right-hand variant: "
+			shown, prefix = &sum.Sides[1], "Right-hand variant: "
 		default:
-			a.setRun(a.right, right)
-			a.diff = view.FirstDifference(left, right)
-			fill(d, layout.Difference(a.diff))
+			a.setRun(a.right, &sum.Sides[1], logs.Index(1), js.Null())
+			a.diff = sum.Difference
+			render(d, m.Get("difference"))
 		}
 		if a.diff != nil {
 			d.SetAttribute("data-cycle", strconv.Itoa(a.diff.Cycle))
@@ -464,61 +569,31 @@ func (a *App) simulateAll(j *runJob, sc *core.Scenario, v view.Variant, cmp *vie
 			d.RemoveAttribute("data-cycle")
 			a.byID("goto-difference").SetAttribute("hidden", "")
 		}
+	} else {
+		a.right.sum = nil
 	}
-	a.show(step)
+	info := map[string]any{"run": j.gen, "cmp": j.cmp, "right": a.right.sum != nil, "labels": []any{a.variant.Label()}}
+	if a.compare != nil {
+		info["labels"] = []any{a.variant.Label(), a.compare.Label()}
+	}
+	if d := a.diff; d != nil {
+		info["diff"] = map[string]any{"leftStep": d.LeftStep, "rightStep": d.RightStep, "workload": d.Workload, "text": d.Text}
+	}
+	views := boot().Get("views")
+	views.Call("set", info)
+	views.Call("draw", m.Get("view"), t0)
+	a.showOverview()
 	measure("kueueplay:run", start)
-	state, text := a.runStatus(shown, now()-start, j.capped)
+	state, text := a.runStatus(shown, now()-start)
 	a.status(state, prefix+text)
 }
-
-// pause is the runs' sim.Options.Stop: every yieldEvery ms it shows the
-// progress and parks the goroutine on a timer (not runtime.Gosched, nor
-// a zero sleep: neither lets the browser run), so the page handles
-// clicks, keys and paints. It stops the run once the job is cancelled or
-// superseded.
-//
-// It also collects garbage there when the heap nears the collector's
-// next goal. Left to itself, the collector marks concurrently, and on
-// js/wasm the marking left when the goroutine parks runs as idle work
-// before the runtime returns to the browser: a pause of 100-300 ms at a
-// random yield for a run that allocates much (measured on a scenario with
-// 2,000 admitted workloads), where a collection here takes 20-50 ms.
-func (a *App) pause(j *runJob, what string, st *trace.Step) bool {
-	if j.cancelled || a.superseded(j) {
-		return true
-	}
-	if st.Index+1 >= maxPageSteps {
-		j.capped = true
-		return true
-	}
-	if now()-j.last < yieldEvery {
-		return false
-	}
-	if !j.slow {
-		j.slow = true
-		a.byID("cancel-run").RemoveAttribute("hidden")
-		a.byID("status").SetAttribute("aria-busy", "true")
-		a.setStale(true)
-	}
-	a.byID("status").SetTextContent(fmt.Sprintf("%s… cycle %d (%s simulated). Esc or Cancel stops it.", what, st.Cycle, view.FormatTime(st.TimeMs)))
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	if ms.HeapAlloc > ms.NextGC/10*7 {
-		runtime.GC()
-	}
-	time.Sleep(time.Millisecond)
-	j.last = now()
-	return j.cancelled || a.superseded(j)
-}
-
-// superseded reports whether a newer run has started since job j.
-func (a *App) superseded(j *runJob) bool { return j.gen != a.gen }
 
 // cancelRun stops the run in progress (#cancel-run, Escape); what it ran
 // so far is shown.
 func (a *App) cancelRun() {
-	if a.job != nil {
+	if a.job != nil && !a.job.cancelled {
 		a.job.cancelled = true
+		engineCall("post", map[string]any{"type": "cancel", "id": a.job.gen})
 		a.byID("status").SetTextContent("Cancelling…")
 	}
 }
@@ -537,7 +612,7 @@ func (a *App) endJob() {
 // clearSide empties a side (the right one, when its run was cancelled
 // before it started).
 func (a *App) clearSide(s *side) {
-	s.tr, s.model, s.marks = nil, nil, nil
+	s.sum = nil
 	for _, p := range s.root.QuerySelectorAll(".panel-body") {
 		fill(p, nil)
 	}
@@ -553,185 +628,83 @@ func (a *App) setStale(on bool) {
 	}
 }
 
-// simulate runs sc under variant v for job j (what names it in the
-// progress). Blocking: call from the job's goroutine.
-func (a *App) simulate(j *runJob, sc *core.Scenario, v view.Variant, what string) (*trace.Trace, error) {
-	sc2, err := v.Settings.Apply(sc)
-	if err != nil {
-		return nil, err
-	}
-	return sim.Run(sc2, sim.Options{
-		Gates: core.FeatureGates(maps.Clone(v.Gates)),
-		Stop:  func(st *trace.Step) bool { return a.pause(j, what, st) },
-	}), nil
-}
+// superseded reports whether a newer run has started since job j.
+func (a *App) superseded(j *runJob) bool { return j.gen != a.gen }
 
 // runStatus is the status line after a run that took ms: state ready,
-// or error when spec.maxCycles or the page's step limit (capped) cut it
+// or error when spec.maxCycles or the page's step limit (Capped) cut it
 // short, or cancelled when the user stopped it (sim's End "stopped").
-func (a *App) runStatus(tr *trace.Trace, ms float64, capped bool) (string, string) {
-	if tr.End == "stopped" && capped {
+func (a *App) runStatus(r *engine.SideSummary, ms float64) (string, string) {
+	if r.End == "stopped" && r.Capped {
 		return "error", fmt.Sprintf("Stopped at the page's limit of %d steps (cycle %d, %s): the trace is truncated; the CLI (kueueplay run) runs it to the end. Ran for %.0f ms.",
-			maxPageSteps, tr.Cycles, view.FormatTime(tr.EndMs), ms)
+			maxPageSteps, r.Cycles, view.FormatTime(r.EndMs), ms)
 	}
-	if tr.End == "stopped" {
+	if r.End == "stopped" {
 		return "cancelled", fmt.Sprintf("Cancelled by the user at cycle %d: showing the %d steps that ran, up to %s. Ran for %.0f ms.",
-			tr.Cycles, len(tr.Steps), view.FormatTime(tr.EndMs), ms)
+			r.Cycles, r.Steps, view.FormatTime(r.EndMs), ms)
 	}
 	end := map[string]string{
 		"quiescent": "nothing left to change",
 		"until":     "spec.until reached",
 		"maxCycles": "spec.maxCycles reached: the run was cut short",
-	}[tr.End]
+	}[r.End]
 	if end == "" {
-		end = tr.End
+		end = r.End
 	}
 	state := "ready"
-	if tr.End == "maxCycles" {
+	if r.End == "maxCycles" {
 		state = "error"
 	}
 	return state, fmt.Sprintf("%d cycles, %d steps, ended at %s (%s). Ran in %.0f ms.",
-		tr.Cycles, len(tr.Steps), view.FormatTime(tr.EndMs), end, ms)
+		r.Cycles, r.Steps, view.FormatTime(r.EndMs), end, ms)
 }
 
 // setRun puts a new run into a side and renders what depends on the whole
-// run: the event log (and, on the left, the scrubber's marks).
-func (a *App) setRun(s *side, tr *trace.Trace) {
-	s.tr, s.model, s.marks = tr, view.New(tr), view.Timeline(tr)
-	fill(s.panel("events"), layout.EventLog(view.EventLog(tr)))
+// run, laid out by the worker: the event log (and, on the left, the
+// scrubber's marks; marks is "" past layout.MaxMarks, the scrubber alone).
+func (a *App) setRun(s *side, sum *engine.SideSummary, log, marks js.Value) {
+	defer measure("kueueplay:set-run", now())
+	s.sum = sum
+	render(s.panel("events"), log)
 	if s == a.left {
-		if len(s.marks) <= layout.MaxMarks {
-			fill(a.byID("marks"), layout.Marks(s.marks))
-		} else {
-			fill(a.byID("marks"), nil) // the scrubber alone
-		}
-		sc := a.byID("scrubber")
-		sc.SetAttribute("max", strconv.Itoa(max(0, len(tr.Steps)-1)))
-		a.showOverview()
+		render(a.byID("marks"), marks)
+		a.byID("scrubber").SetAttribute("max", strconv.Itoa(max(0, sum.Steps-1)))
 	}
 }
 
 // show moves the left view to step i (and the right one to the same
 // moment in Compare mode).
-func (a *App) show(i int) {
-	if a.left.model == nil {
+func (a *App) show(i int) { a.showPair(i, -1) }
+
+// showPair moves the left view to step left and the right one to step
+// right (-1: aligned with left). The worker lays the steps out and
+// boot.js draws them (kueueplayBoot.views), then calls stepShown.
+func (a *App) showPair(left, right int) {
+	if a.left.sum == nil {
 		return
 	}
-	start := now()
-	i = max(0, min(i, a.left.model.Len()-1))
-	st := a.renderSide(a.left, i)
-	if a.compare != nil && a.right.model != nil {
-		a.renderSide(a.right, view.AlignStep(a.left.model, a.right.model, i))
-	}
-	n := a.left.model.Len()
-	a.byID("step-label").SetTextContent(fmt.Sprintf("Step %d of %d", i+1, n))
-	a.byID("step-title").SetTextContent(st.Title)
-	a.byID("scrubber").SetValue(strconv.Itoa(i))
-	a.byID("scrubber").SetAttribute("aria-valuetext", fmt.Sprintf("Step %d of %d: %s", i+1, n, st.Title))
+	left = max(0, min(left, a.left.sum.Steps-1))
+	a.left.step = left
+	boot().Get("views").Call("step", left, right)
+}
+
+// stepShown is kueueplayBoot.views.onStep: step i is on screen.
+func (a *App) stepShown(_ js.Value, args []js.Value) any {
+	i := args[0].Int()
+	a.left.step = i
 	if a.ov.open {
 		boot().Call("overviewStep", i)
-	}
-	root := a.byID("app")
-	root.SetAttribute("data-step", strconv.Itoa(i))
-	root.SetAttribute("data-steps", strconv.Itoa(n))
-	marks := a.byID("marks").Underlying()
-	for _, m := range queryAll(marks, ".current") {
-		m.Get("classList").Call("remove", "current")
-	}
-	for _, m := range queryAll(marks, ".differs") {
-		m.Get("classList").Call("remove", "differs")
-	}
-	if a.compare != nil && a.diff != nil {
-		if m := marks.Call("querySelector", `[data-goto-step="`+strconv.Itoa(a.diff.LeftStep)+`"]`); m.Truthy() {
-			m.Get("classList").Call("add", "differs")
-		}
-	}
-	if m := marks.Call("querySelector", `[data-goto-step="`+strconv.Itoa(i)+`"]`); m.Truthy() {
-		m.Get("classList").Call("add", "current")
 	}
 	// The address bar follows, but not at every key repeat: browsers
 	// throttle replaceState, and it costs a millisecond or two.
 	a.urlTimer.after(150, a.updateURL)
-	measure("kueueplay:step", start)
-}
-
-// renderSide draws one side at step i and returns that step's view.
-func (a *App) renderSide(s *side, i int) view.Step {
-	s.step = i
-	st := s.model.Step(i)
-	fill(s.panel("decision"), layout.Decisions(st))
-	fill(s.panel("quota"), layout.Quota(st))
-	fill(s.panel("queues"), layout.Queues(st))
-	// The placement panels exist only for scenarios with Nodes.
-	for _, name := range []string{"placement", "nodes"} {
-		sec := s.root.QuerySelector(`[data-panel="` + name + `"]`)
-		if st.Cluster == nil {
-			sec.SetAttribute("hidden", "")
-			continue
-		}
-		sec.RemoveAttribute("hidden")
-	}
-	if st.Cluster != nil {
-		fill(s.panel("placement"), layout.Placement(st))
-		fill(s.panel("nodes"), layout.Nodes(st))
-	}
-	// Mark the log entries of this step (raw calls: wrapping every entry
-	// in an element costs more than the rest of the step).
-	log := s.panel("events").Underlying()
-	for _, li := range queryAll(log, "li.current") {
-		li.Get("classList").Call("remove", "current")
-		li.Call("removeAttribute", "aria-current")
-	}
-	var first js.Value
-	for _, li := range queryAll(log, `li[data-step="`+strconv.Itoa(i)+`"]`) {
-		li.Get("classList").Call("add", "current")
-		li.Call("setAttribute", "aria-current", "step")
-		if first.IsUndefined() {
-			first = li
-		}
-	}
-	if !first.IsUndefined() {
-		// Scroll the log itself, never the page (scrollIntoView would move
-		// every scrolling ancestor).
-		top, h := first.Get("offsetTop").Int(), first.Get("offsetHeight").Int()
-		st, bh := log.Get("scrollTop").Int(), log.Get("clientHeight").Int()
-		if top < st || top+h > st+bh {
-			log.Set("scrollTop", max(0, top-bh/3))
-		}
-	}
-	// Compare mode: at the first difference, outline what differs.
-	if a.compare != nil && a.diff != nil && a.diff.Workload != "" {
-		at := a.diff.LeftStep
-		if s == a.right {
-			at = a.diff.RightStep
-		}
-		if i == at {
-			sel := `[data-workload="` + js.Global().Get("CSS").Call("escape", a.diff.Workload).String() + `"]`
-			for _, el := range queryAll(s.panel("decision").Underlying(), ".decision"+sel) {
-				el.Get("classList").Call("add", "differs")
-				el.Call("setAttribute", "title", "The first difference between the two runs: "+a.diff.Text)
-			}
-		}
-	}
-	head := s.root.QuerySelector(".view-head")
-	if a.compare != nil {
-		head.RemoveAttribute("hidden")
-		v := a.variant
-		if s == a.right {
-			v = *a.compare
-		}
-		head.QuerySelector(".variant-label").SetTextContent(v.Label())
-		head.QuerySelector(".side-step").SetTextContent(fmt.Sprintf("step %d of %d, %s", i+1, s.model.Len(), st.Time))
-	} else {
-		head.SetAttribute("hidden", "")
-	}
-	return st
+	return nil
 }
 
 // shared is the state a share link carries.
 func (a *App) shared() view.Shared {
-	sh := view.Shared{Scenario: a.text(), Step: a.left.step, Gates: a.variant.Gates, Settings: a.variant.Settings}
-	if a.example != "" && sh.Scenario == a.exampleText {
+	sh := view.Shared{Scenario: a.text().String(), Step: a.left.step, Gates: a.variant.Gates, Settings: a.variant.Settings}
+	if a.example != "" && !a.edited() {
 		sh.Example = strings.TrimSuffix(a.example, ".yaml")
 	}
 	if a.compare != nil {
@@ -741,28 +714,54 @@ func (a *App) shared() view.Shared {
 	return sh
 }
 
-// stateURL is the state as the end of the playground's URL: ?example=…
-// for an unedited example, a share fragment (#v1.…) otherwise.
-func (a *App) stateURL() string {
-	if a.example != "" && a.text() == a.exampleText {
+// stateURL returns a function that gives the state as the end of the
+// playground's URL: ?example=… for an unedited example, a share fragment
+// (#v1.…) otherwise. The state is taken now; the function blocks (the
+// fragment is compressed by the browser, encodeFragment): call it from a
+// goroutine.
+func (a *App) stateURL() func() (string, error) {
+	if a.example != "" && !a.edited() {
 		loc := view.Location{Example: strings.TrimSuffix(a.example, ".yaml"), Step: a.left.step, Variant: a.variant, Compare: a.compare}
-		return loc.Query()
+		q := loc.Query()
+		return func() (string, error) { return q, nil }
 	}
-	return "#" + view.EncodeFragment(a.shared())
+	sh := a.shared()
+	return func() (string, error) {
+		f, err := encodeFragment(sh)
+		return "#" + f, err
+	}
 }
 
 // updateURL makes the address bar follow the state (stateURL). An embed
 // keeps its embed parameters in its own URL, and points #open-playground
-// at the same state in the full playground.
-func (a *App) updateURL() {
-	loc := a.win.Location()
-	path, state := loc.Pathname(), a.stateURL()
-	next := path + state
-	if a.embed {
-		next = path + embedURL(a.embedQuery, state)
-		a.byID("open-playground").SetAttribute("href", loc.Origin()+path+state)
-	}
-	js.Global().Get("history").Call("replaceState", nil, "", next)
+// at the same state in the full playground. Only the newest of several
+// updates in flight is applied.
+func (a *App) updateURL() { a.updateURLThen(nil) }
+
+// updateURLThen is updateURL, then (when not nil) gets the full
+// playground's URL of the state.
+func (a *App) updateURLThen(then func(full string)) {
+	a.urlGen++
+	gen, state := a.urlGen, a.stateURL()
+	go func() {
+		st, err := state()
+		if err != nil {
+			return
+		}
+		loc := a.win.Location()
+		path := loc.Pathname()
+		if gen == a.urlGen { // else a newer update is on its way
+			next := path + st
+			if a.embed {
+				next = path + embedURL(a.embedQuery, st)
+				a.byID("open-playground").SetAttribute("href", loc.Origin()+path+st)
+			}
+			js.Global().Get("history").Call("replaceState", nil, "", next)
+		}
+		if then != nil {
+			then(loc.Origin() + path + st)
+		}
+	}()
 }
 
 // embedParams are the parameters of an embed's URL that are not its
@@ -796,13 +795,18 @@ func embedURL(params, state string) string {
 // #share-full keeps the full one at hand.
 func (a *App) shareLink() {
 	loc := a.win.Location()
-	frag := view.EncodeFragment(a.shared())
-	full := loc.Origin() + loc.Pathname() + "#" + frag
+	sh := a.shared()
 	share := a.byID("share")
 	share.SetAttribute("disabled", "")
 	a.status("ready", "Making a short link…")
 	go func() {
 		defer share.RemoveAttribute("disabled")
+		frag, err := encodeFragment(sh)
+		if err != nil {
+			a.status("error", "The link could not be made: "+err.Error())
+			return
+		}
+		full := loc.Origin() + loc.Pathname() + "#" + frag
 		short, err := shortLink(frag)
 		if err != nil {
 			a.showLink(full, full, fmt.Sprintf(" (%d characters, the whole scenario in the URL; no short link here: %v)", len(full), err))
@@ -900,8 +904,8 @@ func (a *App) copyFullLink() {
 // baseName names downloads after the scenario.
 func (a *App) baseName() string {
 	name := "scenario"
-	if a.sc != nil && a.sc.Name != "" {
-		name = a.sc.Name
+	if a.dec != nil && a.dec.Name != "" {
+		name = a.dec.Name
 	} else if a.example != "" {
 		name = strings.TrimSuffix(a.example, ".yaml")
 	}
@@ -917,32 +921,41 @@ func (a *App) baseName() string {
 }
 
 func (a *App) downloadJSON() {
-	if a.left.tr == nil {
+	if a.left.sum == nil {
 		return
 	}
-	data, err := json.Marshal(a.left.tr)
-	if err != nil {
-		a.status("error", err.Error())
-		return
-	}
-	download("trace-"+a.baseName()+".json", "application/json", append(data, '\n'))
+	a.fetchDownload(map[string]any{"type": "download", "what": "json"}, "trace-"+a.baseName()+".json", "application/json")
 }
 
 func (a *App) downloadSVG() {
-	if a.left.model == nil {
+	if a.left.sum == nil {
 		return
 	}
 	theme := "light"
 	if boot().Call("dark").Bool() {
 		theme = "dark"
 	}
-	st := a.left.model.Step(a.left.step)
 	heading := a.baseName()
 	if a.compare != nil {
 		heading += " (" + a.variant.Label() + ")"
 	}
-	svg := view.SVG(st, view.SVGOptions{Theme: theme, Heading: heading}).String()
-	download(fmt.Sprintf("%s-step-%d.svg", a.baseName(), a.left.step), "image/svg+xml", []byte(svg))
+	a.fetchDownload(map[string]any{"type": "download", "what": "svg", "step": a.left.step, "theme": theme, "heading": heading},
+		fmt.Sprintf("%s-step-%d.svg", a.baseName(), a.left.step), "image/svg+xml")
+}
+
+// fetchDownload asks the worker for a download's bytes and offers them
+// as the file name.
+func (a *App) fetchDownload(msg map[string]any, name, mime string) {
+	a.ask(msg, func(m js.Value) {
+		switch {
+		case m.IsNull():
+			a.status("error", "A newer run replaced the one to download; try again.")
+		case m.Get("error").Truthy():
+			a.status("error", "The download failed: "+m.Get("error").String())
+		default:
+			download(name, mime, m.Get("bytes"))
+		}
+	})
 }
 
 // loadGallery fills the examples dialog from scenarios/index.json. It
@@ -966,13 +979,13 @@ func (a *App) openExample(file string) {
 	if !view.ValidExampleName(strings.TrimSuffix(file, ".yaml")) {
 		return
 	}
-	if a.text() != a.exampleText && a.text() != "" {
+	if a.edited() && strLen(a.text()) != 0 {
 		if !js.Global().Call("confirm", "Replace your edits with the example "+file+"?").Bool() {
 			return
 		}
 	}
 	a.status("loading", "Loading "+file+"…")
-	text, err := fetchText("scenarios/" + file)
+	text, err := fetchJS("scenarios/" + file)
 	if err != nil {
 		a.status("error", err.Error())
 		return

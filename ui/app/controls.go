@@ -10,6 +10,7 @@ import (
 	"syscall/js"
 
 	"github.com/kueueplay/kueueplay/core"
+	"github.com/kueueplay/kueueplay/ui/engine"
 	"github.com/kueueplay/kueueplay/ui/layout"
 	"github.com/kueueplay/kueueplay/ui/view"
 )
@@ -37,11 +38,13 @@ func (a *App) wire() {
 	on("overview", "click", func(*event) { a.toggleOverview() })
 	on("share", "click", func(*event) { a.shareLink() })
 	on("share-full", "click", func(*event) { go a.copyFullLink() })
-	// The link's href follows the state 150 ms after a move (updateURL);
-	// a click brings it up to date before the browser follows it.
-	on("open-playground", "click", func(*event) {
+	// The link's href follows the state 150 ms after a move (updateURL),
+	// and is made asynchronously (the browser compresses the fragment): a
+	// click opens the state as it is now, once it is made.
+	on("open-playground", "click", func(e *event) {
 		if a.embed && a.ready {
-			a.updateURL()
+			e.PreventDefault()
+			a.updateURLThen(func(href string) { js.Global().Call("open", href, "_blank", "noopener") })
 		}
 	})
 	on("download-json", "click", func(*event) { a.downloadJSON() })
@@ -71,7 +74,7 @@ func (a *App) wire() {
 				return
 			}
 			a.stopPlaying()
-			if el.Closest("#view-right") != nil && a.right.model != nil && a.left.model != nil {
+			if el.Closest("#view-right") != nil && a.right.sum != nil && a.left.sum != nil {
 				// Move the left side to the first step aligned with it.
 				a.show(alignBack(a, n))
 				return
@@ -126,12 +129,12 @@ func (a *App) wire() {
 
 // alignBack finds the left step that shows the right side at step n.
 func alignBack(a *App, n int) int {
-	for i := range a.left.model.Len() {
-		if view.AlignStep(a.left.model, a.right.model, i) >= n {
+	for i, r := range a.sum.Align {
+		if r >= n {
 			return i
 		}
 	}
-	return a.left.model.Len() - 1
+	return a.left.sum.Steps - 1
 }
 
 // key handles the keyboard shortcuts (listed in #help-dialog).
@@ -226,16 +229,10 @@ func (a *App) key(e *event) {
 // nextEventful is the next (dir +1) or previous (-1) step that changed
 // something the user can see.
 func (a *App) nextEventful(dir int) int {
-	marks := a.left.marks
-	for i := a.left.step + dir; i >= 0 && i < len(marks); i += dir {
-		if !marks[i].NoChange {
-			return i
-		}
+	if a.left.sum == nil {
+		return 0
 	}
-	if dir > 0 {
-		return len(marks) - 1
-	}
-	return 0
+	return engine.NextEventful(a.left.sum.Eventful, a.left.sum.Steps, a.left.step, dir)
 }
 
 func (a *App) openDialog(id string) {
@@ -258,10 +255,10 @@ func (a *App) togglePlay() {
 		a.stopPlaying()
 		return
 	}
-	if a.left.model == nil {
+	if a.left.sum == nil {
 		return
 	}
-	if a.left.step >= a.left.model.Len()-1 {
+	if a.left.step >= a.left.sum.Steps-1 {
 		a.show(0)
 	}
 	a.playing = true
@@ -281,7 +278,7 @@ func (a *App) tick() {
 		if !a.playing {
 			return
 		}
-		if a.left.step >= a.left.model.Len()-1 {
+		if a.left.step >= a.left.sum.Steps-1 {
 			a.stopPlaying()
 			return
 		}
@@ -323,7 +320,7 @@ func (a *App) toggleCompare() {
 		a.compare = a.defaultCompare()
 	} else {
 		a.compare = nil
-		a.right.tr, a.right.model = nil, nil
+		a.right.sum = nil
 	}
 	a.run(a.left.step)
 }
@@ -333,8 +330,8 @@ func (a *App) gateValue(v view.Variant, name string) bool {
 	if on, ok := v.Gates[name]; ok {
 		return on
 	}
-	if a.sc != nil {
-		return a.sc.Gates.Enabled(name)
+	if a.dec != nil {
+		return a.dec.Gates.Enabled(name)
 	}
 	on, _ := core.GateDefault(name)
 	return on
@@ -343,7 +340,7 @@ func (a *App) gateValue(v view.Variant, name string) bool {
 // syncControls (re)builds the gate and setting forms of both variants from
 // the current state, and shows Compare mode's parts.
 func (a *App) syncControls() {
-	key := fmt.Sprint(a.variant, a.compare != nil, a.sc.Gates)
+	key := fmt.Sprint(a.variant, a.compare != nil, a.dec.Gates)
 	if a.compare != nil {
 		key += fmt.Sprint(*a.compare)
 	}
@@ -438,10 +435,7 @@ func (a *App) gotoDifference() {
 		return
 	}
 	a.stopPlaying()
-	a.show(a.diff.LeftStep)
-	if a.right.model != nil {
-		a.renderSide(a.right, a.diff.RightStep)
-	}
+	a.showPair(a.diff.LeftStep, a.diff.RightStep)
 }
 
 // showProblems puts diagnostics in the editor's gutter and the list.

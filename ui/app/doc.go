@@ -1,18 +1,23 @@
 //go:build js && wasm
 
-// Package app is the browser playground's DOM glue: it runs inside the one
-// long-lived WebAssembly module (wasm/main.go), calls the core directly
-// (scenario.Decode, sim.Run), builds the view-model (ui/view) and its HTML
-// layout (ui/layout, plain view.Node trees), and puts those on the page.
-// Simulations run in a goroutine that pauses every ~30 ms (runJob in
-// app.go), so a long one neither freezes the tab nor outlives a newer run.
-// The page's controls are handled through a thin wrapper over syscall/js
-// (element.go); rendered
-// trees go to site/boot.js's kueueplayBoot.render as one JSON string,
-// which creates the elements with createElement/setAttribute and text
-// nodes (never HTML parsing), because one syscall/js call per node cost
-// tens of milliseconds per step. It holds no logic a test would want to
-// check natively: what is shown is decided in ui/view and ui/layout.
+// Package app is the browser playground's DOM glue on the page's thread:
+// it runs inside the page's instance of the WebAssembly module
+// (wasm/main.go) and keeps the controls, the editor's text (as a
+// JavaScript string, never copied into Go whole), the links and Compare
+// mode. It holds no trace: the engine's Web Worker (a second instance of
+// the same module, wasm/worker.go with ui/engine) decodes, simulates,
+// keeps the runs and lays out what the page draws. A run (runJob in
+// app.go) sends the text to the worker and shows its problems, its
+// progress and its result (a summary, the event log, the marks, the
+// first step, laid out); a step, the Overview or a download is asked of
+// the worker about the run on screen (App.ask; steps by site/boot.js's
+// kueueplayBoot.views, which also draws them). Laid-out trees come as
+// JSON (layout.JSON) that boot.js's render materializes with
+// createElement/setAttribute and text nodes (never HTML parsing), without
+// this package reading them. Share fragments are compressed by the
+// browser (encodeFragment), so compress/flate is not in the module. It
+// holds no logic a test would want to check natively: what is shown is
+// decided in ui/view, ui/layout and ui/engine.
 //
 // # The page contract
 //
@@ -65,16 +70,23 @@
 //	                     loaded after the first result (or at once on a
 //	                     click on the text); until then pre.editor-text in
 //	                     #editor shows the text, and once it is there
-//	                     #editor has data-ready="true". A paste
+//	                     #editor has data-ready="true". A text over
+//	                     1 MiB (set, pasted, dropped or opened with
+//	                     #open-file) is kept out of the editor: #editor is
+//	                     hidden and section#large-text (data-bytes, its
+//	                     size) shows its size and first lines read-only,
+//	                     with button.edit-anyway to edit it; it runs as
+//	                     any text does. A paste
 //	                     or drop that would make the text longer than
-//	                     maxPageBytes (1 MiB) is refused before the editor
+//	                     maxPageBytes (32 MiB) is refused before the editor
 //	                     takes it in: the text and the run on screen stay,
 //	                     #problems has one error at 1:1 ("the pasted text
-//	                     is N bytes; the playground runs at most 1048576
+//	                     is N bytes; the playground runs at most 33554432
 //	                     bytes …", or "the text after this paste", "the
 //	                     dropped file "F"", …) and #status is error, "Not
 //	                     put in the editor: …". A run of longer text (typed)
 //	                     gives the same error as "the text is N bytes".
+//	#open-file           opens a file (input#file-input), as a drop does
 //	#problem-count       "no problems", "1 error", "2 errors, 1 warning"
 //	#problems            ul; one li[data-severity] per diagnostic holding a
 //	                     button[data-goto-line][data-goto-col]

@@ -6,20 +6,27 @@ import (
 	"errors"
 	"syscall/js"
 
+	"github.com/kueueplay/kueueplay/ui/layout"
 	"github.com/kueueplay/kueueplay/ui/view"
 )
 
 // fill replaces parent's children with the DOM of n (nothing when n is
 // nil). The tree goes to the page's builder (kueueplayBoot.render in
-// site/boot.js) as one JSON string: creating each node through syscall/js
-// costs a Go-to-JS call and a finalized js.Value per node and attribute,
-// which made a step take tens of milliseconds.
+// site/boot.js) as one string (layout.JSON): creating each node through
+// syscall/js costs a Go-to-JS call and a finalized js.Value per node and
+// attribute, which made a step take tens of milliseconds.
 func fill(parent *element, n *view.Node) {
-	if n == nil {
-		boot().Call("render", parent.Underlying(), "")
-		return
+	boot().Call("render", parent.Underlying(), layout.JSON(n))
+}
+
+// render is fill for a tree the engine's worker laid out (layout.JSON, as
+// a JavaScript string the page's Go never reads; "" or null empties
+// parent).
+func render(parent *element, tree js.Value) {
+	if tree.IsNull() || tree.IsUndefined() {
+		tree = js.ValueOf("")
 	}
-	boot().Call("render", parent.Underlying(), string(appendNode(nil, n)))
+	boot().Call("render", parent.Underlying(), tree)
 }
 
 // queryAll is querySelectorAll without wrapping each element.
@@ -33,57 +40,6 @@ func queryAll(el js.Value, sel string) []js.Value {
 }
 
 func boot() js.Value { return js.Global().Get("kueueplayBoot") }
-
-// appendNode writes n as [tag, [name, value, ...], text, [children]],
-// with view.CleanText applied to text and values so that the page shows
-// what render.svg shows.
-func appendNode(b []byte, n *view.Node) []byte {
-	b = append(b, '[')
-	b = appendJSONString(b, n.Tag)
-	b = append(b, ",["...)
-	for i, a := range n.Attrs {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = appendJSONString(b, a.Name)
-		b = append(b, ',')
-		b = appendJSONString(b, view.CleanText(a.Value))
-	}
-	b = append(b, "],"...)
-	b = appendJSONString(b, view.CleanText(n.Text))
-	b = append(b, ",["...)
-	first := true
-	for _, c := range n.Children {
-		if c == nil {
-			continue
-		}
-		if !first {
-			b = append(b, ',')
-		}
-		first = false
-		b = appendNode(b, c)
-	}
-	return append(b, "]]"...)
-}
-
-// appendJSONString writes s (valid UTF-8: CleanText'ed, or a tag or
-// attribute name) as a JSON string.
-func appendJSONString(b []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	b = append(b, '"')
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == '"' || c == '\\':
-			b = append(b, '\\', c)
-		case c < 0x20:
-			b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
-		default:
-			b = append(b, c)
-		}
-	}
-	return append(b, '"')
-}
 
 // await blocks the calling goroutine until the promise settles. It must
 // not be called from a js.FuncOf callback itself (those may not block):
@@ -121,26 +77,33 @@ func await(p js.Value) (js.Value, error) {
 // fetchText GETs a same-origin URL and returns its body. Blocking: call
 // from a goroutine.
 func fetchText(url string) (string, error) {
+	v, err := fetchJS(url)
+	if err != nil {
+		return "", err
+	}
+	return v.String(), nil
+}
+
+// fetchJS is fetchText with the body left a JavaScript string.
+func fetchJS(url string) (js.Value, error) {
 	res, err := await(js.Global().Call("fetch", url))
 	if err != nil {
-		return "", errors.New(url + ": " + err.Error())
+		return js.Value{}, errors.New(url + ": " + err.Error())
 	}
 	if !res.Get("ok").Bool() {
-		return "", errors.New(url + ": " + res.Get("status").String() + " " + res.Get("statusText").String())
+		return js.Value{}, errors.New(url + ": " + res.Get("status").String() + " " + res.Get("statusText").String())
 	}
 	body, err := await(res.Call("text"))
 	if err != nil {
-		return "", errors.New(url + ": " + err.Error())
+		return js.Value{}, errors.New(url + ": " + err.Error())
 	}
-	return body.String(), nil
+	return body, nil
 }
 
-// download offers data as a file named name.
-func download(name, mime string, data []byte) {
+// download offers data (an ArrayBuffer) as a file named name.
+func download(name, mime string, data js.Value) {
 	g := js.Global()
-	arr := g.Get("Uint8Array").New(len(data))
-	js.CopyBytesToJS(arr, data)
-	blob := g.Get("Blob").New([]any{arr}, map[string]any{"type": mime})
+	blob := g.Get("Blob").New([]any{data}, map[string]any{"type": mime})
 	url := g.Get("URL").Call("createObjectURL", blob)
 	a := g.Get("document").Call("createElement", "a")
 	a.Set("href", url)
@@ -191,7 +154,59 @@ var performance = js.Global().Get("performance")
 // the object).
 func now() float64 { return performance.Call("now").Float() }
 
+// measureMs records a performance measure of ms milliseconds ending now:
+// the engine's worker reports what its steps took (its clock's origin is
+// not the page's).
+func measureMs(name string, ms float64) {
+	performance.Call("measure", name, map[string]any{"duration": ms, "end": now()})
+}
+
 // measure records a performance measure from start to now.
 func measure(name string, start float64) {
 	performance.Call("measure", name, map[string]any{"start": start, "end": now()})
+}
+
+// encodeFragment is view.EncodeFragment with the browser's deflate
+// (kueueplayBoot.deflate): the module leaves compress/flate out. Blocking:
+// call from a goroutine.
+func encodeFragment(s view.Shared) (string, error) {
+	raw, err := awaitBytes(boot().Call("deflate", bytesToJS(view.FragmentJSON(s))))
+	if err != nil {
+		return "", err
+	}
+	return view.FragmentFromDeflated(raw), nil
+}
+
+// decodeFragment is view.DecodeFragment with the browser's inflate; the
+// same errors. Blocking: call from a goroutine.
+func decodeFragment(frag string) (view.Shared, error) {
+	raw, err := view.DeflatedFromFragment(frag)
+	if err != nil {
+		return view.Shared{}, err
+	}
+	data, err := awaitBytes(boot().Call("inflate", bytesToJS(raw), view.MaxFragmentJSON+1))
+	if err != nil {
+		if err.Error() == "too large" {
+			return view.Shared{}, view.ErrFragmentTooBig
+		}
+		return view.Shared{}, view.ErrBadDeflate()
+	}
+	return view.SharedFromJSON(data)
+}
+
+func bytesToJS(b []byte) js.Value {
+	arr := js.Global().Get("Uint8Array").New(len(b))
+	js.CopyBytesToJS(arr, b)
+	return arr
+}
+
+// awaitBytes awaits a promise of a Uint8Array and copies it into Go.
+func awaitBytes(p js.Value) ([]byte, error) {
+	v, err := await(p)
+	if err != nil {
+		return nil, err
+	}
+	b := make([]byte, v.Get("length").Int())
+	js.CopyBytesToGo(b, v)
+	return b, nil
 }

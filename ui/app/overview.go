@@ -2,22 +2,16 @@
 
 package app
 
-import (
-	"encoding/json"
-	"syscall/js"
-
-	"github.com/kueueplay/kueueplay/core/trace"
-	"github.com/kueueplay/kueueplay/ui/layout"
-)
+import "syscall/js"
 
 // overview is the state of the Overview panel (#overview-panel): whether
-// it is open, and the run it shows (nil: none yet, or an older run's).
-// The overview of a run (view.Model.Overview, a pass over the whole
-// trace) is computed when the panel is open and the left-hand run is
-// new: once per run, never per step move.
+// it is open, and the run it shows (the run's gen, App.shownRun; 0: none
+// yet). The overview of a run (view.Model.Overview, a pass over the whole
+// trace) is computed by the engine's worker when the panel is open and
+// the left-hand run is new: once per run, never per step move.
 type overview struct {
 	open bool
-	of   *trace.Trace
+	of   int
 }
 
 // toggleOverview opens or closes the Overview panel (#overview, the O
@@ -35,7 +29,7 @@ func (a *App) toggleOverview() {
 	}
 	btn.SetAttribute("aria-pressed", "true")
 	panel.RemoveAttribute("hidden")
-	if a.ov.of == a.left.tr {
+	if a.ov.of == a.shownRun {
 		// The same run's charts are still there: the step may have moved
 		// while they were hidden.
 		boot().Call("overviewStep", a.left.step)
@@ -44,36 +38,39 @@ func (a *App) toggleOverview() {
 	a.showOverview()
 }
 
-// showOverview lays out the left-hand run's overview and hands its series
-// to the chart bundle (kueueplayBoot.overview, which loads it the first
-// time), when the panel is open and shows another run.
+// showOverview asks the worker for the left-hand run's overview (its
+// panel laid out, its series as JSON) and hands the series to the chart
+// bundle (kueueplayBoot.overview, which loads it the first time), when
+// the panel is open and shows another run.
 func (a *App) showOverview() {
-	tr := a.left.tr
-	if !a.ov.open || tr == nil || a.ov.of == tr {
+	if !a.ov.open || a.left.sum == nil || a.ov.of == a.shownRun {
 		return
 	}
-	a.ov.of = tr
+	a.ov.of = a.shownRun
 	boot().Call("loadCharts")
 	start := now()
-	defer measure("kueueplay:overview", start)
-	o := a.left.model.Overview()
 	body := a.byID("overview-panel").QuerySelector(".panel-body")
 	body.RemoveAttribute("data-ready")
 	boot().Call("overviewClose")
-	fill(body, layout.Overview(o))
-	data, err := json.Marshal(o)
-	if err != nil {
-		a.status("error", "The overview cannot be drawn: "+err.Error())
-		return
-	}
-	boot().Call("overview", body.Underlying(), string(data), a.left.step)
+	a.ask(map[string]any{"type": "overview"}, func(m js.Value) {
+		if m.IsNull() {
+			return // a newer run's overview has been asked for
+		}
+		if e := m.Get("error"); e.Truthy() {
+			a.status("error", "The overview cannot be drawn: "+e.String())
+			return
+		}
+		render(body, m.Get("panel"))
+		boot().Call("overview", body.Underlying(), m.Get("series"), a.left.step)
+		measure("kueueplay:overview", start)
+	})
 }
 
 // gotoStepFromChart is kueueplayBoot.gotoStep: a click on a chart of the
 // overview moves the view to step n, as a click on an element with
 // data-goto-step does.
 func (a *App) gotoStepFromChart(_ js.Value, args []js.Value) any {
-	if len(args) == 0 || args[0].Type() != js.TypeNumber || a.left.model == nil {
+	if len(args) == 0 || args[0].Type() != js.TypeNumber || a.left.sum == nil {
 		return nil
 	}
 	a.stopPlaying()

@@ -14,7 +14,7 @@ func TestPurity(t *testing.T) {
 	puritytest.Check(t, puritytest.Rules{
 		Package: "layout",
 		Imports: []string{
-			"strconv", "strings",
+			"strconv", "strings", "unicode/utf8",
 			"github.com/kueueplay/kueueplay/core",
 			"github.com/kueueplay/kueueplay/core/trace",
 			"github.com/kueueplay/kueueplay/ui/view",

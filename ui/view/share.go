@@ -1,13 +1,10 @@
 package view
 
 import (
-	"bytes"
-	"compress/flate"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/kueueplay/kueueplay/core"
@@ -87,53 +84,58 @@ const (
 	maxFragment = MaxFragmentJSON * 3 / 2
 )
 
-// EncodeFragment encodes s as a share-link fragment (without the '#').
-// Strings are written as encoding/json writes them: invalid UTF-8 becomes
-// U+FFFD.
-func EncodeFragment(s Shared) string {
+// FragmentJSON is the JSON a fragment of s compresses (EncodeFragment).
+func FragmentJSON(s Shared) []byte {
 	data, err := json.Marshal(s)
 	if err != nil { // cannot happen: strings, an int and a map of bools
-		return fragmentV1
+		return []byte("{}")
 	}
-	var buf bytes.Buffer
-	zw, _ := flate.NewWriter(&buf, flate.BestCompression) // the level is valid
-	zw.Write(data)
-	zw.Close()
-	return fragmentV1 + base64.RawURLEncoding.EncodeToString(buf.Bytes())
+	return data
 }
 
-// Errors of DecodeFragment, for errors.Is.
+// FragmentFromDeflated is the fragment whose compressed body is raw (raw
+// DEFLATE, RFC 1951, of FragmentJSON): EncodeFragment compresses with
+// compress/flate; the page's WebAssembly with the browser's
+// CompressionStream("deflate-raw"), whose output any inflater reads, so
+// that compress/flate (34 KB of the page's first load) is not in the
+// module.
+func FragmentFromDeflated(raw []byte) string {
+	return fragmentV1 + base64.RawURLEncoding.EncodeToString(raw)
+}
+
 var (
 	ErrFragmentVersion = errors.New("unsupported share link version")
 	ErrFragmentTooBig  = errors.New("share link too large")
 	ErrFragmentInvalid = errors.New("invalid share link")
 )
 
-// DecodeFragment decodes a share-link fragment written by EncodeFragment
-// (with or without its leading '#'). It never panics and reads at most
-// MaxFragmentJSON decompressed bytes; every failure wraps one of the
-// ErrFragment errors.
-func DecodeFragment(frag string) (Shared, error) {
+// DeflatedFromFragment checks a fragment's version and size and returns
+// its compressed body (DecodeFragment's first half).
+func DeflatedFromFragment(frag string) ([]byte, error) {
 	frag = strings.TrimPrefix(frag, "#")
 	if !strings.HasPrefix(frag, fragmentV1) {
 		if v, _, ok := strings.Cut(frag, "."); ok && len(v) > 1 && len(v) < 8 && v[0] == 'v' {
-			return Shared{}, fragErr(ErrFragmentVersion, v)
+			return nil, fragErr(ErrFragmentVersion, v)
 		}
-		return Shared{}, fragErr(ErrFragmentInvalid, "missing the v1. prefix")
+		return nil, fragErr(ErrFragmentInvalid, "missing the v1. prefix")
 	}
 	body := frag[len(fragmentV1):]
 	if len(body) > maxFragment {
-		return Shared{}, ErrFragmentTooBig
+		return nil, ErrFragmentTooBig
 	}
 	raw, err := base64.RawURLEncoding.DecodeString(body)
 	if err != nil {
-		return Shared{}, fragErr(ErrFragmentInvalid, "bad base64")
+		return nil, fragErr(ErrFragmentInvalid, "bad base64")
 	}
-	zr := flate.NewReader(bytes.NewReader(raw))
-	data, err := io.ReadAll(io.LimitReader(zr, MaxFragmentJSON+1))
-	if err != nil {
-		return Shared{}, fragErr(ErrFragmentInvalid, "bad compressed data")
-	}
+	return raw, nil
+}
+
+// ErrBadDeflate is the error for a fragment whose body does not inflate.
+func ErrBadDeflate() error { return fragErr(ErrFragmentInvalid, "bad compressed data") }
+
+// SharedFromJSON reads a fragment's inflated JSON (DecodeFragment's last
+// half): data is at most MaxFragmentJSON+1 bytes of it, as read.
+func SharedFromJSON(data []byte) (Shared, error) {
 	if len(data) > MaxFragmentJSON {
 		return Shared{}, ErrFragmentTooBig
 	}

@@ -4,13 +4,20 @@
 // only through the small API below, never through CodeMirror itself.
 //
 //   const ed = kueueplayEditor.create(parent, {doc, onChange, dark, label,
-//                                              maxBytes, onTooLarge});
+//                                              maxBytes, onTooLarge,
+//                                              editBytes, onLarge});
 //   ed.getText() / ed.setText(s)
 //   ed.setDiagnostics([{line, col, endLine?, endCol?, severity, message}])
 //   ed.gotoLine(line, col) / ed.focus() / ed.setTheme(dark) / ed.destroy()
 //
 // Lines and columns are 1-based, columns counted in characters (Unicode
 // code points), as the Go validator reports them.
+//
+// With editBytes and onLarge set, a paste or drop that would make the text
+// longer than editBytes (but within maxBytes) does not reach CodeMirror
+// either: onLarge gets the text the paste makes, or the dropped text or
+// File (which replace the text), and the page keeps it outside the editor
+// (site/boot.js), since CodeMirror takes seconds over megabytes.
 //
 // With maxBytes set, a paste or drop that would make the text longer than
 // maxBytes bytes of UTF-8 is refused before CodeMirror sees it: the text
@@ -243,8 +250,18 @@ function shortName(name) {
 
 // sizeGuard returns the DOM event handlers that refuse a paste or drop
 // over maxBytes (see the top of this file); null without a limit.
-function sizeGuard(maxBytes, onTooLarge) {
+function sizeGuard(maxBytes, onTooLarge, editBytes, onLarge) {
   if (!(maxBytes > 0)) return null;
+  // large hands a text (or a dropped file) of more than editBytes, within
+  // maxBytes, to onLarge instead of CodeMirror: true when it did.
+  const large = (e, payload) => {
+    const size = typeof payload === "string" ? payload.length : payload.size;
+    if (!onLarge || !(editBytes > 0) || size <= editBytes || size > maxBytes) return false;
+    e.preventDefault();
+    e.stopPropagation();
+    onLarge(payload);
+    return true;
+  };
   // check decides for an insertion of added bytes (a lower bound unless
   // exact) that replaces the selection (a paste) or not (a drop): true
   // when it is refused.
@@ -276,7 +293,13 @@ function sizeGuard(maxBytes, onTooLarge) {
   return EditorView.domEventHandlers({
     paste(e, view) {
       const t = e.clipboardData?.getData("text/plain") ?? "";
-      return check(view, "the pasted text", textSize(t), true) ? refuse(e) : false;
+      if (check(view, "the pasted text", textSize(t), true)) return refuse(e);
+      // A large paste: the text it makes (the paste in place of the
+      // selection) goes to onLarge.
+      if (t.length <= editBytes) return false;
+      const doc = view.state.doc;
+      const r = view.state.selection.main;
+      return large(e, doc.sliceString(0, r.from) + t + doc.sliceString(r.to));
     },
     drop(e, view) {
       const dt = e.dataTransfer;
@@ -285,10 +308,14 @@ function sizeGuard(maxBytes, onTooLarge) {
       if (files.length) {
         const size = files.reduce((a, f) => a + f.size, 0);
         const what = files.length === 1 ? `the dropped file "${shortName(files[0].name)}"` : `the ${files.length} dropped files`;
-        return check(view, what, [size, true], false) ? refuse(e) : false;
+        if (check(view, what, [size, true], false)) return refuse(e);
+        // A large file replaces the text (it is read by the page, not by
+        // CodeMirror).
+        return files.length === 1 && large(e, files[0]);
       }
       const t = dt.getData("text/plain") || dt.getData("Text") || "";
-      return check(view, "the dropped text", textSize(t), false) ? refuse(e) : false;
+      if (check(view, "the dropped text", textSize(t), false)) return refuse(e);
+      return large(e, t); // a large dropped text replaces the text
     },
   });
 }
@@ -298,7 +325,12 @@ function create(parent, opts = {}) {
   const root = parent.shadowRoot ?? parent.attachShadow({ mode: "open" });
   root.replaceChildren();
   const onChange = typeof opts.onChange === "function" ? opts.onChange : null;
-  const guard = sizeGuard(Number(opts.maxBytes), typeof opts.onTooLarge === "function" ? opts.onTooLarge : null);
+  const guard = sizeGuard(
+    Number(opts.maxBytes),
+    typeof opts.onTooLarge === "function" ? opts.onTooLarge : null,
+    Number(opts.editBytes),
+    typeof opts.onLarge === "function" ? opts.onLarge : null,
+  );
   const theme = new Compartment();
   const view = new EditorView({
     parent: root,

@@ -1,0 +1,322 @@
+// Package engine is the work the playground's Web Worker does for the
+// page (wasm/worker.go is its glue): decode the scenario's text, simulate
+// it under each variant, and hand the result to the page's main thread,
+// which only renders (issue 20: at 15,000 workloads decoding and
+// simulating take seconds, and must not hold the page's only thread).
+//
+// The worker keeps everything big: the traces, their view.Models, the
+// marks, the event logs, the first difference, the Overview. The page
+// receives only what it draws (Session): each panel laid out by ui/layout
+// and encoded as layout.JSON, which the page's builder materializes
+// without the page's Go reading it, and small summaries as JSON. A trace
+// decoded by the page's Go (the first design) cost the 15,000-workload
+// example 11-20 s of the page's thread. The package is pure: no I/O, no
+// clock (the caller's Stop callback decides when to pause), no
+// syscall/js.
+package engine
+
+import (
+	"encoding/json"
+	"errors"
+	"maps"
+	"sort"
+
+	"github.com/kueueplay/kueueplay/core"
+	"github.com/kueueplay/kueueplay/core/scenario"
+	"github.com/kueueplay/kueueplay/core/sim"
+	"github.com/kueueplay/kueueplay/core/trace"
+	"github.com/kueueplay/kueueplay/ui/layout"
+	"github.com/kueueplay/kueueplay/ui/view"
+)
+
+// Request is one run the page asks for: the scenario's text (sent beside
+// the request, not in its JSON), the name its diagnostics give it, and
+// the variants to simulate (one; two in Compare mode).
+type Request struct {
+	File     string         `json:"file"`
+	Variants []view.Variant `json:"variants"`
+	// MaxSteps stops a run at that many steps (the page's bound); 0 is
+	// no bound.
+	MaxSteps int `json:"maxSteps,omitempty"`
+}
+
+// Decoded is what the page needs of a decoded scenario: its problems and,
+// when it decoded, what the page shows of it (name, description, Kueue's
+// Configuration in words) and its feature gates (the gate checkboxes'
+// defaults). OK is false when the scenario did not decode.
+type Decoded struct {
+	OK            bool              `json:"ok"`
+	Diagnostics   []core.Diagnostic `json:"diagnostics,omitempty"`
+	Error         string            `json:"error,omitempty"`
+	Name          string            `json:"name,omitempty"`
+	Description   string            `json:"description,omitempty"`
+	Configuration string            `json:"configuration,omitempty"`
+	Gates         core.FeatureGates `json:"gates,omitempty"`
+}
+
+// Decode decodes text (scenario.Decode) and summarizes it. The scenario is
+// nil when it did not decode.
+func Decode(file string, text []byte) (*core.Scenario, Decoded) {
+	sc, err := scenario.Decode(file, text)
+	if err != nil {
+		var de *core.DiagnosticsError
+		if errors.As(err, &de) {
+			return nil, Decoded{Diagnostics: de.Diagnostics}
+		}
+		return nil, Decoded{Error: err.Error()}
+	}
+	return sc, Decoded{
+		OK:            true,
+		Diagnostics:   sc.Warnings,
+		Name:          sc.Name,
+		Description:   sc.Description,
+		Configuration: view.ConfigurationText(sim.TraceConfiguration(sc.Configuration)),
+		Gates:         sc.Gates,
+	}
+}
+
+// Simulate runs sc under v. stop is called after every step, as
+// sim.Options.Stop is (true stops the run, which ends "stopped"); capped
+// reports that the run reached maxSteps (when > 0) and was stopped there.
+func Simulate(sc *core.Scenario, v view.Variant, maxSteps int, stop func(*trace.Step) bool) (tr *trace.Trace, capped bool, err error) {
+	sc2, err := v.Settings.Apply(sc)
+	if err != nil {
+		return nil, false, err
+	}
+	tr = sim.Run(sc2, sim.Options{
+		Gates: core.FeatureGates(maps.Clone(v.Gates)),
+		Stop: func(st *trace.Step) bool {
+			if maxSteps > 0 && st.Index+1 >= maxSteps {
+				capped = true
+				return true
+			}
+			return stop != nil && stop(st)
+		},
+	})
+	return tr, capped, nil
+}
+
+// Session is a finished run as the worker holds it: one side per
+// variant (two in Compare mode, the right one missing when the left was
+// stopped before it ran), and their first difference.
+type Session struct {
+	sides []*side
+	diff  *view.Difference
+}
+
+type side struct {
+	tr     *trace.Trace
+	model  *view.Model
+	marks  []view.Mark
+	capped bool
+}
+
+// NewSession holds the runs of traces (left, then right; capped[k] when
+// run k reached the page's step bound). In Compare mode (two traces, the
+// right one not stopped) it finds their first difference.
+func NewSession(traces []*trace.Trace, capped []bool) *Session {
+	s := &Session{}
+	for k, tr := range traces {
+		s.sides = append(s.sides, &side{tr: tr, model: view.New(tr), marks: view.Timeline(tr), capped: k < len(capped) && capped[k]})
+	}
+	if len(traces) == 2 && traces[1].End != "stopped" {
+		s.diff = view.FirstDifference(traces[0], traces[1])
+	}
+	return s
+}
+
+// Sides is the number of runs held.
+func (s *Session) Sides() int { return len(s.sides) }
+
+// Summary is what the page keeps of a run: the numbers its status line,
+// scrubber and keys need, a few hundred bytes plus a step list.
+type Summary struct {
+	Sides []SideSummary `json:"sides"`
+	// Difference is the first difference in Compare mode (nil: none, or
+	// not compared).
+	Difference *view.Difference `json:"difference,omitempty"`
+	// Align maps each left-hand step to the right-hand step shown beside
+	// it (view.AlignStep), in Compare mode.
+	Align []int `json:"align,omitempty"`
+}
+
+// SideSummary is one run's part of a Summary.
+type SideSummary struct {
+	Steps  int    `json:"steps"`
+	Cycles int    `json:"cycles"`
+	End    string `json:"end"`
+	EndMs  int64  `json:"endMs"`
+	Capped bool   `json:"capped,omitempty"`
+	// Eventful are the steps that changed something the user can see
+	// (marks without NoChange), in order: the [ and ] keys' stops.
+	Eventful []int `json:"eventful"`
+}
+
+// Summary summarizes the session.
+func (s *Session) Summary() Summary {
+	var out Summary
+	for _, sd := range s.sides {
+		ss := SideSummary{Steps: len(sd.tr.Steps), Cycles: sd.tr.Cycles, End: sd.tr.End, EndMs: sd.tr.EndMs, Capped: sd.capped, Eventful: []int{}}
+		for _, m := range sd.marks {
+			if !m.NoChange {
+				ss.Eventful = append(ss.Eventful, m.Step)
+			}
+		}
+		out.Sides = append(out.Sides, ss)
+	}
+	out.Difference = s.diff
+	if len(s.sides) == 2 {
+		l, r := s.sides[0].model, s.sides[1].model
+		out.Align = make([]int, l.Len())
+		for i := range out.Align {
+			out.Align[i] = view.AlignStep(l, r, i)
+		}
+	}
+	return out
+}
+
+// NextEventful is the step after (dir +1) or before (dir -1) step from
+// that changed something (eventful, ascending), or the last (first) step
+// of n when none does: the [ and ] keys.
+func NextEventful(eventful []int, n, from, dir int) int {
+	if dir > 0 {
+		i := sort.SearchInts(eventful, from+1)
+		if i < len(eventful) {
+			return eventful[i]
+		}
+		return max(0, n-1)
+	}
+	i := sort.SearchInts(eventful, from) - 1
+	if i >= 0 {
+		return eventful[i]
+	}
+	return 0
+}
+
+// Layouts are a side's whole-run panels, laid out (Tree): the event log,
+// and the scrubber's marks (null beyond layout.MaxMarks, where the page
+// draws the scrubber alone). The event log comes in parts: EventLog is
+// the list with its first entries, and each of LogRest a JSON array of
+// the next entries' trees, which the page appends one part a task (the
+// 2,000 entries of a long run are a megabyte of trees, which took the
+// page's thread 0.6 s in one task).
+type Layouts struct {
+	EventLog json.RawMessage
+	LogRest  []json.RawMessage
+	Marks    json.RawMessage
+}
+
+// Layouts lays out side k's whole-run panels, with perPart event log
+// entries in each part.
+func (s *Session) Layouts(k, perPart int) Layouts {
+	sd := s.sides[k]
+	out := Layouts{Marks: Tree(nil)}
+	log := layout.EventLog(view.EventLog(sd.tr))
+	items := log.Children
+	first := min(len(items), perPart)
+	log.Children = items[:first]
+	out.EventLog = Tree(log)
+	for i := first; i < len(items); i += perPart {
+		b := []byte{'['}
+		for j, c := range items[i:min(len(items), i+perPart)] {
+			if j > 0 {
+				b = append(b, ',')
+			}
+			b = layout.AppendJSON(b, c)
+		}
+		out.LogRest = append(out.LogRest, append(b, ']'))
+	}
+	if len(sd.marks) <= layout.MaxMarks {
+		out.Marks = Tree(layout.Marks(sd.marks))
+	}
+	return out
+}
+
+// DifferenceLayout is the first difference laid out (layout.Difference).
+func (s *Session) DifferenceLayout() json.RawMessage { return Tree(layout.Difference(s.diff)) }
+
+// StepView is side k at step i as the page draws it: the header's words
+// and each panel laid out (layout.JSON, embedded as JSON so that one
+// JSON.parse on the page reads the message and its trees); Placement and
+// Nodes are null for a scenario without Nodes (Cluster false), whose
+// placement panels the page hides.
+type StepView struct {
+	Index     int             `json:"index"`
+	Total     int             `json:"total"`
+	Title     string          `json:"title"`
+	Time      string          `json:"time"`
+	Cluster   bool            `json:"cluster"`
+	Decisions json.RawMessage `json:"decisions"`
+	Quota     json.RawMessage `json:"quota"`
+	Queues    json.RawMessage `json:"queues"`
+	Placement json.RawMessage `json:"placement"`
+	Nodes     json.RawMessage `json:"nodes"`
+}
+
+// Tree is a laid-out tree as JSON: layout.JSON(n), null for nil.
+func Tree(n *view.Node) json.RawMessage {
+	if n == nil {
+		return json.RawMessage("null")
+	}
+	return layout.AppendJSON(nil, n)
+}
+
+// Step lays out side k at step i (clamped to the run's steps).
+func (s *Session) Step(k, i int) StepView {
+	m := s.sides[k].model
+	i = max(0, min(i, m.Len()-1))
+	st := m.Step(i)
+	v := StepView{
+		Index: i, Total: m.Len(), Title: st.Title, Time: st.Time, Cluster: st.Cluster != nil,
+		Decisions: Tree(layout.Decisions(st)),
+		Quota:     Tree(layout.Quota(st)),
+		Queues:    Tree(layout.Queues(st)),
+		Placement: Tree(nil),
+		Nodes:     Tree(nil),
+	}
+	if st.Cluster != nil {
+		v.Placement = Tree(layout.Placement(st))
+		v.Nodes = Tree(layout.Nodes(st))
+	}
+	return v
+}
+
+// Overview is the left-hand run's Overview: its panel laid out (Tree)
+// and its series (view.Overview) as JSON for the chart bundle.
+func (s *Session) Overview() (panel, series json.RawMessage, err error) {
+	o := s.sides[0].model.Overview()
+	series, err = json.Marshal(o)
+	if err != nil {
+		return nil, nil, err
+	}
+	return Tree(layout.Overview(o)), series, nil
+}
+
+// TraceJSON is side k's trace as the CLI writes it (kueueplay run -o
+// json), for the page's download.
+func (s *Session) TraceJSON(k int) ([]byte, error) {
+	b, err := json.Marshal(s.sides[k].tr)
+	if err != nil {
+		return nil, err
+	}
+	return append(b, '\n'), nil
+}
+
+// SVG is side k's step i drawn as a standalone SVG (view.SVG), for the
+// page's download.
+func (s *Session) SVG(k, i int, opts view.SVGOptions) []byte {
+	m := s.sides[k].model
+	i = max(0, min(i, m.Len()-1))
+	return []byte(view.SVG(m.Step(i), opts).String())
+}
+
+// AlignStep is the right-hand step shown beside left-hand step i
+// (view.AlignStep), i clamped to the left run's steps; i itself when
+// there is no right-hand run.
+func (s *Session) AlignStep(i int) int {
+	if len(s.sides) < 2 {
+		return i
+	}
+	l := s.sides[0].model
+	return view.AlignStep(l, s.sides[1].model, max(0, min(i, l.Len()-1)))
+}

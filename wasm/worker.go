@@ -1,0 +1,284 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"runtime"
+	"syscall/js"
+	"time"
+
+	"github.com/kueueplay/kueueplay/core/trace"
+	"github.com/kueueplay/kueueplay/ui/engine"
+	"github.com/kueueplay/kueueplay/ui/view"
+)
+
+// yieldEvery is how long, in milliseconds, a simulation goes on before it
+// posts its progress and lets the worker's event loop run (to receive a
+// cancel, a newer run, or a step of the run on screen).
+const yieldEvery = 30
+
+// worker is the engine's side of the page's Web Worker (site/engine.js
+// starts this module there and hands it the page's messages through
+// kueueplayWorker). It holds the runs (engine.Session) and answers the
+// page with what it draws, never a trace. Messages from the page:
+//
+//	{type: "run", id, request: engine.Request as JSON, text, left, right}
+//	{type: "cancel", id}
+//	{type: "step", seq, left, right, start}   right -1: aligned with left
+//	{type: "overview", seq}
+//	{type: "download", seq, what: "json"|"svg", step, theme, heading}
+//
+// After a result come its event logs' further entries, a part a message
+// ({type: "log", id, variant, items}).
+//
+// Its answers are a message (below) as one JSON string, which the page
+// reads with one JSON.parse (site/boot.js), laid-out trees included, so
+// that neither side's Go builds JavaScript objects field by field; a
+// download is {type, seq, run, bytes: ArrayBuffer}, transferred.
+//
+// A newer run supersedes the one in progress, which stops at its next
+// pause and sends nothing more; a cancelled one stops there and sends
+// what ran ("stopped"). Everything runs on the worker's one thread: the
+// callbacks and the job's goroutine never run at once.
+type worker struct {
+	current   int // the id of the newest run asked for
+	cancelled map[int]bool
+	// session is the newest finished run, sessionID its id.
+	session   *engine.Session
+	sessionID int
+}
+
+// message is every answer but a download's: type and id (a run's: progress,
+// decoded, result) or seq (a request's: step, overview) and run (the
+// session it was drawn from); the rest as the type needs.
+type message struct {
+	Type string `json:"type"`
+	ID   int    `json:"id"`
+	Seq  int    `json:"seq"`
+	Run  int    `json:"run"`
+	// Error: the request failed (a setting Kueue rejects, a bug).
+	Error string `json:"error,omitempty"`
+	// progress
+	Variant int   `json:"variant"`
+	Cycle   int   `json:"cycle"`
+	TimeMs  int64 `json:"timeMs"`
+	// decoded: engine.Decoded, as a string the page's Go reads.
+	Decoded string  `json:"decoded,omitempty"`
+	Ms      float64 `json:"ms"`
+	// result: engine.Summary as a string the page's Go reads, the sides'
+	// event logs, the left one's marks, the first difference, laid out,
+	// and the first step to show.
+	Summary    string            `json:"summary,omitempty"`
+	Logs       []json.RawMessage `json:"logs,omitempty"`
+	Marks      json.RawMessage   `json:"marks,omitempty"`
+	Difference json.RawMessage   `json:"difference,omitempty"`
+	SimulateMs float64           `json:"simulateMs"`
+	LayoutMs   float64           `json:"layoutMs"`
+	// result, step; Start is a step request's, sent back for the page's
+	// measure.
+	View  *pairView `json:"view,omitempty"`
+	Start float64   `json:"start,omitempty"`
+	// log: entries to append to side Variant's event log
+	Items json.RawMessage `json:"items,omitempty"`
+	// overview
+	Panel  json.RawMessage `json:"panel,omitempty"`
+	Series json.RawMessage `json:"series,omitempty"`
+}
+
+// pairView is a step of each side (right: Compare mode's).
+type pairView struct {
+	Left  engine.StepView  `json:"left"`
+	Right *engine.StepView `json:"right,omitempty"`
+}
+
+func serveWorker() {
+	w := &worker{cancelled: map[int]bool{}}
+	js.Global().Set("kueueplayWorker", js.FuncOf(func(_ js.Value, args []js.Value) any {
+		m := args[0]
+		switch typ := m.Get("type").String(); typ {
+		case "run":
+			id := m.Get("id").Int()
+			w.current = id
+			var req engine.Request
+			if err := json.Unmarshal([]byte(m.Get("request").String()), &req); err != nil {
+				post(message{Type: "decoded", ID: id, Decoded: mustJSON(engine.Decoded{Error: "the page's request: " + err.Error()})})
+				return nil
+			}
+			go w.run(id, req, m.Get("text").String(), m.Get("left").Int(), m.Get("right").Int())
+		case "cancel":
+			w.cancelled[m.Get("id").Int()] = true
+		case "step", "overview", "download":
+			w.answer(typ, m)
+		}
+		return nil
+	}))
+}
+
+// answer replies to a request about the run on screen (seq names it),
+// with a panic (a bug) turned into an error rather than silence.
+func (w *worker) answer(typ string, m js.Value) {
+	out := message{Type: typ, Seq: m.Get("seq").Int(), Run: w.sessionID}
+	defer func() {
+		if r := recover(); r != nil {
+			out.Error = fmt.Sprintf("internal error: %v", r)
+			post(out)
+		}
+	}()
+	s := w.session
+	switch {
+	case s == nil:
+		out.Error = "no run yet"
+	case typ == "step":
+		out.View = stepView(s, m.Get("left").Int(), m.Get("right").Int())
+		out.Start = m.Get("start").Float()
+	case typ == "overview":
+		var err error
+		if out.Panel, out.Series, err = s.Overview(); err != nil {
+			out.Error = err.Error()
+		}
+	default: // download
+		var b []byte
+		if m.Get("what").String() == "json" {
+			var err error
+			if b, err = s.TraceJSON(0); err != nil {
+				out.Error = err.Error()
+				break
+			}
+		} else {
+			b = s.SVG(0, m.Get("step").Int(), view.SVGOptions{Theme: m.Get("theme").String(), Heading: m.Get("heading").String()})
+		}
+		arr := js.Global().Get("Uint8Array").New(len(b))
+		js.CopyBytesToJS(arr, b)
+		o := js.Global().Get("Object").New()
+		o.Set("type", typ)
+		o.Set("seq", out.Seq)
+		o.Set("run", out.Run)
+		o.Set("bytes", arr.Get("buffer"))
+		js.Global().Call("postMessage", o, []any{arr.Get("buffer")})
+		return
+	}
+	post(out)
+}
+
+// stepView is the left side at step left and, in Compare mode, the right
+// side at step right (-1: the step aligned with left, view.AlignStep).
+func stepView(s *engine.Session, left, right int) *pairView {
+	v := &pairView{Left: s.Step(0, left)}
+	if s.Sides() > 1 {
+		if right < 0 {
+			right = s.AlignStep(left)
+		}
+		r := s.Step(1, right)
+		v.Right = &r
+	}
+	return v
+}
+
+// post sends m to the page as one JSON string.
+func post(m message) { js.Global().Call("postMessage", mustJSON(m)) }
+
+func mustJSON(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprintf(`{"type":"fatal","error":%q}`, err.Error())
+	}
+	return string(b)
+}
+
+func (w *worker) stopped(id int) bool { return w.current != id || w.cancelled[id] }
+
+// run decodes and simulates one request in its own goroutine, then holds
+// the result as the session and sends its summary, its whole-run panels
+// and the steps left and right (right -1: aligned with left).
+func (w *worker) run(id int, req engine.Request, text string, left, right int) {
+	defer delete(w.cancelled, id)
+	defer func() {
+		if r := recover(); r != nil { // a bug: say so rather than go silent
+			post(message{Type: "result", ID: id, Error: fmt.Sprintf("internal error: %v", r)})
+		}
+	}()
+	t0 := now()
+	sc, dec := engine.Decode(req.File, []byte(text))
+	text = ""
+	post(message{Type: "decoded", ID: id, Decoded: mustJSON(dec), Ms: now() - t0})
+	if sc == nil {
+		return
+	}
+	var traces []*trace.Trace
+	var capped []bool
+	t1 := now()
+	last := t1
+	for k, v := range req.Variants {
+		tr, c, err := engine.Simulate(sc, v, req.MaxSteps, func(st *trace.Step) bool {
+			if w.stopped(id) {
+				return true
+			}
+			if now()-last < yieldEvery {
+				return false
+			}
+			post(message{Type: "progress", ID: id, Variant: k, Cycle: st.Cycle, TimeMs: st.TimeMs})
+			pause()
+			last = now()
+			return w.stopped(id)
+		})
+		if w.current != id {
+			return
+		}
+		if err != nil {
+			if k > 0 {
+				err = fmt.Errorf("Right-hand variant: %w", err)
+			}
+			post(message{Type: "result", ID: id, Error: err.Error()})
+			return
+		}
+		traces, capped = append(traces, tr), append(capped, c)
+		if tr.End == "stopped" { // cancelled or capped: the right-hand variant does not run
+			break
+		}
+	}
+	t2 := now()
+	s := engine.NewSession(traces, capped)
+	w.session, w.sessionID = s, id
+	out := message{Type: "result", ID: id, Summary: mustJSON(s.Summary()), Difference: s.DifferenceLayout(), View: stepView(s, left, right)}
+	var rest [][]json.RawMessage
+	for k := range s.Sides() {
+		l := s.Layouts(k, logPart)
+		out.Logs = append(out.Logs, l.EventLog)
+		rest = append(rest, l.LogRest)
+		if k == 0 {
+			out.Marks = l.Marks
+		}
+	}
+	out.SimulateMs, out.LayoutMs = t2-t1, now()-t2
+	post(out)
+	// The rest of the event logs, a part a message: the page appends each
+	// in its own task.
+	for k, parts := range rest {
+		for _, p := range parts {
+			post(message{Type: "log", ID: id, Variant: k, Items: p})
+		}
+	}
+}
+
+// logPart is how many event log entries a message carries (about 25 KB
+// of trees; the page creates their elements in 5-10 ms).
+const logPart = 50
+
+// pause lets the worker's event loop run: the js/wasm runtime returns to
+// it only once every goroutine is blocked, so the job parks on a timer
+// (not runtime.Gosched, nor a zero sleep: neither returns). It collects
+// garbage there when the heap nears the collector's next goal: the
+// collector's concurrent marking otherwise runs as idle work at a random
+// pause.
+func pause() {
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	if ms.HeapAlloc > ms.NextGC/10*7 {
+		runtime.GC()
+	}
+	time.Sleep(time.Millisecond)
+}
+
+func now() float64 { return js.Global().Get("performance").Call("now").Float() }
