@@ -31,8 +31,16 @@ type OracleResult struct {
 // (workload.AssignmentClusterQueueState). -1 means the last flavor of the
 // group was reached.
 type LastState struct {
-	TriedFlavorIdx []map[core.ResourceName]int
+	// TriedFlavorIdx is, per pod set, the index tried last for each
+	// assigned resource, sorted by resource.
+	TriedFlavorIdx [][]Tried
 	Generation     int64
+}
+
+// Tried is the index of the flavor tried last for one resource.
+type Tried struct {
+	Resource core.ResourceName
+	Idx      int
 }
 
 // PendingFlavors reports whether some resource has flavors left to try
@@ -41,9 +49,9 @@ func (s *LastState) PendingFlavors() bool {
 	if s == nil {
 		return false
 	}
-	for _, m := range s.TriedFlavorIdx {
-		for _, idx := range m {
-			if idx != -1 {
+	for _, ts := range s.TriedFlavorIdx {
+		for _, t := range ts {
+			if t.Idx != -1 {
 				return true
 			}
 		}
@@ -57,11 +65,31 @@ func (s *LastState) next(ps int, res core.ResourceName) int {
 	if s == nil || ps >= len(s.TriedFlavorIdx) {
 		return 0
 	}
-	idx, ok := s.TriedFlavorIdx[ps][res]
+	idx, ok := s.tried(ps, res)
 	if !ok {
 		return 0
 	}
 	return idx + 1
+}
+
+// reachedLast reports whether the previous attempt reached the last
+// flavor for (pod set, resource).
+func (s *LastState) reachedLast(ps int, res core.ResourceName) bool {
+	if s == nil || ps >= len(s.TriedFlavorIdx) {
+		return false
+	}
+	idx, ok := s.tried(ps, res)
+	return ok && idx == -1
+}
+
+// tried returns the index tried last for (pod set, resource), if any.
+func (s *LastState) tried(ps int, res core.ResourceName) (int, bool) {
+	for _, t := range s.TriedFlavorIdx[ps] {
+		if t.Resource == res {
+			return t.Idx, true
+		}
+	}
+	return 0, false
 }
 
 // Input is everything one assignment reads.
@@ -91,12 +119,55 @@ type Assignment struct {
 	PodSets []PodSetAssignment
 	// Borrowing is the highest borrowing level of any assigned flavor.
 	Borrowing int
-	// Usage is the quota the assignment would use, per flavor-resource.
-	Usage     map[core.FlavorResource]core.Amount
+	// Usage is the quota the assignment would use, per flavor-resource, in
+	// the order the pod sets' resources were assigned (a flavor-resource
+	// appears once).
+	Usage     Usage
 	LastState LastState
 	// ResumeCleared is set when a previous state was dropped because the
 	// ClusterQueue's generation moved on.
 	ResumeCleared bool
+}
+
+// FRAmount is an amount of one flavor-resource.
+type FRAmount struct {
+	FR     core.FlavorResource
+	Amount core.Amount
+}
+
+// Usage is a usage vector as a short list: an assignment has a few
+// flavor-resources, which a list holds without a map per head per cycle.
+type Usage []FRAmount
+
+// add adds v to fr's amount, appending fr if it is new.
+func (u Usage) add(fr core.FlavorResource, v core.Amount) Usage {
+	for i := range u {
+		if u[i].FR == fr {
+			u[i].Amount += v
+			return u
+		}
+	}
+	return append(u, FRAmount{fr, v})
+}
+
+// Get returns fr's amount (0 when absent).
+func (u Usage) Get(fr core.FlavorResource) core.Amount {
+	for i := range u {
+		if u[i].FR == fr {
+			return u[i].Amount
+		}
+	}
+	return 0
+}
+
+// Map returns the usage as a map, for what keeps it (an admission, a
+// preemptor).
+func (u Usage) Map() map[core.FlavorResource]core.Amount {
+	m := make(map[core.FlavorResource]core.Amount, len(u))
+	for _, e := range u {
+		m[e.FR] = e.Amount
+	}
+	return m
 }
 
 // FlavorAssignment is the flavor chosen for one resource.
@@ -107,17 +178,40 @@ type FlavorAssignment struct {
 	Borrowing int
 }
 
+// Request is one resource's total request of a pod set.
+type Request struct {
+	Resource core.ResourceName
+	Amount   core.Amount
+}
+
+// ResourceAssignment is the flavor assigned to one resource.
+type ResourceAssignment struct {
+	Resource core.ResourceName
+	FlavorAssignment
+}
+
 // PodSetAssignment is the result for one pod set.
 type PodSetAssignment struct {
 	Name  string
 	Count int32
 	// Requests are the pod set's total requests (per pod × count, plus
-	// pods when the ClusterQueue covers it).
-	Requests map[core.ResourceName]core.Amount
-	Flavors  map[core.ResourceName]*FlavorAssignment
-	Reasons  []string
-	Err      string
-	Groups   []trace.GroupAttempt
+	// pods when the ClusterQueue covers it), sorted by resource.
+	Requests []Request
+	// Flavors are the assigned resources' flavors, sorted by resource.
+	Flavors []ResourceAssignment
+	Reasons []string
+	Err     string
+	Groups  []trace.GroupAttempt
+}
+
+// Flavor returns the flavor assigned to res, or nil.
+func (p *PodSetAssignment) Flavor(res core.ResourceName) *FlavorAssignment {
+	for i := range p.Flavors {
+		if p.Flavors[i].Resource == res {
+			return &p.Flavors[i].FlavorAssignment
+		}
+	}
+	return nil
 }
 
 // fits reports whether the pod set status is a fit (Status.IsFit).
@@ -133,8 +227,8 @@ func (p *PodSetAssignment) Mode() Mode {
 		return NoFit
 	}
 	m := Fit
-	for _, f := range p.Flavors {
-		m = min(m, f.Mode)
+	for i := range p.Flavors {
+		m = min(m, p.Flavors[i].Mode)
 	}
 	return m
 }
@@ -144,6 +238,9 @@ func (p *PodSetAssignment) Mode() Mode {
 func (p *PodSetAssignment) Message() string {
 	if p.Err != "" {
 		return p.Err
+	}
+	if len(p.Reasons) == 1 {
+		return p.Reasons[0]
 	}
 	r := slices.Clone(p.Reasons)
 	slices.Sort(r)
@@ -177,6 +274,9 @@ func (a *Assignment) Message() string {
 		}
 		parts = append(parts, "couldn't assign flavors to pod set "+ps.Name+": "+ps.Message())
 	}
+	if len(parts) == 1 {
+		return parts[0]
+	}
 	return strings.Join(parts, "; ")
 }
 
@@ -184,10 +284,6 @@ func (a *Assignment) Message() string {
 type status struct {
 	reasons []string
 	err     string
-}
-
-func (s *status) addf(format string, args ...any) {
-	s.reasons = append(s.reasons, fmt.Sprintf(format, args...))
 }
 
 // Assign assigns flavors to every pod set (FlavorAssigner.Assign and
@@ -198,7 +294,6 @@ func (s *status) addf(format string, args ...any) {
 // flavor, the assignment stops.
 func Assign(in Input) Assignment {
 	a := Assignment{
-		Usage:     make(map[core.FlavorResource]core.Amount, 4),
 		PodSets:   make([]PodSetAssignment, 0, len(in.PodSets)),
 		LastState: LastState{Generation: in.Generation},
 	}
@@ -213,55 +308,64 @@ func Assign(in Input) Assignment {
 	coversPods := groupOf(in.ClusterQueue, core.ResourcePods) >= 0
 	for i := range in.PodSets {
 		ps := &in.PodSets[i]
-		requests := make(map[core.ResourceName]core.Amount, len(ps.Requests)+1)
+		n := len(ps.Requests)
+		if coversPods {
+			n++
+		}
+		requests := make([]Request, 0, n)
 		for r, q := range ps.Requests {
-			requests[r] = q * core.Amount(ps.Count)
+			requests = append(requests, Request{r, q * core.Amount(ps.Count)})
 		}
 		if coversPods {
-			requests[core.ResourcePods] = core.Amount(ps.Count)
+			if _, ok := ps.Requests[core.ResourcePods]; ok {
+				requests = slices.DeleteFunc(requests, func(q Request) bool { return q.Resource == core.ResourcePods })
+			}
+			requests = append(requests, Request{core.ResourcePods, core.Amount(ps.Count)})
 		}
+		slices.SortFunc(requests, func(a, b Request) int { return strings.Compare(string(a.Resource), string(b.Resource)) })
 		psa := PodSetAssignment{
 			Name:     ps.Name,
 			Count:    ps.Count,
 			Requests: requests,
-			Flavors:  make(map[core.ResourceName]*FlavorAssignment, len(requests)),
 			Groups:   make([]trace.GroupAttempt, 0, len(in.ClusterQueue.ResourceGroups)),
 		}
 		var st status
 		failed := false
-		var buf [4]core.ResourceName
-		for _, res := range sortedResourcesInto(buf[:0], requests) {
-			if requests[res] == 0 && groupOf(in.ClusterQueue, res) < 0 {
+		for _, rq := range requests {
+			res := rq.Resource
+			if rq.Amount == 0 && groupOf(in.ClusterQueue, res) < 0 {
 				continue // zero request for a resource the queue does not define
 			}
-			if _, done := psa.Flavors[res]; done {
+			if psa.Flavor(res) != nil {
 				continue
 			}
 			flavors, fst, ga := in.findFlavor(i, ps, requests, res, a.Usage, last, a.ResumeCleared)
 			psa.Groups = append(psa.Groups, ga)
 			if fst.err != "" || (len(flavors) == 0 && len(requests) > 0) {
-				psa.Flavors = map[core.ResourceName]*FlavorAssignment{}
+				psa.Flavors = nil
 				st = fst
 				failed = true
 				break
 			}
-			for r, f := range flavors {
-				psa.Flavors[r] = f
-			}
+			psa.Flavors = append(psa.Flavors, flavors...)
 			if st.reasons == nil {
 				st.reasons = fst.reasons // fst is not used again
 			} else {
 				st.reasons = append(st.reasons, fst.reasons...)
 			}
 		}
+		slices.SortFunc(psa.Flavors, func(a, b ResourceAssignment) int { return strings.Compare(string(a.Resource), string(b.Resource)) })
 		psa.Reasons, psa.Err = st.reasons, st.err
 		// Assignment.append
-		tried := make(map[core.ResourceName]int, len(psa.Flavors))
-		for _, res := range sortedResourcesInto(buf[:0], psa.Flavors) {
-			f := psa.Flavors[res]
+		var tried []Tried
+		if len(psa.Flavors) > 0 {
+			tried = make([]Tried, 0, len(psa.Flavors))
+		}
+		for k := range psa.Flavors {
+			f := &psa.Flavors[k]
 			a.Borrowing = max(a.Borrowing, f.Borrowing)
-			a.Usage[core.FlavorResource{Flavor: f.Flavor, Resource: res}] += requests[res]
-			tried[res] = f.TriedIdx
+			a.Usage = a.Usage.add(core.FlavorResource{Flavor: f.Flavor, Resource: f.Resource}, requestOf(requests, f.Resource))
+			tried = append(tried, Tried{f.Resource, f.TriedIdx})
 		}
 		a.LastState.TriedFlavorIdx = append(a.LastState.TriedFlavorIdx, tried)
 		a.PodSets = append(a.PodSets, psa)
@@ -270,6 +374,16 @@ func Assign(in Input) Assignment {
 		}
 	}
 	return a
+}
+
+// requestOf returns res's amount in requests (0 when absent).
+func requestOf(requests []Request, res core.ResourceName) core.Amount {
+	for _, q := range requests {
+		if q.Resource == res {
+			return q.Amount
+		}
+	}
+	return 0
 }
 
 // groupOf returns the index of the resource group covering res, or -1
@@ -358,9 +472,9 @@ func (in *Input) checkFlavor(name core.FlavorName, ps *core.PodSet, sel map[stri
 
 // findFlavor finds the flavor for every resource of the group that covers
 // res (findFlavorForPodSets).
-func (in *Input) findFlavor(psIdx int, ps *core.PodSet, requests map[core.ResourceName]core.Amount, res core.ResourceName,
-	assumed map[core.FlavorResource]core.Amount, last *LastState, resumeCleared bool,
-) (map[core.ResourceName]*FlavorAssignment, status, trace.GroupAttempt) {
+func (in *Input) findFlavor(psIdx int, ps *core.PodSet, requests []Request, res core.ResourceName,
+	assumed Usage, last *LastState, resumeCleared bool,
+) ([]ResourceAssignment, status, trace.GroupAttempt) {
 	var st status
 	gi := groupOf(in.ClusterQueue, res)
 	if gi < 0 {
@@ -369,17 +483,17 @@ func (in *Input) findFlavor(psIdx int, ps *core.PodSet, requests map[core.Resour
 		return nil, st, trace.GroupAttempt{Resources: []string{string(res)}, Unavailable: msg, TriedIndex: -1, Resume: trace.ResumeNoGroup}
 	}
 	g := &in.ClusterQueue.ResourceGroups[gi]
-	reqs := map[core.ResourceName]core.Amount{}
-	for r, q := range requests {
-		if slices.Contains(g.CoveredResources, r) {
-			reqs[r] = q
+	// The group's requests, in resource order (requests is sorted).
+	var buf [4]Request
+	reqs := buf[:0]
+	for _, q := range requests {
+		if slices.Contains(g.CoveredResources, q.Resource) {
+			reqs = append(reqs, q)
 		}
 	}
-	var buf [4]core.ResourceName
-	resNames := sortedResourcesInto(buf[:0], reqs)
-	ga := trace.GroupAttempt{TriedIndex: -1, Resources: make([]string, 0, len(resNames))}
-	for _, r := range resNames {
-		ga.Resources = append(ga.Resources, string(r))
+	ga := trace.GroupAttempt{TriedIndex: -1, Resources: make([]string, 0, len(reqs))}
+	for _, q := range reqs {
+		ga.Resources = append(ga.Resources, string(q.Resource))
 	}
 	var sel map[string]string
 	var terms []core.NodeSelectorTerm
@@ -406,7 +520,7 @@ func (in *Input) findFlavor(psIdx int, ps *core.PodSet, requests map[core.Resour
 		ga.Resume, ga.ResumedAfter = trace.ResumeAfter, string(g.Flavors[start-1].Name)
 	case resumeCleared:
 		ga.Resume = trace.ResumeGeneration
-	case last != nil && psIdx < len(last.TriedFlavorIdx) && last.TriedFlavorIdx[psIdx][res] == -1:
+	case last.reachedLast(psIdx, res):
 		ga.Resume = trace.ResumeLastReached
 	case last == nil && in.ResetReason != "":
 		ga.Resume, ga.Reset = trace.ResumeReset, in.ResetReason
@@ -414,7 +528,7 @@ func (in *Input) findFlavor(psIdx int, ps *core.PodSet, requests map[core.Resour
 		ga.Resume = trace.ResumeFirst
 	}
 
-	var best map[core.ResourceName]*FlavorAssignment
+	var best []ResourceAssignment
 	bestMode := worstGranular()
 	bestAt := -1
 	attempted := -1
@@ -440,12 +554,12 @@ func (in *Input) findFlavor(psIdx int, ps *core.PodSet, requests map[core.Resour
 		}
 		// The flavors of this attempt, made into a map only if it becomes
 		// the best (assignmentsOf).
-		var picksBuf [4]choice
+		var picksBuf [4]ResourceAssignment
 		picks := picksBuf[:0]
 		rep := bestGranular()
-		for _, r := range resNames {
-			fr := core.FlavorResource{Flavor: name, Resource: r}
-			pm, borrow, targets, reason := in.fitsResourceQuota(fr, assumed[fr], reqs[r])
+		for _, q := range reqs {
+			fr := core.FlavorResource{Flavor: name, Resource: q.Resource}
+			pm, borrow, targets, reason := in.fitsResourceQuota(fr, assumed.Get(fr), q.Amount)
 			att.PreemptionTargets = append(att.PreemptionTargets, targets...)
 			if reason != "" {
 				st.reasons = append(st.reasons, reason)
@@ -458,7 +572,7 @@ func (in *Input) findFlavor(psIdx int, ps *core.PodSet, requests map[core.Resour
 			if rep.Mode == ModeNoFit {
 				break
 			}
-			picks = append(picks, choice{r, FlavorAssignment{Flavor: name, Mode: pm.Public(), Borrowing: borrow}})
+			picks = append(picks, ResourceAssignment{q.Resource, FlavorAssignment{Flavor: name, Mode: pm.Public(), Borrowing: borrow}})
 		}
 		att.Mode = rep.Mode.String()
 		if rep.Mode != ModeNoFit {
@@ -512,8 +626,8 @@ func (in *Input) findFlavor(psIdx int, ps *core.PodSet, requests map[core.Resour
 		if attempted == len(g.Flavors)-1 {
 			tried = -1 // reached the last flavor: start from the first next time
 		}
-		for _, f := range best {
-			f.TriedIdx = tried
+		for k := range best {
+			best[k].TriedIdx = tried
 		}
 		if best != nil {
 			ga.TriedIndex = tried
@@ -525,21 +639,10 @@ func (in *Input) findFlavor(psIdx int, ps *core.PodSet, requests map[core.Resour
 	return best, st, ga
 }
 
-// choice is the flavor an attempt gives one resource.
-type choice struct {
-	r core.ResourceName
-	f FlavorAssignment
-}
-
-// assignmentsOf makes an attempt's picks the map findFlavor returns
+// assignmentsOf copies an attempt's picks, which findFlavor returns
 // (never nil, even without picks).
-func assignmentsOf(picks []choice) map[core.ResourceName]*FlavorAssignment {
-	m := make(map[core.ResourceName]*FlavorAssignment, len(picks))
-	for i := range picks {
-		f := picks[i].f
-		m[picks[i].r] = &f
-	}
-	return m
+func assignmentsOf(picks []ResourceAssignment) []ResourceAssignment {
+	return append(make([]ResourceAssignment, 0, len(picks)), picks...)
 }
 
 // fitsResourceQuota judges one flavor-resource (fitsResourceQuota): NoFit
@@ -630,14 +733,4 @@ func parseMode(s string) PreemptionMode {
 		}
 	}
 	return ModeNoFit
-}
-
-// sortedResourcesInto appends m's keys to out, sorted; callers pass a
-// small array's slice so that the common few resources need no allocation.
-func sortedResourcesInto[V any](out []core.ResourceName, m map[core.ResourceName]V) []core.ResourceName {
-	for r := range m {
-		out = append(out, r)
-	}
-	slices.Sort(out)
-	return out
 }

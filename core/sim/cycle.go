@@ -330,7 +330,7 @@ func (s *State) assign(e *entry, c *cycleCtx) {
 	}
 	e.decision.Preemption = nil
 	if a.Mode() == flavor.Preempt {
-		p.Usage = a.Usage
+		p.Usage = a.Usage.Map()
 		p.Need = needPreemption(&a, c.need)
 		e.targets, e.decision.Preemption = preempt.Targets(s.preemptSnapshot(c), p, true)
 	}
@@ -361,9 +361,9 @@ func needPreemption(a *flavor.Assignment, out map[core.FlavorResource]bool) map[
 	}
 	clear(out)
 	for i := range a.PodSets {
-		for r, f := range a.PodSets[i].Flavors {
+		for _, f := range a.PodSets[i].Flavors {
 			if f.Mode == flavor.Preempt {
-				out[core.FlavorResource{Flavor: f.Flavor, Resource: r}] = true
+				out[core.FlavorResource{Flavor: f.Flavor, Resource: f.Resource}] = true
 			}
 		}
 	}
@@ -383,8 +383,8 @@ func (s *State) podSetDecision(p *flavor.PodSetAssignment) trace.PodSetDecision 
 	if len(p.Requests) > 0 {
 		d.Requests = make([]trace.Quantity, 0, len(p.Requests))
 	}
-	for _, r := range sortedKeys(p.Requests) {
-		d.Requests = append(d.Requests, trace.Quantity{Resource: string(r), Amount: p.Requests[r], Text: s.wordsFor().Amount(r, p.Requests[r])})
+	for _, q := range p.Requests {
+		d.Requests = append(d.Requests, trace.Quantity{Resource: string(q.Resource), Amount: q.Amount, Text: s.wordsFor().Amount(q.Resource, q.Amount)})
 	}
 	if p.Mode() != flavor.Fit {
 		d.Message = p.Message()
@@ -426,7 +426,7 @@ func (s *State) process(e *entry, c *cycleCtx, ts *trace.Step) bool {
 	usage := e.assignment.Usage
 	var claims []map[core.FlavorResource]core.Amount
 	if c.refresh {
-		claims = preempt.Claims(s.preemptSnapshot(c), &preempt.Preemptor{Node: q.Node, Usage: usage}, e.targets)
+		claims = preempt.Claims(s.preemptSnapshot(c), &preempt.Preemptor{Node: q.Node, Usage: usage.Map()}, e.targets)
 		if !c.fitsClaiming(q.Node, usage, e.targets, claims) {
 			s.skip(e, "Workload no longer fits after processing another workload")
 			e.decision.SkipReason = "noLongerFits"
@@ -444,7 +444,7 @@ func (s *State) process(e *entry, c *cycleCtx, ts *trace.Step) bool {
 			c.claimedSet[t.W.Index] = true
 		}
 	}
-	c.snap.AddUsageMap(q.Node, usage)
+	addUsage(c.snap, q.Node, usage)
 	if e.assignment.Mode() == flavor.Preempt {
 		return s.issuePreemptions(e, claims, ts) > 0
 	}
@@ -473,26 +473,47 @@ func (c *cycleCtx) overlap(targets []preempt.Target) []string {
 
 // fitsWithout mirrors scheduler.fits: with every target claimed so far and
 // the entry's own targets removed, does the usage fit?
-func (c *cycleCtx) fitsWithout(node int, usage map[core.FlavorResource]core.Amount, targets []preempt.Target) bool {
+func (c *cycleCtx) fitsWithout(node int, usage flavor.Usage, targets []preempt.Target) bool {
+	if len(c.claimed) == 0 && len(targets) == 0 {
+		return fits(c.snap, node, usage)
+	}
 	// The overlap check ran first, so no target is in c.claimed twice.
 	removed := append(slices.Clone(c.claimed), targets...)
 	for _, t := range removed {
 		c.snap.RemoveUsageMap(t.W.Node, t.W.Usage)
 	}
-	ok := c.snap.Fits(node, usage)
+	ok := fits(c.snap, node, usage)
 	for _, t := range removed {
 		c.snap.AddUsageMap(t.W.Node, t.W.Usage)
 	}
 	return ok
 }
 
+// fits reports whether every flavor-resource of usage fits in what node
+// has available (ClusterQueueSnapshot.Fits; quota.Tree.Fits for a list).
+func fits(t *quota.Tree, node int, usage flavor.Usage) bool {
+	for _, u := range usage {
+		if t.AvailableID(node, t.ID(u.FR)) < u.Amount {
+			return false
+		}
+	}
+	return true
+}
+
+// addUsage adds a usage list to node (quota.Tree.AddUsageMap for a list).
+func addUsage(t *quota.Tree, node int, usage flavor.Usage) {
+	for _, u := range usage {
+		t.AddUsage(node, u.FR, u.Amount)
+	}
+}
+
 // fitsClaiming is the KEP-4378 fit check: the snapshot has already lost
 // what earlier preemptors claimed; remove what this entry claims and check.
-func (c *cycleCtx) fitsClaiming(node int, usage map[core.FlavorResource]core.Amount, targets []preempt.Target, claims []map[core.FlavorResource]core.Amount) bool {
+func (c *cycleCtx) fitsClaiming(node int, usage flavor.Usage, targets []preempt.Target, claims []map[core.FlavorResource]core.Amount) bool {
 	for i, t := range targets {
 		c.snap.RemoveUsageMap(t.W.Node, claims[i])
 	}
-	ok := c.snap.Fits(node, usage)
+	ok := fits(c.snap, node, usage)
 	for i, t := range targets {
 		c.snap.AddUsageMap(t.W.Node, claims[i])
 	}
@@ -546,8 +567,9 @@ func (s *State) recompute(e *entry, c *cycleCtx, overlap []string) {
 func (s *State) reserve(e *entry, q *ClusterQueue, snap *quota.Tree) []trace.Quantity {
 	var out []trace.Quantity
 	node := snap.Nodes[q.Node]
-	for _, fr := range quota.SortedKeys(e.assignment.Usage) {
-		u := e.assignment.Usage[fr]
+	usage := slices.SortedFunc(slices.Values(e.assignment.Usage), func(a, b flavor.FRAmount) int { return a.FR.Compare(b.FR) })
+	for _, fu := range usage {
+		fr, u := fu.FR, fu.Amount
 		lim := node.Quotas[fr]
 		used := snap.Used(q.Node, fr)
 		var v core.Amount
@@ -571,12 +593,12 @@ func (s *State) admit(e *entry) {
 	e.status = assumed
 	q := s.Queues[e.queue]
 	w := s.mutWorkload(e.wl)
-	a := &Admission{ClusterQueue: q.Spec.Name, Usage: e.assignment.Usage}
+	a := &Admission{ClusterQueue: q.Spec.Name, Usage: e.assignment.Usage.Map()}
 	for i := range e.assignment.PodSets {
 		p := &e.assignment.PodSets[i]
-		aps := AdmittedPodSet{Name: p.Name, Count: p.Count, Flavors: map[core.ResourceName]core.FlavorName{}}
-		for r, f := range p.Flavors {
-			aps.Flavors[r] = f.Flavor
+		aps := AdmittedPodSet{Name: p.Name, Count: p.Count, Flavors: make(map[core.ResourceName]core.FlavorName, len(p.Flavors))}
+		for _, f := range p.Flavors {
+			aps.Flavors[f.Resource] = f.Flavor
 		}
 		a.PodSets = append(a.PodSets, aps)
 	}
@@ -684,10 +706,9 @@ func sameLast(a, b *flavor.LastState) bool {
 		if len(a.TriedFlavorIdx[i]) != len(b.TriedFlavorIdx[i]) {
 			return false
 		}
-		for k, v := range a.TriedFlavorIdx[i] {
-			if w, ok := b.TriedFlavorIdx[i][k]; !ok || w != v {
-				return false
-			}
+		// Both are sorted by resource.
+		if !slices.Equal(a.TriedFlavorIdx[i], b.TriedFlavorIdx[i]) {
+			return false
 		}
 	}
 	return true
