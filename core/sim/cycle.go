@@ -49,6 +49,18 @@ type entry struct {
 	p preempt.Preemptor
 }
 
+// cycleScratch is the space a State's cycles reuse: the entries, their
+// order, and the cycle's sets (emptied at the start of each cycle). A
+// copy of the State starts without (clone).
+type cycleScratch struct {
+	slab       []entry
+	entries    []*entry
+	nominated  []*entry
+	claimedSet map[int]bool
+	claimAt    map[int]int
+	need       map[core.FlavorResource]bool
+}
+
 // cycleCtx is what one cycle shares between its entries.
 type cycleCtx struct {
 	// snap is the cycle's private copy of quota usage, changed by the
@@ -196,9 +208,19 @@ func (s *State) cycle(ts *trace.Step) bool {
 	s.Cycles++
 	changed := false
 
-	// 1. Heads. The entries of a cycle are one array.
-	slab := make([]entry, 0, len(s.Queues))
-	var entries []*entry
+	// 1. Heads. The entries of a cycle are one array, the State's from
+	// one cycle to the next (what a cycle keeps of an entry, its decision,
+	// is copied into the step).
+	sc := s.scratch
+	if sc == nil {
+		sc = &cycleScratch{slab: make([]entry, 0, len(s.Queues))}
+		s.scratch = sc
+	}
+	slab := sc.slab[:0]
+	if cap(slab) < len(s.Queues) {
+		slab = make([]entry, 0, len(s.Queues))
+	}
+	entries := sc.entries[:0]
 	for qi, q := range s.Queues {
 		if !q.Active {
 			continue
@@ -209,9 +231,15 @@ func (s *State) cycle(ts *trace.Step) bool {
 			ts.Heads = append(ts.Heads, trace.Head{ClusterQueue: q.Spec.Name, Workload: s.Workload(w).Key})
 		}
 	}
+	sc.slab, sc.entries = slab, entries
 
 	// 2. Snapshot: a private copy of usage that the entries change.
-	c := &cycleCtx{snap: s.Tree.Clone(), claimedSet: map[int]bool{}, claimAt: map[int]int{}, refresh: s.Gates.Enabled(core.GateRefreshAssignmentsDuringSchedulingCycle), need: map[core.FlavorResource]bool{}}
+	clear(sc.claimedSet)
+	clear(sc.claimAt)
+	if sc.claimedSet == nil {
+		sc.claimedSet, sc.claimAt, sc.need = map[int]bool{}, map[int]int{}, map[core.FlavorResource]bool{}
+	}
+	c := &cycleCtx{snap: s.Tree.Clone(), claimedSet: sc.claimedSet, claimAt: sc.claimAt, refresh: s.Gates.Enabled(core.GateRefreshAssignmentsDuringSchedulingCycle), need: sc.need}
 
 	// 3. Nominate.
 	for _, e := range entries {
@@ -219,7 +247,8 @@ func (s *State) cycle(ts *trace.Step) bool {
 	}
 
 	// 4. Order (scheduler.entryOrdering).
-	nominated := make([]*entry, 0, len(entries))
+	nominated := sc.nominated[:0]
+	defer func() { sc.nominated = nominated }()
 	for _, e := range entries {
 		if e.nominated {
 			nominated = append(nominated, e)
