@@ -110,8 +110,6 @@ type Input struct {
 	Generation int64
 	Gates      core.FeatureGates
 	Oracle     Oracle
-	// Words, if set, remembers the sentences written (see Words).
-	Words *Words
 }
 
 // Assignment is the result for a whole workload (flavorassigner.Assignment).
@@ -199,7 +197,9 @@ type PodSetAssignment struct {
 	Requests []Request
 	// Flavors are the assigned resources' flavors, sorted by resource.
 	Flavors []ResourceAssignment
-	Reasons []string
+	// Reasons say why the pod set does not fit now (Message writes
+	// them).
+	Reasons []Reason
 	Err     string
 	Groups  []trace.GroupAttempt
 }
@@ -233,16 +233,26 @@ func (p *PodSetAssignment) Mode() Mode {
 	return m
 }
 
-// Message is the pod set's status message: reasons sorted and joined
-// (Status.Message).
-func (p *PodSetAssignment) Message() string {
+// Reason is one reason a pod set does not fit, as the trace records it,
+// with the flavor it is about.
+type Reason struct {
+	Flavor core.FlavorName
+	trace.Reason
+}
+
+// Message is the pod set's status message: reasons in words, sorted and
+// joined (Status.Message). w remembers the words (nil: none).
+func (p *PodSetAssignment) Message(w *Words) string {
 	if p.Err != "" {
 		return p.Err
 	}
 	if len(p.Reasons) == 1 {
-		return p.Reasons[0]
+		return w.reason(&p.Reasons[0])
 	}
-	r := slices.Clone(p.Reasons)
+	r := make([]string, len(p.Reasons))
+	for i := range p.Reasons {
+		r[i] = w.reason(&p.Reasons[i])
+	}
 	slices.Sort(r)
 	return strings.Join(r, ", ")
 }
@@ -261,8 +271,8 @@ func (a *Assignment) Mode() Mode {
 }
 
 // Message is the pending message Kueue writes for the assignment
-// (Assignment.Message).
-func (a *Assignment) Message() string {
+// (Assignment.Message). w remembers the words (nil: none).
+func (a *Assignment) Message(w *Words) string {
 	var parts []string
 	for i := range a.PodSets {
 		ps := &a.PodSets[i]
@@ -272,7 +282,7 @@ func (a *Assignment) Message() string {
 		if ps.Err != "" {
 			return fmt.Sprintf("failed to assign flavors to pod set %s: %s", ps.Name, ps.Err)
 		}
-		parts = append(parts, "couldn't assign flavors to pod set "+ps.Name+": "+ps.Message())
+		parts = append(parts, "couldn't assign flavors to pod set "+ps.Name+": "+ps.Message(w))
 	}
 	if len(parts) == 1 {
 		return parts[0]
@@ -282,7 +292,7 @@ func (a *Assignment) Message() string {
 
 // status accumulates reasons like flavorassigner.Status.
 type status struct {
-	reasons []string
+	reasons []Reason
 	err     string
 }
 
@@ -445,10 +455,10 @@ func flavorSelector(ps *core.PodSet, keys map[string]bool) (map[string]string, [
 // exists, its NoSchedule/NoExecute taints are tolerated by the pod's or the
 // flavor's tolerations, and its node labels satisfy the pod's selector and
 // required affinity (checkFlavorForPodSets).
-func (in *Input) checkFlavor(name core.FlavorName, ps *core.PodSet, sel map[string]string, terms []core.NodeSelectorTerm) (bool, string, error) {
+func (in *Input) checkFlavor(name core.FlavorName, ps *core.PodSet, sel map[string]string, terms []core.NodeSelectorTerm) (bool, trace.Reason, error) {
 	rf, ok := in.Flavors[name]
 	if !ok {
-		return false, fmt.Sprintf("flavor %s not found", name), nil
+		return false, trace.Reason{Code: trace.ReasonFlavorNotFound}, nil
 	}
 	if len(rf.NodeTaints) > 0 {
 		tols := append(slices.Clone(ps.Tolerations), rf.Tolerations...)
@@ -457,17 +467,17 @@ func (in *Input) checkFlavor(name core.FlavorName, ps *core.PodSet, sel map[stri
 		}); found {
 			// Kueue formats the corev1.Taint struct with %s
 			// (checkFlavorForPodSets), which prints its fields in braces.
-			return false, fmt.Sprintf("untolerated taint {%s %s %s <nil>} in flavor %s", t.Key, t.Value, t.Effect, name), nil
+			return false, trace.Reason{Code: trace.ReasonUntoleratedTaint, Detail: fmt.Sprintf("{%s %s %s <nil>}", t.Key, t.Value, t.Effect)}, nil
 		}
 	}
 	match, err := core.MatchesNodeSelector(sel, terms, rf.NodeLabels)
 	if err != nil {
-		return false, "", err
+		return false, trace.Reason{}, err
 	}
 	if !match {
-		return false, fmt.Sprintf("flavor %s doesn't match node affinity", name), nil
+		return false, trace.Reason{Code: trace.ReasonAffinity}, nil
 	}
-	return true, "", nil
+	return true, trace.Reason{}, nil
 }
 
 // findFlavor finds the flavor for every resource of the group that covers
@@ -478,8 +488,9 @@ func (in *Input) findFlavor(psIdx int, ps *core.PodSet, requests []Request, res 
 	var st status
 	gi := groupOf(in.ClusterQueue, res)
 	if gi < 0 {
-		msg := fmt.Sprintf("resource %s unavailable in ClusterQueue", res)
-		st.reasons = append(st.reasons, msg)
+		r := trace.Reason{Code: trace.ReasonResourceUnavailable, Resource: string(res)}
+		msg := r.Text("")
+		st.reasons = append(st.reasons, Reason{Reason: r})
 		return nil, st, trace.GroupAttempt{Resources: []string{string(res)}, Unavailable: msg, TriedIndex: -1, Resume: trace.ResumeNoGroup}
 	}
 	g := &in.ClusterQueue.ResourceGroups[gi]
@@ -540,14 +551,14 @@ func (in *Input) findFlavor(psIdx int, ps *core.PodSet, requests []Request, res 
 		if err != nil {
 			st.err = err.Error()
 			att.Mode, att.Rule = ModeNoFit.String(), trace.RuleError
-			att.Reasons = []string{err.Error()}
+			att.Reasons = []trace.Reason{{Code: trace.ReasonError, Detail: err.Error()}}
 			ga.Attempts = append(ga.Attempts, att)
 			return nil, st, ga
 		}
 		if !ok {
-			st.reasons = append(st.reasons, why)
+			st.reasons = append(st.reasons, Reason{name, why})
 			att.Mode = ModeNoFit.String()
-			att.Reasons = []string{why}
+			att.Reasons = []trace.Reason{why}
 			att.Continue, att.Rule = true, trace.RuleNotEligible
 			ga.Attempts = append(ga.Attempts, att)
 			continue
@@ -561,8 +572,8 @@ func (in *Input) findFlavor(psIdx int, ps *core.PodSet, requests []Request, res 
 			fr := core.FlavorResource{Flavor: name, Resource: q.Resource}
 			pm, borrow, targets, reason := in.fitsResourceQuota(fr, assumed.Get(fr), q.Amount)
 			att.PreemptionTargets = append(att.PreemptionTargets, targets...)
-			if reason != "" {
-				st.reasons = append(st.reasons, reason)
+			if reason.Code != "" {
+				st.reasons = append(st.reasons, Reason{name, reason})
 				att.Reasons = append(att.Reasons, reason)
 			}
 			mode := Granular{Mode: pm, Borrowing: borrow}
@@ -652,20 +663,20 @@ func assignmentsOf(picks []ResourceAssignment) []ResourceAssignment {
 // may preempt while borrowing).
 //
 // It returns the mode, the borrowing level, the oracle's targets and the
-// reason it does not fit now ("" when it does).
-func (in *Input) fitsResourceQuota(fr core.FlavorResource, assumed, request core.Amount) (PreemptionMode, int, []string, string) {
+// reason it does not fit now (code "" when it does).
+func (in *Input) fitsResourceQuota(fr core.FlavorResource, assumed, request core.Amount) (PreemptionMode, int, []string, trace.Reason) {
 	id := in.Tree.ID(fr)
 	available := in.Tree.AvailableID(in.Node, id)
 	maxCapacity := in.Tree.PotentialAvailableID(in.Node, id)
 	val := assumed + request
 	if val > maxCapacity {
-		return ModeNoFit, 0, nil, in.Words.aboveMaxCapacity(fr, assumed, request, maxCapacity)
+		return ModeNoFit, 0, nil, trace.Reason{Code: trace.ReasonAboveMaxCapacity, Resource: string(fr.Resource), Amount: request, Assumed: assumed, Capacity: maxCapacity}
 	}
 	borrow, mayReclaim := in.Tree.LowestSubtreeThatFitsID(in.Node, id, val)
 	if val <= available {
-		return ModeFit, borrow, nil, ""
+		return ModeFit, borrow, nil, trace.Reason{}
 	}
-	reason := in.Words.insufficientQuota(fr, val-available)
+	reason := trace.Reason{Code: trace.ReasonInsufficientQuota, Resource: string(fr.Resource), Amount: val - available}
 	nominal := in.Tree.Nominal(in.Node, id)
 	canPreemptWhileBorrowing := in.ClusterQueue.Preemption.BorrowWithinCohort != "" &&
 		in.ClusterQueue.Preemption.BorrowWithinCohort != core.PreemptionNever

@@ -344,11 +344,10 @@ func (s *State) assign(e *entry, c *cycleCtx) {
 		Generation:   q.Generation,
 		Gates:        s.Gates,
 		Oracle:       &c.lazy,
-		Words:        s.wordsFor(),
 	})
 	e.assignment = a
 	e.targets = nil
-	e.msg = a.Message()
+	e.msg = a.Message(s.wordsFor())
 	ls := a.LastState
 	e.last = &ls
 	e.decision.Mode = a.Mode().String()
@@ -416,7 +415,7 @@ func (s *State) podSetDecision(p *flavor.PodSetAssignment) trace.PodSetDecision 
 		d.Requests = append(d.Requests, trace.Quantity{Resource: string(q.Resource), Amount: q.Amount, Text: s.wordsFor().Amount(q.Resource, q.Amount)})
 	}
 	if p.Mode() != flavor.Fit {
-		d.Message = p.Message()
+		d.Message = p.Message(s.wordsFor())
 	}
 	return d
 }
