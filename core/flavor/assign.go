@@ -110,6 +110,9 @@ type Input struct {
 	Generation int64
 	Gates      core.FeatureGates
 	Oracle     Oracle
+	// Words, if set, shares the reason lists the search records (see
+	// Words).
+	Words *Words
 }
 
 // Assignment is the result for a whole workload (flavorassigner.Assignment).
@@ -556,9 +559,9 @@ func (in *Input) findFlavor(psIdx int, ps *core.PodSet, requests []Request, res 
 			return nil, st, ga
 		}
 		if !ok {
-			st.reasons = append(st.reasons, Reason{name, why})
+			st.reasons = in.Words.appendReason(st.reasons, Reason{name, why})
 			att.Mode = ModeNoFit.String()
-			att.Reasons = []trace.Reason{why}
+			att.Reasons = in.Words.appendTrace(nil, why)
 			att.Continue, att.Rule = true, trace.RuleNotEligible
 			ga.Attempts = append(ga.Attempts, att)
 			continue
@@ -573,8 +576,8 @@ func (in *Input) findFlavor(psIdx int, ps *core.PodSet, requests []Request, res 
 			pm, borrow, targets, reason := in.fitsResourceQuota(fr, assumed.Get(fr), q.Amount)
 			att.PreemptionTargets = append(att.PreemptionTargets, targets...)
 			if reason.Code != "" {
-				st.reasons = append(st.reasons, Reason{name, reason})
-				att.Reasons = append(att.Reasons, reason)
+				st.reasons = in.Words.appendReason(st.reasons, Reason{name, reason})
+				att.Reasons = in.Words.appendTrace(att.Reasons, reason)
 			}
 			mode := Granular{Mode: pm, Borrowing: borrow}
 			if isPreferred(rep, mode, ord) {

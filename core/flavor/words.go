@@ -2,6 +2,7 @@ package flavor
 
 import (
 	"github.com/kueueplay/kueueplay/core"
+	"github.com/kueueplay/kueueplay/core/trace"
 )
 
 // Words remembers the sentences the flavor search's results are written
@@ -12,9 +13,47 @@ import (
 // nothing. It holds one entry per distinct sentence met, each written
 // once instead of at every use. A Words must not be used by two
 // goroutines at once.
+//
+// It also shares the one-reason lists the search records: a reason met
+// again gets the list made the first time (its capacity is its length, so
+// appending to it copies it; the trace never changes a list).
 type Words struct {
 	amounts map[amountKey]string
 	reasons map[Reason]string
+	lists   map[Reason][]Reason
+	traces  map[trace.Reason][]trace.Reason
+}
+
+// appendReason is append(rs, r), sharing the list when rs is empty.
+func (w *Words) appendReason(rs []Reason, r Reason) []Reason {
+	if len(rs) > 0 || w == nil {
+		return append(rs, r)
+	}
+	l, ok := w.lists[r]
+	if !ok {
+		if w.lists == nil {
+			w.lists = map[Reason][]Reason{}
+		}
+		l = []Reason{r}
+		w.lists[r] = l
+	}
+	return l
+}
+
+// appendTrace is append(rs, r), sharing the list when rs is empty.
+func (w *Words) appendTrace(rs []trace.Reason, r trace.Reason) []trace.Reason {
+	if len(rs) > 0 || w == nil {
+		return append(rs, r)
+	}
+	l, ok := w.traces[r]
+	if !ok {
+		if w.traces == nil {
+			w.traces = map[trace.Reason][]trace.Reason{}
+		}
+		l = []trace.Reason{r}
+		w.traces[r] = l
+	}
+	return l
 }
 
 type amountKey struct {

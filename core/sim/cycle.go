@@ -344,6 +344,7 @@ func (s *State) assign(e *entry, c *cycleCtx) {
 		Generation:   q.Generation,
 		Gates:        s.Gates,
 		Oracle:       &c.lazy,
+		Words:        s.wordsFor(),
 	})
 	e.assignment = a
 	e.targets = nil

@@ -119,9 +119,13 @@ func inWords(tr *trace.Trace) int {
 			for j := range ps[i].Groups {
 				for k := range ps[i].Groups[j].Attempts {
 					a := &ps[i].Groups[j].Attempts[k]
-					for r, words := range a.ReasonTexts() {
-						a.Reasons[r] = trace.Reason{Code: trace.ReasonWords, Detail: words}
-						n++
+					var rs []trace.Reason // a new list: the engine shares equal ones
+					for _, words := range a.ReasonTexts() {
+						rs = append(rs, trace.Reason{Code: trace.ReasonWords, Detail: words})
+					}
+					if rs != nil {
+						a.Reasons = rs
+						n += len(rs)
 					}
 				}
 			}
