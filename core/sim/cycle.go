@@ -59,6 +59,7 @@ type cycleScratch struct {
 	claimedSet map[int]bool
 	claimAt    map[int]int
 	need       map[core.FlavorResource]bool
+	usage      map[core.FlavorResource]core.Amount
 }
 
 // cycleCtx is what one cycle shares between its entries.
@@ -85,6 +86,9 @@ type cycleCtx struct {
 	// need is the flavor-resources that need preemption, for one entry at
 	// a time (needPreemption).
 	need map[core.FlavorResource]bool
+	// usage is the usage of the entry whose targets are searched, for one
+	// entry at a time.
+	usage map[core.FlavorResource]core.Amount
 }
 
 // preemptSnapshot returns the preemption view of the cycle snapshot: every
@@ -237,9 +241,9 @@ func (s *State) cycle(ts *trace.Step) bool {
 	clear(sc.claimedSet)
 	clear(sc.claimAt)
 	if sc.claimedSet == nil {
-		sc.claimedSet, sc.claimAt, sc.need = map[int]bool{}, map[int]int{}, map[core.FlavorResource]bool{}
+		sc.claimedSet, sc.claimAt, sc.need, sc.usage = map[int]bool{}, map[int]int{}, map[core.FlavorResource]bool{}, map[core.FlavorResource]core.Amount{}
 	}
-	c := &cycleCtx{snap: s.Tree.Clone(), claimedSet: sc.claimedSet, claimAt: sc.claimAt, refresh: s.Gates.Enabled(core.GateRefreshAssignmentsDuringSchedulingCycle), need: sc.need}
+	c := &cycleCtx{snap: s.Tree.Clone(), claimedSet: sc.claimedSet, claimAt: sc.claimAt, refresh: s.Gates.Enabled(core.GateRefreshAssignmentsDuringSchedulingCycle), need: sc.need, usage: sc.usage}
 
 	// 3. Nominate.
 	for _, e := range entries {
@@ -359,7 +363,13 @@ func (s *State) assign(e *entry, c *cycleCtx) {
 	}
 	e.decision.Preemption = nil
 	if a.Mode() == flavor.Preempt {
-		p.Usage = a.Usage.Map()
+		// The search keeps no reference to the maps: the cycle's serve
+		// every entry in turn.
+		clear(c.usage)
+		for _, u := range a.Usage {
+			c.usage[u.FR] = u.Amount
+		}
+		p.Usage = c.usage
 		p.Need = needPreemption(&a, c.need)
 		e.targets, e.decision.Preemption = preempt.Targets(s.preemptSnapshot(c), p, true)
 	}
