@@ -98,7 +98,11 @@ func (s *State) preemptSnapshot(c *cycleCtx) *preempt.Snapshot {
 	if c.psnap != nil {
 		return c.psnap
 	}
+	if s.frNames == nil {
+		s.frNames = map[core.FlavorResource]string{}
+	}
 	ps := &preempt.Snapshot{
+		Names:   s.frNames,
 		Tree:    c.snap,
 		Queues:  make([]*core.ClusterQueue, len(c.snap.Nodes)),
 		Holders: make([][]*preempt.Workload, len(c.snap.Nodes)),
@@ -606,7 +610,9 @@ func (s *State) recompute(e *entry, c *cycleCtx, overlap []string) {
 func (s *State) reserve(e *entry, q *ClusterQueue, snap *quota.Tree) []trace.Quantity {
 	var out []trace.Quantity
 	node := snap.Nodes[q.Node]
-	usage := slices.SortedFunc(slices.Values(e.assignment.Usage), func(a, b flavor.FRAmount) int { return a.FR.Compare(b.FR) })
+	var buf [4]flavor.FRAmount
+	usage := append(buf[:0], e.assignment.Usage...)
+	slices.SortFunc(usage, func(a, b flavor.FRAmount) int { return a.FR.Compare(b.FR) })
 	for _, fu := range usage {
 		fr, u := fu.FR, fu.Amount
 		lim := node.Quotas[fr]

@@ -186,6 +186,9 @@ type State struct {
 	pendScratch []string
 	// scratch is the space a cycle reuses (cycleScratch).
 	scratch *cycleScratch
+	// frNames remembers the preemption trace's "flavor/resource" names;
+	// a State's own (a copy starts without).
+	frNames map[core.FlavorResource]string
 	// holders caches each queue's holders as preemption sees them
 	// (holdersOf); a copy of the State copies the slice.
 	holders []holderCache
@@ -267,6 +270,7 @@ func (s *State) clone() *State {
 	n.words = nil
 	n.pendScratch = nil
 	n.scratch = nil
+	n.frNames = nil
 	n.pendWindows = slices.Clone(n.pendWindows)
 	n.Tree = s.Tree.Clone()
 	n.Queues = slices.Clone(s.Queues)
