@@ -124,7 +124,7 @@ type Assignment struct {
 	// the order the pod sets' resources were assigned (a flavor-resource
 	// appears once).
 	Usage     Usage
-	LastState LastState
+	LastState *LastState
 	// ResumeCleared is set when a previous state was dropped because the
 	// ClusterQueue's generation moved on.
 	ResumeCleared bool
@@ -285,7 +285,7 @@ func (a *Assignment) Message(w *Words) string {
 		if ps.Err != "" {
 			return fmt.Sprintf("failed to assign flavors to pod set %s: %s", ps.Name, ps.Err)
 		}
-		parts = append(parts, "couldn't assign flavors to pod set "+ps.Name+": "+ps.Message(w))
+		parts = append(parts, w.podSetPart(ps.Name, ps.Message(w)))
 	}
 	if len(parts) == 1 {
 		return parts[0]
@@ -306,9 +306,13 @@ type status struct {
 // flavor of all the resources it covers. As soon as one pod set gets no
 // flavor, the assignment stops.
 func Assign(in Input) Assignment {
-	a := Assignment{
-		PodSets:   make([]PodSetAssignment, 0, len(in.PodSets)),
-		LastState: LastState{Generation: in.Generation},
+	sp := &assignSpace{}
+	sp.last.Generation = in.Generation
+	a := Assignment{PodSets: sp.podSets[:0], LastState: &sp.last, Usage: sp.usage[:0]}
+	if len(in.PodSets) > len(sp.podSets) {
+		a.PodSets = make([]PodSetAssignment, 0, len(in.PodSets))
+	} else {
+		sp.last.TriedFlavorIdx = sp.lastIdx[:0]
 	}
 	last := in.Last
 	if last != nil && in.Generation > last.Generation {
@@ -325,7 +329,10 @@ func Assign(in Input) Assignment {
 		if coversPods {
 			n++
 		}
-		requests := make([]Request, 0, n)
+		requests := sp.requests[:0]
+		if i > 0 || n > len(sp.requests) {
+			requests = make([]Request, 0, n)
+		}
 		for r, q := range ps.Requests {
 			requests = append(requests, Request{r, q * core.Amount(ps.Count)})
 		}
@@ -360,7 +367,11 @@ func Assign(in Input) Assignment {
 				failed = true
 				break
 			}
-			psa.Flavors = append(psa.Flavors, flavors...)
+			if psa.Flavors == nil {
+				psa.Flavors = flavors // findFlavor's own list
+			} else {
+				psa.Flavors = append(psa.Flavors, flavors...)
+			}
 			if st.reasons == nil {
 				st.reasons = fst.reasons // fst is not used again
 			} else {
@@ -371,7 +382,10 @@ func Assign(in Input) Assignment {
 		psa.Reasons, psa.Err = st.reasons, st.err
 		// Assignment.append
 		var tried []Tried
-		if len(psa.Flavors) > 0 {
+		switch {
+		case i == 0 && len(psa.Flavors) <= len(sp.tried):
+			tried = sp.tried[:0:len(psa.Flavors)]
+		case len(psa.Flavors) > 0:
 			tried = make([]Tried, 0, len(psa.Flavors))
 		}
 		for k := range psa.Flavors {
@@ -387,6 +401,19 @@ func Assign(in Input) Assignment {
 		}
 	}
 	return a
+}
+
+// assignSpace is what an assignment of one pod set with at most two
+// resources (the usual shape) needs but the trace does not keep, in one
+// allocation: its pod set, requests, usage and resume state. Longer lists
+// are allocated apart.
+type assignSpace struct {
+	podSets  [1]PodSetAssignment
+	requests [2]Request
+	usage    [2]FRAmount
+	last     LastState
+	lastIdx  [1][]Tried
+	tried    [2]Tried
 }
 
 // requestOf returns res's amount in requests (0 when absent).
@@ -505,9 +532,14 @@ func (in *Input) findFlavor(psIdx int, ps *core.PodSet, requests []Request, res 
 			reqs = append(reqs, q)
 		}
 	}
-	ga := trace.GroupAttempt{TriedIndex: -1, Resources: make([]string, 0, len(reqs))}
-	for _, q := range reqs {
-		ga.Resources = append(ga.Resources, string(q.Resource))
+	ga := trace.GroupAttempt{TriedIndex: -1}
+	if len(reqs) == 1 {
+		ga.Resources = in.Words.resource(reqs[0].Resource)
+	} else {
+		ga.Resources = make([]string, 0, len(reqs))
+		for _, q := range reqs {
+			ga.Resources = append(ga.Resources, string(q.Resource))
+		}
 	}
 	var sel map[string]string
 	var terms []core.NodeSelectorTerm

@@ -22,6 +22,45 @@ type Words struct {
 	reasons map[Reason]string
 	lists   map[Reason][]Reason
 	traces  map[trace.Reason][]trace.Reason
+	// resources are one-resource lists, parts a message's parts.
+	resources map[core.ResourceName][]string
+	parts     map[[2]string]string
+}
+
+// resource is []string{string(r)}, shared: the trace never changes a
+// list.
+func (w *Words) resource(r core.ResourceName) []string {
+	if w == nil {
+		return []string{string(r)}
+	}
+	l, ok := w.resources[r]
+	if !ok {
+		if w.resources == nil {
+			w.resources = map[core.ResourceName][]string{}
+		}
+		l = []string{string(r)}
+		w.resources[r] = l
+	}
+	return l[:1:1]
+}
+
+// podSetPart is the part of Assignment.Message about pod set name, whose
+// message is msg, remembered.
+func (w *Words) podSetPart(name, msg string) string {
+	format := func() string { return "couldn't assign flavors to pod set " + name + ": " + msg }
+	if w == nil {
+		return format()
+	}
+	k := [2]string{name, msg}
+	s, ok := w.parts[k]
+	if !ok {
+		if w.parts == nil {
+			w.parts = map[[2]string]string{}
+		}
+		s = format()
+		w.parts[k] = s
+	}
+	return s
 }
 
 // appendReason is append(rs, r), sharing the list when rs is empty.

@@ -357,8 +357,7 @@ func (s *State) assign(e *entry, c *cycleCtx) {
 	e.assignment = a
 	e.targets = nil
 	e.msg = a.Message(s.wordsFor())
-	ls := a.LastState
-	e.last = &ls
+	e.last = a.LastState
 	e.decision.Mode = a.Mode().String()
 	e.decision.Borrowing = a.Borrowing
 	e.decision.PodSets = nil
