@@ -359,7 +359,11 @@ func Assign(in Input) Assignment {
 			if psa.Flavor(res) != nil {
 				continue
 			}
-			flavors, fst, ga := in.findFlavor(i, ps, requests, res, a.Usage, last, a.ResumeCleared)
+			var dst []ResourceAssignment // where findFlavor writes its choice
+			if i == 0 && psa.Flavors == nil {
+				dst = sp.flavors[:0]
+			}
+			flavors, fst, ga := in.findFlavor(i, ps, requests, res, a.Usage, last, a.ResumeCleared, dst)
 			psa.Groups = append(psa.Groups, ga)
 			if fst.err != "" || (len(flavors) == 0 && len(requests) > 0) {
 				psa.Flavors = nil
@@ -414,6 +418,7 @@ type assignSpace struct {
 	last     LastState
 	lastIdx  [1][]Tried
 	tried    [2]Tried
+	flavors  [2]ResourceAssignment
 }
 
 // requestOf returns res's amount in requests (0 when absent).
@@ -513,7 +518,7 @@ func (in *Input) checkFlavor(name core.FlavorName, ps *core.PodSet, sel map[stri
 // findFlavor finds the flavor for every resource of the group that covers
 // res (findFlavorForPodSets).
 func (in *Input) findFlavor(psIdx int, ps *core.PodSet, requests []Request, res core.ResourceName,
-	assumed Usage, last *LastState, resumeCleared bool,
+	assumed Usage, last *LastState, resumeCleared bool, dst []ResourceAssignment,
 ) ([]ResourceAssignment, status, trace.GroupAttempt) {
 	var st status
 	gi := groupOf(in.ClusterQueue, res)
@@ -628,13 +633,13 @@ func (in *Input) findFlavor(psIdx int, ps *core.PodSet, requests []Request, res 
 			cont, rule := shouldTryNextFlavor(rep, ff)
 			att.Continue, att.Rule = cont, rule
 			if !cont {
-				best, bestMode, bestAt = assignmentsOf(picks), rep, idx
+				best, bestMode, bestAt = assignmentsOf(dst, picks), rep, idx
 				att.Best = true
 				ga.Attempts = append(ga.Attempts, att)
 				break
 			}
 			if isPreferred(rep, bestMode, ord) {
-				best, bestMode, bestAt = assignmentsOf(picks), rep, idx
+				best, bestMode, bestAt = assignmentsOf(dst, picks), rep, idx
 				att.Best = true
 			}
 			ga.Attempts = append(ga.Attempts, att)
@@ -642,7 +647,7 @@ func (in *Input) findFlavor(psIdx int, ps *core.PodSet, requests []Request, res 
 		}
 		// Legacy first-fit (FlavorFungibility off).
 		if rep.Mode > bestMode.Mode {
-			best, bestMode, bestAt = assignmentsOf(picks), rep, idx
+			best, bestMode, bestAt = assignmentsOf(dst, picks), rep, idx
 			att.Best = true
 			if rep.Mode == ModeFit {
 				att.Rule = trace.RuleFirstFitStop
@@ -685,10 +690,14 @@ func (in *Input) findFlavor(psIdx int, ps *core.PodSet, requests []Request, res 
 	return best, st, ga
 }
 
-// assignmentsOf copies an attempt's picks, which findFlavor returns
-// (never nil, even without picks).
-func assignmentsOf(picks []ResourceAssignment) []ResourceAssignment {
-	return append(make([]ResourceAssignment, 0, len(picks)), picks...)
+// assignmentsOf copies an attempt's picks, which findFlavor returns, to
+// dst's array when they fit (a later best attempt overwrites an earlier
+// one's), else to a new one (never nil, even without picks).
+func assignmentsOf(dst, picks []ResourceAssignment) []ResourceAssignment {
+	if cap(dst) < len(picks) {
+		dst = make([]ResourceAssignment, 0, len(picks))
+	}
+	return append(dst[:0:cap(dst)], picks...)
 }
 
 // fitsResourceQuota judges one flavor-resource (fitsResourceQuota): NoFit

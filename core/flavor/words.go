@@ -25,6 +25,28 @@ type Words struct {
 	// resources are one-resource lists, parts a message's parts.
 	resources map[core.ResourceName][]string
 	parts     map[[2]string]string
+	requests  map[amountKey][]trace.Quantity
+}
+
+// Request is a pod set's one request, v of r, as the trace lists it
+// (with its text), shared: the trace never changes a list.
+func (w *Words) Request(r core.ResourceName, v core.Amount) []trace.Quantity {
+	build := func() []trace.Quantity {
+		return []trace.Quantity{{Resource: string(r), Amount: v, Text: w.Amount(r, v)}}
+	}
+	if w == nil {
+		return build()
+	}
+	k := amountKey{r, v}
+	l, ok := w.requests[k]
+	if !ok {
+		if w.requests == nil {
+			w.requests = map[amountKey][]trace.Quantity{}
+		}
+		l = build()
+		w.requests[k] = l
+	}
+	return l[:1:1]
 }
 
 // resource is []string{string(r)}, shared: the trace never changes a

@@ -422,11 +422,13 @@ func (s *State) wordsFor() *flavor.Words {
 
 func (s *State) podSetDecision(p *flavor.PodSetAssignment) trace.PodSetDecision {
 	d := trace.PodSetDecision{PodSet: p.Name, Count: p.Count, Groups: p.Groups, Mode: p.Mode().String()}
-	if len(p.Requests) > 0 {
+	if len(p.Requests) == 1 {
+		d.Requests = s.wordsFor().Request(p.Requests[0].Resource, p.Requests[0].Amount)
+	} else if len(p.Requests) > 0 {
 		d.Requests = make([]trace.Quantity, 0, len(p.Requests))
-	}
-	for _, q := range p.Requests {
-		d.Requests = append(d.Requests, trace.Quantity{Resource: string(q.Resource), Amount: q.Amount, Text: s.wordsFor().Amount(q.Resource, q.Amount)})
+		for _, q := range p.Requests {
+			d.Requests = append(d.Requests, trace.Quantity{Resource: string(q.Resource), Amount: q.Amount, Text: s.wordsFor().Amount(q.Resource, q.Amount)})
+		}
 	}
 	if p.Mode() != flavor.Fit {
 		d.Message = p.Message(s.wordsFor())

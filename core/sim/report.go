@@ -209,7 +209,7 @@ type queueParts struct {
 	sticky                int
 	generation            int64
 	// pending is where the reported pending list lives (pendingKeys).
-	pending *pendWindow
+	pending pendWindow
 }
 
 func partsOf(q *ClusterQueue) queueParts {
@@ -230,7 +230,7 @@ func (s *State) queueStateAfter(qi int, prev *trace.QueueState, pp *queueParts, 
 	if prev != nil && pp.heap == now.heap && pp.sticky == now.sticky {
 		qs.PendingCount, qs.Pending = prev.PendingCount, prev.Pending
 	} else {
-		var w *pendWindow
+		var w pendWindow
 		if prev != nil {
 			w = pp.pending
 		}
@@ -287,24 +287,25 @@ type pendWindow struct {
 func (w *pendWindow) list() []string { return w.keys[w.at : w.at+w.n : w.at+w.n] }
 
 // setPendWindow records queue qi's pending window, for the next report.
-func (s *State) setPendWindow(qi int, w *pendWindow) {
+func (s *State) setPendWindow(qi int, w pendWindow) {
 	if len(s.pendWindows) != len(s.Queues) {
-		s.pendWindows = make([]*pendWindow, len(s.Queues))
+		s.pendWindows = make([]pendWindow, len(s.Queues))
 	}
 	s.pendWindows[qi] = w
 }
 
 // pendingKeysAfter is pendingKeys reusing the window of the last report,
-// prev (nil for none): the same list when the same workloads are in view,
+// prev (the zero window for none): the same list when the same workloads are in view,
 // the next window of prev's array when the list moved by the one or two
 // workloads that left its front (nine changes in ten of the pending
 // lists of BenchmarkCycle's run), else a new array with as much room
-// again. It returns the list and its window (nil for an empty list).
-func (s *State) pendingKeysAfter(qi int, prev *pendWindow) ([]string, *pendWindow) {
+// again. It returns the list and its window (the zero window for an
+// empty list).
+func (s *State) pendingKeysAfter(qi int, prev pendWindow) ([]string, pendWindow) {
 	q := s.Queues[qi]
 	h := s.head(qi)
 	if h < 0 {
-		return nil, nil
+		return nil, pendWindow{}
 	}
 	want := min(q.Heap.Len(), QueueListCap)
 	keys := append(s.pendScratch[:0], s.Workload(h).Key)
@@ -319,7 +320,7 @@ func (s *State) pendingKeysAfter(qi int, prev *pendWindow) ([]string, *pendWindo
 		}
 	}
 	s.pendScratch = keys
-	if prev != nil {
+	if prev.keys != nil {
 		old := prev.list()
 		if slices.Equal(old, keys) {
 			return old, prev
@@ -332,15 +333,15 @@ func (s *State) pendingKeysAfter(qi int, prev *pendWindow) ([]string, *pendWindo
 				if end > cap(prev.keys) || len(rest) > len(keys) || !slices.Equal(rest, keys[:len(rest)]) {
 					continue
 				}
-				w := *prev
+				w := prev
 				w.keys = w.keys[:end]
 				copy(w.keys[w.at+k+len(rest):], keys[len(rest):])
 				w.at, w.n, w.hi = w.at+k, len(keys), end
-				return w.list(), &w
+				return w.list(), w
 			}
 		}
 	}
-	w := &pendWindow{gen: s.gen, keys: make([]string, len(keys), 2*len(keys)+2), n: len(keys), hi: len(keys)}
+	w := pendWindow{gen: s.gen, keys: make([]string, len(keys), 2*len(keys)+2), n: len(keys), hi: len(keys)}
 	copy(w.keys, keys)
 	return w.list(), w
 }

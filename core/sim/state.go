@@ -182,7 +182,7 @@ type State struct {
 	// pendWindows are the pending lists' windows made since the last
 	// report (pendingKeysAfter), by queue; pendScratch is its scratch
 	// space, a State's own (a copy starts without).
-	pendWindows []*pendWindow
+	pendWindows []pendWindow
 	pendScratch []string
 	// scratch is the space a cycle reuses (cycleScratch).
 	scratch *cycleScratch
