@@ -337,12 +337,15 @@ func Assign(in Input) Assignment {
 			requests = append(requests, Request{r, q * core.Amount(ps.Count)})
 		}
 		if coversPods {
-			if _, ok := ps.Requests[core.ResourcePods]; ok {
-				requests = slices.DeleteFunc(requests, func(q Request) bool { return q.Resource == core.ResourcePods })
+			kept := requests[:0]
+			for _, q := range requests {
+				if q.Resource != core.ResourcePods {
+					kept = append(kept, q)
+				}
 			}
-			requests = append(requests, Request{core.ResourcePods, core.Amount(ps.Count)})
+			requests = append(kept, Request{core.ResourcePods, core.Amount(ps.Count)})
 		}
-		slices.SortFunc(requests, func(a, b Request) int { return strings.Compare(string(a.Resource), string(b.Resource)) })
+		sortByResource(requests, func(q *Request) core.ResourceName { return q.Resource })
 		psa := PodSetAssignment{
 			Name:     ps.Name,
 			Count:    ps.Count,
@@ -382,7 +385,7 @@ func Assign(in Input) Assignment {
 				st.reasons = append(st.reasons, fst.reasons...)
 			}
 		}
-		slices.SortFunc(psa.Flavors, func(a, b ResourceAssignment) int { return strings.Compare(string(a.Resource), string(b.Resource)) })
+		sortByResource(psa.Flavors, func(f *ResourceAssignment) core.ResourceName { return f.Resource })
 		psa.Reasons, psa.Err = st.reasons, st.err
 		// Assignment.append
 		var tried []Tried
@@ -412,6 +415,7 @@ func Assign(in Input) Assignment {
 // allocation: its pod set, requests, usage and resume state. Longer lists
 // are allocated apart.
 type assignSpace struct {
+	_        [0]func() // not comparable: no equality code for it
 	podSets  [1]PodSetAssignment
 	requests [2]Request
 	usage    [2]FRAmount
@@ -419,6 +423,27 @@ type assignSpace struct {
 	lastIdx  [1][]Tried
 	tried    [2]Tried
 	flavors  [2]ResourceAssignment
+}
+
+// sortByResource sorts a short list by resource name, by insertion (the
+// lists have a few elements; a general sort would add its code to the
+// page's WebAssembly for each element type).
+func sortByResource[T any](l []T, res func(*T) core.ResourceName) {
+	for i := 1; i < len(l); i++ {
+		for j := i; j > 0 && res(&l[j]) < res(&l[j-1]); j-- {
+			l[j], l[j-1] = l[j-1], l[j]
+		}
+	}
+}
+
+// SortUsage sorts a usage list by flavor-resource, by insertion (see
+// sortByResource).
+func SortUsage(u Usage) {
+	for i := 1; i < len(u); i++ {
+		for j := i; j > 0 && u[j].FR.Compare(u[j-1].FR) < 0; j-- {
+			u[j], u[j-1] = u[j-1], u[j]
+		}
+	}
 }
 
 // requestOf returns res's amount in requests (0 when absent).

@@ -613,7 +613,7 @@ func (s *State) reserve(e *entry, q *ClusterQueue, snap *quota.Tree) []trace.Qua
 	node := snap.Nodes[q.Node]
 	var buf [4]flavor.FRAmount
 	usage := append(buf[:0], e.assignment.Usage...)
-	slices.SortFunc(usage, func(a, b flavor.FRAmount) int { return a.FR.Compare(b.FR) })
+	flavor.SortUsage(usage)
 	for _, fu := range usage {
 		fr, u := fu.FR, fu.Amount
 		lim := node.Quotas[fr]
@@ -753,8 +753,10 @@ func sameLast(a, b *flavor.LastState) bool {
 			return false
 		}
 		// Both are sorted by resource.
-		if !slices.Equal(a.TriedFlavorIdx[i], b.TriedFlavorIdx[i]) {
-			return false
+		for k, t := range a.TriedFlavorIdx[i] {
+			if b.TriedFlavorIdx[i][k] != t {
+				return false
+			}
 		}
 	}
 	return true

@@ -236,7 +236,7 @@ func (s *State) queueStateAfter(qi int, prev *trace.QueueState, pp *queueParts, 
 		}
 		qs.PendingCount = q.Heap.Len()
 		if !report {
-			qs.Pending = s.pendingKeys(qi)
+			qs.Pending, _ = s.pendingKeysAfter(qi, pendWindow{})
 		} else {
 			qs.Pending, w = s.pendingKeysAfter(qi, w)
 			s.setPendWindow(qi, w)
@@ -294,13 +294,14 @@ func (s *State) setPendWindow(qi int, w pendWindow) {
 	s.pendWindows[qi] = w
 }
 
-// pendingKeysAfter is pendingKeys reusing the window of the last report,
-// prev (the zero window for none): the same list when the same workloads are in view,
-// the next window of prev's array when the list moved by the one or two
-// workloads that left its front (nine changes in ten of the pending
-// lists of BenchmarkCycle's run), else a new array with as much room
-// again. It returns the list and its window (the zero window for an
-// empty list).
+// pendingKeysAfter lists at most QueueListCap workloads of queue qi's
+// heap in queue order, the head (the sticky workload, if any) first. It
+// reuses the window of the last report, prev (the zero window for none):
+// the same list when the same workloads are in view, the next window of
+// prev's array when the list moved by the one or two workloads that left
+// its front (nine changes in ten of the pending lists of BenchmarkCycle's
+// run), else a new array with as much room again. It returns the list and
+// its window (the zero window for an empty list).
 func (s *State) pendingKeysAfter(qi int, prev pendWindow) ([]string, pendWindow) {
 	q := s.Queues[qi]
 	h := s.head(qi)
@@ -344,27 +345,6 @@ func (s *State) pendingKeysAfter(qi int, prev pendWindow) ([]string, pendWindow)
 	w := pendWindow{gen: s.gen, keys: make([]string, len(keys), 2*len(keys)+2), n: len(keys), hi: len(keys)}
 	copy(w.keys, keys)
 	return w.list(), w
-}
-
-// pendingKeys lists at most QueueListCap workloads of queue qi's heap in
-// queue order, the head (the sticky workload, if any) first.
-func (s *State) pendingKeys(qi int) []string {
-	q := s.Queues[qi]
-	h := s.head(qi)
-	if h < 0 {
-		return nil
-	}
-	out := make([]string, 0, min(q.Heap.Len(), QueueListCap))
-	out = append(out, s.Workload(h).Key)
-	for w := range q.Heap.All {
-		if len(out) == cap(out) {
-			break
-		}
-		if w != h {
-			out = append(out, s.Workload(w).Key)
-		}
-	}
-	return out
 }
 
 // listKeys is keys for an idxList: its length and the keys of its first

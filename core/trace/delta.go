@@ -114,6 +114,7 @@ func grow[T any](b []T, n int) []T {
 // lost its head and gained a tail costs two entries, not fifty.
 // shiftEdit is a ListEdit with room for a shift's short lists.
 type shiftEdit struct {
+	_   [0]func() // not comparable: no equality code for it
 	e   ListEdit
 	del [2]int
 	ins [2]Insert
