@@ -83,6 +83,10 @@ func (s *LastState) reachedLast(ps int, res core.ResourceName) bool {
 }
 
 // tried returns the index tried last for (pod set, resource), if any.
+// Not inlined: one copy of its code serves its callers (the size of
+// the page's WebAssembly).
+//
+//go:noinline
 func (s *LastState) tried(ps int, res core.ResourceName) (int, bool) {
 	for _, t := range s.TriedFlavorIdx[ps] {
 		if t.Resource == res {
@@ -141,6 +145,10 @@ type FRAmount struct {
 type Usage []FRAmount
 
 // add adds v to fr's amount, appending fr if it is new.
+// Not inlined: one copy of its code serves its callers (the size of
+// the page's WebAssembly).
+//
+//go:noinline
 func (u Usage) add(fr core.FlavorResource, v core.Amount) Usage {
 	for i := range u {
 		if u[i].FR == fr {
@@ -152,6 +160,10 @@ func (u Usage) add(fr core.FlavorResource, v core.Amount) Usage {
 }
 
 // Get returns fr's amount (0 when absent).
+// Not inlined: one copy of its code serves its callers (the size of
+// the page's WebAssembly).
+//
+//go:noinline
 func (u Usage) Get(fr core.FlavorResource) core.Amount {
 	for i := range u {
 		if u[i].FR == fr {
@@ -222,6 +234,10 @@ func (p *PodSetAssignment) fits() bool { return p.Err == "" && len(p.Reasons) ==
 
 // Mode is the pod set's representative mode: the worst of its flavors
 // (PodSetAssignment.RepresentativeMode).
+// Not inlined: one copy of its code serves its callers (the size of
+// the page's WebAssembly).
+//
+//go:noinline
 func (p *PodSetAssignment) Mode() Mode {
 	if p.fits() {
 		return Fit
@@ -262,6 +278,10 @@ func (p *PodSetAssignment) Message(w *Words) string {
 
 // Mode is the assignment's representative mode, the worst of its pod sets
 // (Assignment.RepresentativeMode).
+// Not inlined: one copy of its code serves its callers (the size of
+// the page's WebAssembly).
+//
+//go:noinline
 func (a *Assignment) Mode() Mode {
 	if len(a.PodSets) == 0 {
 		return NoFit
@@ -345,7 +365,8 @@ func Assign(in Input) Assignment {
 			}
 			requests = append(kept, Request{core.ResourcePods, core.Amount(ps.Count)})
 		}
-		sortByResource(requests, func(q *Request) core.ResourceName { return q.Resource })
+		insertionSort(len(requests), func(i, j int) bool { return requests[i].Resource < requests[j].Resource },
+			func(i, j int) { requests[i], requests[j] = requests[j], requests[i] })
 		psa := PodSetAssignment{
 			Name:     ps.Name,
 			Count:    ps.Count,
@@ -385,7 +406,9 @@ func Assign(in Input) Assignment {
 				st.reasons = append(st.reasons, fst.reasons...)
 			}
 		}
-		sortByResource(psa.Flavors, func(f *ResourceAssignment) core.ResourceName { return f.Resource })
+		fl := psa.Flavors
+		insertionSort(len(fl), func(i, j int) bool { return fl[i].Resource < fl[j].Resource },
+			func(i, j int) { fl[i], fl[j] = fl[j], fl[i] })
 		psa.Reasons, psa.Err = st.reasons, st.err
 		// Assignment.append
 		var tried []Tried
@@ -425,25 +448,20 @@ type assignSpace struct {
 	flavors  [2]ResourceAssignment
 }
 
-// sortByResource sorts a short list by resource name, by insertion (the
+// insertionSort sorts a short list of n elements by insertion (the
 // lists have a few elements; a general sort would add its code to the
-// page's WebAssembly for each element type).
-func sortByResource[T any](l []T, res func(*T) core.ResourceName) {
-	for i := 1; i < len(l); i++ {
-		for j := i; j > 0 && res(&l[j]) < res(&l[j-1]); j-- {
-			l[j], l[j-1] = l[j-1], l[j]
+// page's WebAssembly for each element type, this one is shared).
+func insertionSort(n int, less func(i, j int) bool, swap func(i, j int)) {
+	for i := 1; i < n; i++ {
+		for j := i; j > 0 && less(j, j-1); j-- {
+			swap(j, j-1)
 		}
 	}
 }
 
-// SortUsage sorts a usage list by flavor-resource, by insertion (see
-// sortByResource).
+// SortUsage sorts a usage list by flavor-resource.
 func SortUsage(u Usage) {
-	for i := 1; i < len(u); i++ {
-		for j := i; j > 0 && u[j].FR.Compare(u[j-1].FR) < 0; j-- {
-			u[j], u[j-1] = u[j-1], u[j]
-		}
-	}
+	insertionSort(len(u), func(i, j int) bool { return u[i].FR.Compare(u[j].FR) < 0 }, func(i, j int) { u[i], u[j] = u[j], u[i] })
 }
 
 // requestOf returns res's amount in requests (0 when absent).
@@ -458,6 +476,10 @@ func requestOf(requests []Request, res core.ResourceName) core.Amount {
 
 // groupOf returns the index of the resource group covering res, or -1
 // (ClusterQueueSnapshot.RGByResource).
+// Not inlined: one copy of its code serves its callers (the size of
+// the page's WebAssembly).
+//
+//go:noinline
 func groupOf(cq *core.ClusterQueue, res core.ResourceName) int {
 	for i, g := range cq.ResourceGroups {
 		if slices.Contains(g.CoveredResources, res) {
@@ -623,7 +645,7 @@ func (in *Input) findFlavor(psIdx int, ps *core.PodSet, requests []Request, res 
 		if !ok {
 			st.reasons = in.Words.appendReason(st.reasons, Reason{name, why})
 			att.Mode = ModeNoFit.String()
-			att.Reasons = in.Words.appendTrace(nil, why)
+			att.Reasons = in.Words.appendTrace(nil, name, why)
 			att.Continue, att.Rule = true, trace.RuleNotEligible
 			ga.Attempts = append(ga.Attempts, att)
 			continue
@@ -639,7 +661,7 @@ func (in *Input) findFlavor(psIdx int, ps *core.PodSet, requests []Request, res 
 			att.PreemptionTargets = append(att.PreemptionTargets, targets...)
 			if reason.Code != "" {
 				st.reasons = in.Words.appendReason(st.reasons, Reason{name, reason})
-				att.Reasons = in.Words.appendTrace(att.Reasons, reason)
+				att.Reasons = in.Words.appendTrace(att.Reasons, name, reason)
 			}
 			mode := Granular{Mode: pm, Borrowing: borrow}
 			if isPreferred(rep, mode, ord) {
@@ -718,6 +740,10 @@ func (in *Input) findFlavor(psIdx int, ps *core.PodSet, requests []Request, res 
 // assignmentsOf copies an attempt's picks, which findFlavor returns, to
 // dst's array when they fit (a later best attempt overwrites an earlier
 // one's), else to a new one (never nil, even without picks).
+// Not inlined: one copy of its code serves its callers (the size of
+// the page's WebAssembly).
+//
+//go:noinline
 func assignmentsOf(dst, picks []ResourceAssignment) []ResourceAssignment {
 	if cap(dst) < len(picks) {
 		dst = make([]ResourceAssignment, 0, len(picks))

@@ -19,34 +19,97 @@ import (
 // appending to it copies it; the trace never changes a list).
 type Words struct {
 	amounts map[amountKey]string
-	reasons map[Reason]string
-	lists   map[Reason][]Reason
-	traces  map[trace.Reason][]trace.Reason
-	// resources are one-resource lists, parts a message's parts.
+	// reasons are what is remembered of each reason met.
+	reasons   map[Reason]*reasonEntry
 	resources map[core.ResourceName][]string
 	parts     map[[2]string]string
 	requests  map[amountKey][]trace.Quantity
 }
 
-// Request is a pod set's one request, v of r, as the trace lists it
-// (with its text), shared: the trace never changes a list.
-func (w *Words) Request(r core.ResourceName, v core.Amount) []trace.Quantity {
-	build := func() []trace.Quantity {
-		return []trace.Quantity{{Resource: string(r), Amount: v, Text: w.Amount(r, v)}}
+// reasonEntry is what Words remembers of one reason: its words and the
+// one-reason lists made of it (the pod set's and the trace's), each made
+// on first use. A list's capacity is its length, so appending to it
+// copies it; the trace never changes a list.
+type reasonEntry struct {
+	words string
+	list  []Reason
+	trace []trace.Reason
+}
+
+// entry returns r's entry, made first if new.
+// Not inlined: one copy of its code serves its callers (the size of
+// the page's WebAssembly).
+//
+//go:noinline
+func (w *Words) entry(r Reason) *reasonEntry {
+	e := w.reasons[r]
+	if e == nil {
+		if w.reasons == nil {
+			w.reasons = map[Reason]*reasonEntry{}
+		}
+		e = &reasonEntry{}
+		w.reasons[r] = e
 	}
+	return e
+}
+
+// appendReason is append(rs, r), sharing the list when rs is empty.
+func (w *Words) appendReason(rs []Reason, r Reason) []Reason {
+	if len(rs) > 0 || w == nil {
+		return append(rs, r)
+	}
+	e := w.entry(r)
+	if e.list == nil {
+		e.list = []Reason{r}
+	}
+	return e.list
+}
+
+// appendTrace is append(rs, r) for a reason about flavor f, sharing the
+// list when rs is empty.
+func (w *Words) appendTrace(rs []trace.Reason, f core.FlavorName, r trace.Reason) []trace.Reason {
+	if len(rs) > 0 || w == nil {
+		return append(rs, r)
+	}
+	e := w.entry(Reason{f, r})
+	if e.trace == nil {
+		e.trace = []trace.Reason{r}
+	}
+	return e.trace
+}
+
+type amountKey struct {
+	r core.ResourceName
+	v core.Amount
+}
+
+// Amount is core.FormatAmount(r, v), remembered.
+func (w *Words) Amount(r core.ResourceName, v core.Amount) string {
 	if w == nil {
-		return build()
+		return core.FormatAmount(r, v)
 	}
 	k := amountKey{r, v}
-	l, ok := w.requests[k]
+	s, ok := w.amounts[k]
 	if !ok {
-		if w.requests == nil {
-			w.requests = map[amountKey][]trace.Quantity{}
+		if w.amounts == nil {
+			w.amounts = map[amountKey]string{}
 		}
-		l = build()
-		w.requests[k] = l
+		s = core.FormatAmount(r, v)
+		w.amounts[k] = s
 	}
-	return l[:1:1]
+	return s
+}
+
+// reason is r in Kueue's words (trace.Reason.Text), remembered.
+func (w *Words) reason(r *Reason) string {
+	if w == nil {
+		return r.Text(string(r.Flavor))
+	}
+	e := w.entry(*r)
+	if e.words == "" {
+		e.words = r.Text(string(r.Flavor))
+	}
+	return e.words
 }
 
 // resource is []string{string(r)}, shared: the trace never changes a
@@ -85,72 +148,23 @@ func (w *Words) podSetPart(name, msg string) string {
 	return s
 }
 
-// appendReason is append(rs, r), sharing the list when rs is empty.
-func (w *Words) appendReason(rs []Reason, r Reason) []Reason {
-	if len(rs) > 0 || w == nil {
-		return append(rs, r)
+// Request is a pod set's one request, v of r, as the trace lists it
+// (with its text), shared: the trace never changes a list.
+func (w *Words) Request(r core.ResourceName, v core.Amount) []trace.Quantity {
+	build := func() []trace.Quantity {
+		return []trace.Quantity{{Resource: string(r), Amount: v, Text: w.Amount(r, v)}}
 	}
-	l, ok := w.lists[r]
-	if !ok {
-		if w.lists == nil {
-			w.lists = map[Reason][]Reason{}
-		}
-		l = []Reason{r}
-		w.lists[r] = l
-	}
-	return l
-}
-
-// appendTrace is append(rs, r), sharing the list when rs is empty.
-func (w *Words) appendTrace(rs []trace.Reason, r trace.Reason) []trace.Reason {
-	if len(rs) > 0 || w == nil {
-		return append(rs, r)
-	}
-	l, ok := w.traces[r]
-	if !ok {
-		if w.traces == nil {
-			w.traces = map[trace.Reason][]trace.Reason{}
-		}
-		l = []trace.Reason{r}
-		w.traces[r] = l
-	}
-	return l
-}
-
-type amountKey struct {
-	r core.ResourceName
-	v core.Amount
-}
-
-// Amount is core.FormatAmount(r, v), remembered.
-func (w *Words) Amount(r core.ResourceName, v core.Amount) string {
 	if w == nil {
-		return core.FormatAmount(r, v)
+		return build()
 	}
 	k := amountKey{r, v}
-	s, ok := w.amounts[k]
+	l, ok := w.requests[k]
 	if !ok {
-		if w.amounts == nil {
-			w.amounts = map[amountKey]string{}
+		if w.requests == nil {
+			w.requests = map[amountKey][]trace.Quantity{}
 		}
-		s = core.FormatAmount(r, v)
-		w.amounts[k] = s
+		l = build()
+		w.requests[k] = l
 	}
-	return s
-}
-
-// reason is r in Kueue's words (trace.Reason.Text), remembered.
-func (w *Words) reason(r *Reason) string {
-	if w == nil {
-		return r.Text(string(r.Flavor))
-	}
-	s, ok := w.reasons[*r]
-	if !ok {
-		if w.reasons == nil {
-			w.reasons = map[Reason]string{}
-		}
-		s = r.Text(string(r.Flavor))
-		w.reasons[*r] = s
-	}
-	return s
+	return l[:1:1]
 }

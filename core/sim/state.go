@@ -410,6 +410,10 @@ func (s *State) mutQueue(i int) *ClusterQueue {
 }
 
 // QueueIndex returns the index of a ClusterQueue, or -1.
+// Not inlined: one copy of its code serves its callers (the size of
+// the page's WebAssembly).
+//
+//go:noinline
 func (s *State) QueueIndex(name string) int {
 	if i, ok := s.static.cqIndex[name]; ok {
 		return i
@@ -418,6 +422,10 @@ func (s *State) QueueIndex(name string) int {
 }
 
 // WorkloadIndex returns the index of a workload by "namespace/name", or -1.
+// Not inlined: one copy of its code serves its callers (the size of
+// the page's WebAssembly).
+//
+//go:noinline
 func (s *State) WorkloadIndex(key string) int {
 	if i, ok := s.static.wlIndex[key]; ok {
 		return i

@@ -112,12 +112,11 @@ func grow[T any](b []T, n int) []T {
 // run of names that appear in both lists in the same order (a longest
 // increasing subsequence of their old indexes), so that a list that
 // lost its head and gained a tail costs two entries, not fifty.
-// shiftEdit is a ListEdit with room for a shift's short lists.
+// shiftEdit is a ListEdit with room for a shift's deletions.
 type shiftEdit struct {
 	_   [0]func() // not comparable: no equality code for it
 	e   ListEdit
 	del [2]int
-	ins [2]Insert
 }
 
 func (d *differ) diff(old, new []string) *ListEdit {
@@ -131,16 +130,12 @@ func (d *differ) diff(old, new []string) *ListEdit {
 	// the search below finds, without the search.
 	for k := 1; k <= 2 && 2*k < len(old); k++ {
 		if rest := old[k:]; len(new) >= len(rest) && slices.Equal(rest, new[:len(rest)]) {
-			// One allocation for the edit and its lists when they are
-			// short (the usual one or two names).
+			// One allocation for the edit and its deletions.
 			b := &shiftEdit{}
 			e := &b.e
 			e.Del = b.del[:k:k]
 			for i := range k {
 				e.Del[i] = i
-			}
-			if n := len(new) - len(rest); n > 0 && n <= len(b.ins) {
-				e.Ins = b.ins[:0:n]
 			}
 			for j := len(rest); j < len(new); j++ {
 				e.Ins = append(e.Ins, Insert{At: j, Name: new[j]})

@@ -250,7 +250,7 @@ type Reason struct {
 
 // Text is the reason in Kueue's words for flavor f.
 func (r *Reason) Text(f string) string {
-	amount := func(v int64) string { return core.FormatAmount(core.ResourceName(r.Resource), v) }
+	amount := r.amount
 	switch r.Code {
 	case ReasonInsufficientQuota:
 		return "insufficient unused quota for " + r.Resource + " in flavor " + f + ", " + amount(r.Amount) + " more needed"
@@ -268,6 +268,13 @@ func (r *Reason) Text(f string) string {
 	}
 	return r.Detail // ReasonError, ReasonWords, and a code this version does not know
 }
+
+// amount is v of the reason's resource, formatted.
+// Not inlined: one copy of its code serves its callers (the size of
+// the page's WebAssembly).
+//
+//go:noinline
+func (r *Reason) amount(v int64) string { return core.FormatAmount(core.ResourceName(r.Resource), v) }
 
 // ReasonTexts are the attempt's reasons in Kueue's words.
 func (a *FlavorAttempt) ReasonTexts() []string {
