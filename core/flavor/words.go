@@ -151,20 +151,20 @@ func (w *Words) podSetPart(name, msg string) string {
 // Request is a pod set's one request, v of r, as the trace lists it
 // (with its text), shared: the trace never changes a list.
 func (w *Words) Request(r core.ResourceName, v core.Amount) []trace.Quantity {
-	build := func() []trace.Quantity {
-		return []trace.Quantity{{Resource: string(r), Amount: v, Text: w.Amount(r, v)}}
-	}
-	if w == nil {
-		return build()
-	}
 	k := amountKey{r, v}
-	l, ok := w.requests[k]
+	var l []trace.Quantity
+	ok := false
+	if w != nil {
+		l, ok = w.requests[k]
+	}
 	if !ok {
-		if w.requests == nil {
-			w.requests = map[amountKey][]trace.Quantity{}
+		l = []trace.Quantity{{Resource: string(r), Amount: v, Text: w.Amount(r, v)}}
+		if w != nil {
+			if w.requests == nil {
+				w.requests = map[amountKey][]trace.Quantity{}
+			}
+			w.requests[k] = l
 		}
-		l = build()
-		w.requests[k] = l
 	}
 	return l[:1:1]
 }
