@@ -184,16 +184,13 @@ func (s *State) queueStates() []trace.QueueState {
 		if qi < len(s.reportedParts) {
 			prev, pp = &s.reportedStates[qi], &s.reportedParts[qi]
 		}
-		out[qi] = s.queueStateAfter(qi, prev, pp, true)
+		out[qi] = s.queueStateAfter(qi, prev, pp)
 	}
 	ver := make([]uint64, len(s.Queues))
 	parts := make([]queueParts, len(s.Queues))
 	for qi, q := range s.Queues {
 		ver[qi] = q.ver
 		parts[qi] = partsOf(q)
-		if qi < len(s.pendWindows) {
-			parts[qi].pending = s.pendWindows[qi]
-		}
 	}
 	s.reported, s.reportedStates, s.reportedParts = ver, out, parts
 	return out
@@ -208,8 +205,6 @@ type queueParts struct {
 	heap, parked, holding uint64
 	sticky                int
 	generation            int64
-	// pending is where the reported pending list lives (pendingKeys).
-	pending pendWindow
 }
 
 func partsOf(q *ClusterQueue) queueParts {
@@ -217,30 +212,18 @@ func partsOf(q *ClusterQueue) queueParts {
 }
 
 // queueState computes ClusterQueue qi's state from scratch.
-func (s *State) queueState(qi int) trace.QueueState { return s.queueStateAfter(qi, nil, nil, false) }
+func (s *State) queueState(qi int) trace.QueueState { return s.queueStateAfter(qi, nil, nil) }
 
 // queueStateAfter computes ClusterQueue qi's state, reusing the parts of
 // prev (the last report, computed from pp) whose sources did not change.
-// A report (report set) records where its pending list lives, for the
-// next one.
-func (s *State) queueStateAfter(qi int, prev *trace.QueueState, pp *queueParts, report bool) trace.QueueState {
+func (s *State) queueStateAfter(qi int, prev *trace.QueueState, pp *queueParts) trace.QueueState {
 	q := s.Queues[qi]
 	now := partsOf(q)
 	qs := trace.QueueState{ClusterQueue: q.Spec.Name, Active: q.Active, InactiveReason: q.InactiveReason}
 	if prev != nil && pp.heap == now.heap && pp.sticky == now.sticky {
 		qs.PendingCount, qs.Pending = prev.PendingCount, prev.Pending
 	} else {
-		var w pendWindow
-		if prev != nil {
-			w = pp.pending
-		}
-		qs.PendingCount = q.Heap.Len()
-		if !report {
-			qs.Pending, _ = s.pendingKeysAfter(qi, pendWindow{})
-		} else {
-			qs.Pending, w = s.pendingKeysAfter(qi, w)
-			s.setPendWindow(qi, w)
-		}
+		qs.PendingCount, qs.Pending = q.Heap.Len(), s.pendingKeys(qi)
 	}
 	if prev != nil && pp.parked == now.parked {
 		qs.ParkedCount, qs.Parked = prev.ParkedCount, prev.Parked
@@ -267,84 +250,25 @@ func (s *State) queueStateAfter(qi int, prev *trace.QueueState, pp *queueParts, 
 	return qs
 }
 
-// pendWindow is a reported pending list and the array it is a window of.
-// A queue's pending list mostly changes by its head leaving and the next
-// workload coming into view at its end: the new list is then the next
-// window of the same array, and the array is written only beyond
-// everything written in it so far (hi), so that every list reported
-// earlier stays as it was. Only the State generation that made the array
-// writes in it (gen), as with idxList's chunks.
-type pendWindow struct {
-	gen int
-	// keys is the array; the list is keys[at:at+n].
-	keys  []string
-	at, n int
-	// hi is one past the last position written.
-	hi int
-}
-
-// list returns the window's list, with no room to append to.
-func (w *pendWindow) list() []string { return w.keys[w.at : w.at+w.n : w.at+w.n] }
-
-// setPendWindow records queue qi's pending window, for the next report.
-func (s *State) setPendWindow(qi int, w pendWindow) {
-	if len(s.pendWindows) != len(s.Queues) {
-		s.pendWindows = make([]pendWindow, len(s.Queues))
-	}
-	s.pendWindows[qi] = w
-}
-
-// pendingKeysAfter lists at most QueueListCap workloads of queue qi's
-// heap in queue order, the head (the sticky workload, if any) first. It
-// reuses the window of the last report, prev (the zero window for none):
-// the same list when the same workloads are in view, the next window of
-// prev's array when the list moved by the one or two workloads that left
-// its front (nine changes in ten of the pending lists of BenchmarkCycle's
-// run), else a new array with as much room again. It returns the list and
-// its window (the zero window for an empty list).
-func (s *State) pendingKeysAfter(qi int, prev pendWindow) ([]string, pendWindow) {
+// pendingKeys lists at most QueueListCap workloads of queue qi's heap in
+// queue order, the head (the sticky workload, if any) first.
+func (s *State) pendingKeys(qi int) []string {
 	q := s.Queues[qi]
 	h := s.head(qi)
 	if h < 0 {
-		return nil, pendWindow{}
+		return nil
 	}
-	want := min(q.Heap.Len(), QueueListCap)
-	keys := append(s.pendScratch[:0], s.Workload(h).Key)
-	for _, c := range q.Heap.chunks {
-		for _, w := range c.v {
-			if len(keys) == want {
-				break
-			}
-			if w != h {
-				keys = append(keys, s.Workload(w).Key)
-			}
+	out := make([]string, 0, min(q.Heap.Len(), QueueListCap))
+	out = append(out, s.Workload(h).Key)
+	for w := range q.Heap.All {
+		if len(out) == cap(out) {
+			break
+		}
+		if w != h {
+			out = append(out, s.Workload(w).Key)
 		}
 	}
-	s.pendScratch = keys
-	if prev.keys != nil {
-		old := prev.list()
-		if slices.Equal(old, keys) {
-			return old, prev
-		}
-		// The first k of old left; the rest is the start of keys.
-		if prev.gen == s.gen && prev.at+prev.n == prev.hi {
-			for k := 1; k <= len(old) && k <= 2; k++ {
-				rest := old[k:]
-				end := prev.at + k + len(keys)
-				if end > cap(prev.keys) || len(rest) > len(keys) || !slices.Equal(rest, keys[:len(rest)]) {
-					continue
-				}
-				w := prev
-				w.keys = w.keys[:end]
-				copy(w.keys[w.at+k+len(rest):], keys[len(rest):])
-				w.at, w.n, w.hi = w.at+k, len(keys), end
-				return w.list(), w
-			}
-		}
-	}
-	w := pendWindow{gen: s.gen, keys: make([]string, len(keys), 2*len(keys)+2), n: len(keys), hi: len(keys)}
-	copy(w.keys, keys)
-	return w.list(), w
+	return out
 }
 
 // listKeys is keys for an idxList: its length and the keys of its first

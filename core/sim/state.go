@@ -179,11 +179,6 @@ type State struct {
 	// reportedParts are what each part of a reported state was computed
 	// from, so that a queue whose heap moved keeps the rest of its report.
 	reportedParts []queueParts
-	// pendWindows are the pending lists' windows made since the last
-	// report (pendingKeysAfter), by queue; pendScratch is its scratch
-	// space, a State's own (a copy starts without).
-	pendWindows []pendWindow
-	pendScratch []string
 	// scratch is the space a cycle reuses (cycleScratch).
 	scratch *cycleScratch
 	// frNames remembers the preemption trace's "flavor/resource" names;
@@ -268,10 +263,8 @@ func (s *State) clone() *State {
 	n := *s
 	n.gen = s.gen + 1
 	n.words = nil
-	n.pendScratch = nil
 	n.scratch = nil
 	n.frNames = nil
-	n.pendWindows = slices.Clone(n.pendWindows)
 	n.Tree = s.Tree.Clone()
 	n.Queues = slices.Clone(s.Queues)
 	n.workloads = slices.Clone(s.workloads)
