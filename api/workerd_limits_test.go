@@ -3,6 +3,7 @@ package api_test
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"fmt"
 	"io"
 	"io/fs"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/kueueplay/kueueplay"
 	"github.com/kueueplay/kueueplay/api"
+	"github.com/kueueplay/kueueplay/core/scenario"
 	"github.com/kueueplay/kueueplay/internal/scalability"
 )
 
@@ -26,8 +28,10 @@ type sizeCase struct {
 
 // sizeCases are simulations and validations of increasing size: Kueue's
 // scalability test (internal/scalability) at a few sizes, BenchmarkWork's
-// shapes small and as BenchmarkWork runs them, and the gallery's
-// default and heaviest examples.
+// shapes small and as BenchmarkWork runs them, the gallery's default and
+// heaviest examples, and the examples FreeLimits admits that should cost
+// it the most ("free-<name>": the four with the most work, and those that
+// place pods, whose cost stepWork counts least well).
 func sizeCases(b *testing.B) []sizeCase {
 	scal := func(n int) string {
 		var buf bytes.Buffer
@@ -37,6 +41,12 @@ func sizeCases(b *testing.B) []sizeCase {
 		return buf.String()
 	}
 	heaviest, most := "", int64(-1)
+	type admitted struct {
+		name   string
+		work   int64
+		places bool
+	}
+	var free []admitted
 	files, _ := fs.Glob(kueueplay.Examples(), "*.yaml")
 	for _, f := range files {
 		text := example(b, strings.TrimSuffix(f, ".yaml"))
@@ -47,7 +57,19 @@ func sizeCases(b *testing.B) []sizeCase {
 		if w > most {
 			heaviest, most = strings.TrimSuffix(f, ".yaml"), w
 		}
+		objects, err := api.Objects(f, text)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if l := api.FreeLimits; int64(len(text)) <= l.MaxBodyBytes && objects <= l.MaxObjects && w <= l.MaxWork {
+			sc, err := scenario.Decode(f, []byte(text))
+			if err != nil {
+				b.Fatal(err)
+			}
+			free = append(free, admitted{strings.TrimSuffix(f, ".yaml"), w, len(sc.Nodes) > 0})
+		}
 	}
+	slices.SortStableFunc(free, func(x, y admitted) int { return cmp.Compare(y.work, x.work) })
 	tiny := "apiVersion: kueue.x-k8s.io/v1beta2\nkind: ResourceFlavor\nmetadata: {name: f}\n---\n" +
 		"apiVersion: kueue.x-k8s.io/v1beta2\nkind: ClusterQueue\nmetadata: {name: cq}\nspec:\n  namespaceSelector: {}\n  resourceGroups:\n  - coveredResources: [cpu]\n    flavors: [{name: f, resources: [{name: cpu, nominalQuota: \"1\"}]}]\n---\n" +
 		"apiVersion: kueue.x-k8s.io/v1beta2\nkind: LocalQueue\nmetadata: {name: lq, namespace: ns}\nspec: {clusterQueue: cq}\n---\n" +
@@ -61,6 +83,11 @@ func sizeCases(b *testing.B) []sizeCase {
 		{name: "simulate/queueing-40", body: api.QueueingScenario(40, 4)},
 		{name: "simulate/preemption-30", body: api.PreemptionScenario(30)},
 		{name: "simulate/placement-20x6", body: api.PlacementScenario(20, 6)},
+	}
+	for i, a := range free {
+		if i < 4 || a.places {
+			cases = append(cases, sizeCase{name: "simulate/free-" + a.name, body: example(b, a.name)})
+		}
 	}
 	for _, name := range []string{"queueing", "preemption", "placement"} {
 		cases = append(cases, sizeCase{name: "simulate/" + name, body: api.WorkScenarios()[name]})

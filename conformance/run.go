@@ -336,7 +336,7 @@ func run(sc *core.Scenario, opts runOptions) (*Result, error) {
 
 // apply plays one of the engine's scenario events on Kueue's side.
 func (w *world) apply(sc *core.Scenario, seqs []int, ev trace.Event, created map[string]bool) error {
-	if strings.HasPrefix(ev.Message, "ignored") {
+	if strings.HasPrefix(ev.Text(), "ignored") {
 		return nil
 	}
 	switch ev.Kind {
@@ -350,8 +350,8 @@ func (w *world) apply(sc *core.Scenario, seqs []int, ev trace.Event, created map
 			return err
 		}
 	case trace.EventFinish:
-		failed := strings.HasPrefix(ev.Message, sim.FailedToStartPrefix)
-		if err := w.finish(ev.Workload, failed, ev.Message); err != nil {
+		failed := strings.HasPrefix(ev.Text(), sim.FailedToStartPrefix)
+		if err := w.finish(ev.Workload, failed, ev.Text()); err != nil {
 			return err
 		}
 	case trace.EventDelete:

@@ -40,8 +40,8 @@ spec: {clusterQueue: cq}
 		for _, ev := range st.Events {
 			if ev.Workload == "team/backoff" && ev.Kind == trace.EventArrival && created < 0 {
 				created = st.TimeMs
-				if !strings.Contains(ev.Message, "not queued before its backoff ends at 30s") {
-					t.Errorf("arrival message %q does not say when the backoff ends", ev.Message)
+				if !strings.Contains(ev.Text(), "not queued before its backoff ends at 30s") {
+					t.Errorf("arrival message %q does not say when the backoff ends", ev.Text())
 				}
 			}
 		}

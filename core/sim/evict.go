@@ -83,8 +83,10 @@ func (s *State) evict(i int, reason, msg, by string, ts *trace.Step) {
 	w.Message = msg
 	w.Explanation = fmt.Sprintf("evicted by %s (%s); it keeps its quota while it terminates", by, reason)
 	delay := s.terminate(i)
+	// Text: "evicted by <by> (<reason>); it releases its quota after its
+	// termination delay of <delay>".
 	ts.Events = append(ts.Events, trace.Event{Kind: trace.EventEvict, Workload: w.Key, ClusterQueue: w.Admission.ClusterQueue, Preemptor: by,
-		Message: fmt.Sprintf("evicted by %s (%s); it releases its quota after its termination delay of %v", by, reason, delay)})
+		Reason: reason, Delay: delay})
 }
 
 // terminate starts the termination of an evicted workload: it keeps its
@@ -182,7 +184,7 @@ func (s *State) drain(i int, d *Drain, ts *trace.Step) {
 // QueueAssociatedInadmissibleWorkloadsAfter).
 func (s *State) release(i int, ts *trace.Step) {
 	if s.Workload(i).ScaledIn {
-		s.remove(i, ts, Deleted, trace.EventDelete, "its pod terminated and, its replacement having been deleted by a scale-in, it is not queued again; Kueue finishes its Workload")
+		s.remove(i, ts, Deleted, trace.Event{Kind: trace.EventDelete, Message: "its pod terminated and, its replacement having been deleted by a scale-in, it is not queued again; Kueue finishes its Workload"})
 		return
 	}
 	w := s.mutWorkload(i)
@@ -202,8 +204,9 @@ func (s *State) release(i int, ts *trace.Step) {
 		w.Explanation = "spec.active is false: it terminated and is not queued again"
 	}
 	s.setTerminating(i)
-	ev := trace.Event{Kind: trace.EventRelease, Workload: w.Key, ClusterQueue: w.ClusterQueue,
-		Message: fmt.Sprintf("terminated: its quota is released (%s) and it is queued again", formatUsage(usage))}
+	// Text: "terminated: its quota is released (<quota>) and it is queued
+	// again", unless a Message below says otherwise.
+	ev := trace.Event{Kind: trace.EventRelease, Workload: w.Key, ClusterQueue: w.ClusterQueue, Quota: usageQuantities(usage)}
 	d := w.Drained
 	switch {
 	case !requeue:
@@ -229,6 +232,9 @@ func (s *State) release(i int, ts *trace.Step) {
 		// (pod_controller.go Stop); its ReplicaSet creates a replacement,
 		// whose new Workload is queued at once. The playground requeues
 		// this workload in its place (see the README).
+		if ev.Message == "" {
+			ev.Message = fmt.Sprintf("terminated: its quota is released (%s) and it is queued again", formatUsage(usage))
+		}
 		ev.Message += fmt.Sprintf("; Kueue deletes its pod, and the replacement pod of %s is queued in its place (in Kueue as a new Workload; the playground keeps this one)", w.Spec.ReplicaOf)
 	}
 	if qi >= 0 {
@@ -263,7 +269,8 @@ func (s *State) release(i int, ts *trace.Step) {
 // records it.
 func (s *State) requeueAfter(qi int, ts *trace.Step) {
 	if moved := s.requeueTree(qi); len(moved) > 0 {
-		ts.Events = append(ts.Events, trace.Event{Kind: trace.EventRequeue, ClusterQueue: s.Queues[qi].Spec.Name,
-			Message: fmt.Sprintf("parked workloads of the cohort tree go back to their queues: %s", strings.Join(moved, ", "))})
+		// Text: "parked workloads of the cohort tree go back to their
+		// queues: <moved>".
+		ts.Events = append(ts.Events, trace.Event{Kind: trace.EventRequeue, ClusterQueue: s.Queues[qi].Spec.Name, Workloads: moved})
 	}
 }

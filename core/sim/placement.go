@@ -232,7 +232,7 @@ func (s *State) createPods(i int, ts *trace.Step) {
 		}
 		t, err := s.podTemplate(&ps, adm)
 		if err != nil {
-			s.finish(i, ts, fmt.Sprintf("%s%v; Kueue finishes the workload (reason FailedToStart)", FailedToStartPrefix, err))
+			s.finish(i, ts, trace.Event{Message: fmt.Sprintf("%s%v; Kueue finishes the workload (reason FailedToStart)", FailedToStartPrefix, err)})
 			s.mutWorkload(i).Message = err.Error()
 			return
 		}

@@ -124,8 +124,8 @@ func (s *State) deleteReplicas(i int, live []int, n int, replicas int32, ts *tra
 			ts.Events[scaleEv].Message += fmt.Sprintf("; the ReplicaSet deleted the replacement of evicted pod %s (%s): %s finishes once its pod has terminated, instead of being queued again", w.Spec.PodName, why, w.Key)
 			continue
 		}
-		s.remove(r.wl, ts, Deleted, trace.EventDelete,
-			fmt.Sprintf("%s %s was scaled to %d replica(s) and the ReplicaSet deleted pod %s (%s); Kueue finishes its Workload", d.Kind, d.Key(), replicas, w.Spec.PodName, why))
+		s.remove(r.wl, ts, Deleted, trace.Event{Kind: trace.EventDelete,
+			Message: fmt.Sprintf("%s %s was scaled to %d replica(s) and the ReplicaSet deleted pod %s (%s); Kueue finishes its Workload", d.Kind, d.Key(), replicas, w.Spec.PodName, why)})
 	}
 	if s.place != nil {
 		ts.ScaleDowns = append(ts.ScaleDowns, sd) // the cluster view's

@@ -72,16 +72,16 @@ func podEvents(tr *trace.Trace) []string {
 			switch {
 			case ev.Kind == trace.EventScale:
 				line := fmt.Sprintf("%v scale", at)
-				if _, repl, ok := strings.Cut(ev.Message, "; the ReplicaSet deleted the replacement of "); ok {
+				if _, repl, ok := strings.Cut(ev.Text(), "; the ReplicaSet deleted the replacement of "); ok {
 					line += ": replacement of " + repl
 				}
 				out = append(out, line)
 			case ev.Kind == trace.EventArrival && strings.HasPrefix(ev.Workload, "shop/pod-web-"):
 				out = append(out, fmt.Sprintf("%v arrival %s", at, ev.Workload))
-			case ev.Kind == trace.EventDelete && !strings.Contains(ev.Message, " deleted pod "):
-				out = append(out, fmt.Sprintf("%v delete %s: %s", at, ev.Workload, ev.Message))
+			case ev.Kind == trace.EventDelete && !strings.Contains(ev.Text(), " deleted pod "):
+				out = append(out, fmt.Sprintf("%v delete %s: %s", at, ev.Workload, ev.Text()))
 			case ev.Kind == trace.EventDelete:
-				_, why, _ := strings.Cut(ev.Message, " deleted pod ")
+				_, why, _ := strings.Cut(ev.Text(), " deleted pod ")
 				_, why, _ = strings.Cut(why, " (")
 				why, _, _ = strings.Cut(why, "); Kueue finishes its Workload")
 				out = append(out, fmt.Sprintf("%v delete %s: %s", at, ev.Workload, why))
@@ -226,7 +226,7 @@ func TestQueuedDeploymentMissingWorkloads(t *testing.T) {
 	for _, st := range tr.Steps {
 		for _, ev := range st.Events {
 			if ev.Kind == trace.EventScale || ev.Kind == trace.EventArrival {
-				got = append(got, string(ev.Kind)+" "+ev.Workload+": "+ev.Message)
+				got = append(got, string(ev.Kind)+" "+ev.Workload+": "+ev.Text())
 			}
 		}
 	}

@@ -112,7 +112,8 @@ func (s *State) applyEvents(ts *trace.Step) bool {
 	}
 	slices.Sort(ends) // document order
 	for _, i := range ends {
-		s.finish(i, ts, fmt.Sprintf("ran for its runtime %v and finished", *s.Workload(i).Spec.Runtime))
+		rt := *s.Workload(i).Spec.Runtime
+		s.finish(i, ts, trace.Event{Runtime: &rt})
 	}
 	for _, kind := range []core.EventKind{core.EventFinish, core.EventDelete} {
 		for _, ev := range due {
@@ -121,9 +122,9 @@ func (s *State) applyEvents(ts *trace.Step) bool {
 			}
 			i := s.WorkloadIndex(ev.event.Workload)
 			if kind == core.EventFinish {
-				s.finish(i, ts, "finished (scenario event)")
+				s.finish(i, ts, trace.Event{}) // "finished (scenario event)"
 			} else {
-				s.remove(i, ts, Deleted, trace.EventDelete, "deleted (scenario event)")
+				s.remove(i, ts, Deleted, trace.Event{Kind: trace.EventDelete}) // "deleted (scenario event)"
 			}
 		}
 	}
@@ -163,21 +164,25 @@ func (s *State) applyEvents(ts *trace.Step) bool {
 	return len(ts.Events) > 0
 }
 
-// finish ends a workload: an admitted one frees its quota.
-func (s *State) finish(i int, ts *trace.Step, why string) {
-	s.remove(i, ts, Finished, trace.EventFinish, why)
+// finish ends a workload: an admitted one frees its quota. ev says why:
+// its Runtime, or words in its Message (neither: a scenario event).
+func (s *State) finish(i int, ts *trace.Step, ev trace.Event) {
+	ev.Kind = trace.EventFinish
+	s.remove(i, ts, Finished, ev)
 }
 
 // remove takes a workload out of the simulation (finished or deleted). An
 // admitted workload's quota is freed and its ClusterQueue's generation
 // grows (clusterQueue.deleteWorkload); either way the parked workloads of
 // its cohort tree are requeued (WorkloadReconciler Update/Delete →
-// QueueAssociatedInadmissibleWorkloadsAfter).
-func (s *State) remove(i int, ts *trace.Step, to Status, kind trace.EventKind, why string) {
+// QueueAssociatedInadmissibleWorkloadsAfter). ev is the event to record,
+// with its kind and why (its Runtime or Message; neither: a scenario
+// event); remove adds the workload, its queue and the quota released.
+func (s *State) remove(i int, ts *trace.Step, to Status, ev trace.Event) {
 	w := s.Workload(i)
 	switch w.Status {
 	case NotCreated, Finished, Deleted:
-		ts.Events = append(ts.Events, trace.Event{Kind: kind, Workload: w.Key, Message: fmt.Sprintf("ignored: the workload is %s", w.Status)})
+		ts.Events = append(ts.Events, trace.Event{Kind: ev.Kind, Workload: w.Key, Message: fmt.Sprintf("ignored: the workload is %s", w.Status)})
 		return
 	}
 	wasAdmitted := w.Status == Admitted || w.Status == Terminating
@@ -189,13 +194,16 @@ func (s *State) remove(i int, ts *trace.Step, to Status, kind trace.EventKind, w
 	m.ReleaseAt = nil
 	s.setRunning(i)
 	s.setTerminating(i)
-	ev := trace.Event{Kind: kind, Workload: w.Key, ClusterQueue: cqName, Message: why}
+	ev.Workload, ev.ClusterQueue = w.Key, cqName
 	if wasAdmitted && m.Admission != nil {
 		if aq := s.QueueIndex(m.Admission.ClusterQueue); aq >= 0 {
 			s.Tree.RemoveUsageMap(s.Queues[aq].Node, m.Admission.Usage)
 			s.mutQueue(aq).Generation++
 			s.hold(aq, i, false)
-			ev.Message += fmt.Sprintf("; its quota is released (%s)", formatUsage(m.Admission.Usage))
+			ev.Quota = usageQuantities(m.Admission.Usage)
+			if ev.Message != "" {
+				ev.Message += fmt.Sprintf("; its quota is released (%s)", formatUsage(m.Admission.Usage))
+			}
 			qi = aq
 		}
 	}
@@ -260,10 +268,15 @@ func (s *State) enqueue(i int, ts *trace.Step, what string) {
 			w.Explanation = q.InactiveReason
 		}
 		s.pushHeap(qi, i)
-		ev.Message = fmt.Sprintf("%s: in LocalQueue %s/%s, queued in ClusterQueue %s", what, spec.Namespace, spec.Queue, q.Spec.Name)
-		if what == "created" {
+		ev.LocalQueue = spec.Queue
+		switch {
+		case what != "created":
+			ev.Message = fmt.Sprintf("%s: in LocalQueue %s/%s, queued in ClusterQueue %s", what, spec.Namespace, spec.Queue, q.Spec.Name)
+		case w.Message != "":
 			ev.Message = fmt.Sprintf("created in LocalQueue %s/%s, queued in ClusterQueue %s", spec.Namespace, spec.Queue, q.Spec.Name)
 		}
+		// else Text says "created in LocalQueue ..., queued in
+		// ClusterQueue ..." from the event's fields.
 		if w.Message != "" {
 			ev.Message += "; " + w.Message
 		}
@@ -280,6 +293,16 @@ func (s *State) HasHead() bool {
 		}
 	}
 	return false
+}
+
+// usageQuantities is u as quantities, by flavor then resource; empty but
+// not nil when u is empty (an event's Quota: quota was released).
+func usageQuantities(u map[core.FlavorResource]core.Amount) []trace.Quantity {
+	out := make([]trace.Quantity, 0, len(u))
+	for _, fr := range quota.SortedKeys(u) {
+		out = append(out, trace.Quantity{Flavor: string(fr.Flavor), Resource: string(fr.Resource), Amount: u[fr], Text: core.FormatAmount(fr.Resource, u[fr])})
+	}
+	return out
 }
 
 func formatUsage(u map[core.FlavorResource]core.Amount) string {

@@ -43,6 +43,33 @@ func BenchmarkWriteJSON(b *testing.B) {
 	}
 }
 
+// BenchmarkFormat is the text format's cost on Kueue's scalability shape
+// (what `kueueplay run` spends beyond the simulation).
+func BenchmarkFormat(b *testing.B) {
+	for _, n := range []int{1500, 15000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			var in bytes.Buffer
+			if _, err := scalability.Write(&in, n, 100*time.Millisecond); err != nil {
+				b.Fatal(err)
+			}
+			sc, err := scenario.Decode("scalability.yaml", in.Bytes())
+			if err != nil {
+				b.Fatal(err)
+			}
+			tr := sim.Run(sc, sim.Options{})
+			var c countWriter
+			b.ResetTimer()
+			for b.Loop() {
+				c = 0
+				if err := trace.Format(&c, tr); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(c), "text-bytes")
+		})
+	}
+}
+
 type countWriter int64
 
 func (c *countWriter) Write(p []byte) (int, error) { *c += countWriter(len(p)); return len(p), nil }

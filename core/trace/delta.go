@@ -34,7 +34,10 @@ type UsageChange struct {
 // Full: its counts, and for each of its lists that changed the edit that
 // turns the previous step's list into this one's (nil: unchanged). The
 // queue is Queue of the last Full step's Queues; a change of its name,
-// Active or InactiveReason makes the step Full.
+// Active or InactiveReason makes the step Full. A count is 0 when it is
+// the length of its list after the step (every name listed: a count
+// within QueueListCap), which is most of them; Replay restores it
+// (QueueState counts are exact).
 type QueueChange struct {
 	Queue            int       `json:"queue"`
 	PendingCount     int       `json:"pendingCount,omitempty"`
@@ -183,7 +186,26 @@ func (d *differ) diff(old, new []string) *ListEdit {
 			}
 		}
 	}
-	keep := d.lis(at)
+	// Names that kept their order (a list that lost some and gained
+	// others, the usual step) are their own longest increasing run: only a
+	// move needs the search.
+	keep, last := d.keep[:0], -1
+	for j, v := range at {
+		if v < 0 {
+			continue
+		}
+		if v <= last {
+			keep = nil
+			break
+		}
+		last = v
+		keep = append(keep, j)
+	}
+	if keep == nil {
+		keep = d.lis(at)
+	} else {
+		d.keep = keep
+	}
 	kept := grow(d.kept, len(om))
 	d.kept = kept
 	clear(kept)
@@ -273,7 +295,8 @@ func (c *Compactor) Compact(st Step) Step {
 	var qc []QueueChange
 	for i := range st.Queues {
 		q, p := &st.Queues[i], &prevQ[i]
-		ch := QueueChange{Queue: i, PendingCount: q.PendingCount, ParkedCount: q.ParkedCount, AdmittedCount: q.AdmittedCount, TerminatingCount: q.TerminatingCount,
+		ch := QueueChange{Queue: i, PendingCount: countBeyond(q.PendingCount, q.Pending), ParkedCount: countBeyond(q.ParkedCount, q.Parked),
+			AdmittedCount: countBeyond(q.AdmittedCount, q.Admitted), TerminatingCount: countBeyond(q.TerminatingCount, q.Terminating),
 			Pending: c.differ.diff(p.Pending, q.Pending), Parked: c.differ.diff(p.Parked, q.Parked), Admitted: c.differ.diff(p.Admitted, q.Admitted), Terminating: c.differ.diff(p.Terminating, q.Terminating)}
 		if ch.Pending != nil || ch.Parked != nil || ch.Admitted != nil || ch.Terminating != nil ||
 			q.PendingCount != p.PendingCount || q.ParkedCount != p.ParkedCount || q.AdmittedCount != p.AdmittedCount || q.TerminatingCount != p.TerminatingCount {
@@ -282,6 +305,24 @@ func (c *Compactor) Compact(st Step) Step {
 	}
 	st.Usage, st.Queues, st.UsageChanges, st.QueueChanges = nil, nil, uc, qc
 	return st
+}
+
+// countBeyond is a count as a QueueChange holds it: 0 when it is the
+// length of its list (countOf gives it back).
+func countBeyond(n int, list []string) int {
+	if n == len(list) {
+		return 0
+	}
+	return n
+}
+
+// countOf is the count a QueueChange's count stands for, given its list
+// after the step.
+func countOf(n int, list []string) int {
+	if n == 0 {
+		return len(list)
+	}
+	return n
 }
 
 // sameUsageLayout reports whether two steps' usage rows have the same
@@ -313,6 +354,9 @@ type Replay struct {
 	usage  []UsageRow
 	queues []QueueState
 	err    bool
+	// usageOnly skips the queues (Queues stays empty): the text format
+	// prints usage only.
+	usageOnly bool
 }
 
 // NewReplay starts a walk over tr before its first step.
@@ -358,7 +402,9 @@ func (st *Step) IsFull() bool { return st.Full || len(st.Usage) > 0 || len(st.Qu
 func (r *Replay) apply(st *Step) {
 	if st.IsFull() || r.i == 0 {
 		r.usage = append(r.usage[:0], st.Usage...)
-		r.queues = append(r.queues[:0], st.Queues...)
+		if !r.usageOnly {
+			r.queues = append(r.queues[:0], st.Queues...)
+		}
 		return
 	}
 	for _, c := range st.UsageChanges {
@@ -369,13 +415,15 @@ func (r *Replay) apply(st *Step) {
 		u := &r.usage[c.Row]
 		u.Used, u.Terminating, u.Borrowed, u.Lent, u.Available = c.Used, c.Terminating, c.Borrowed, c.Lent, c.Available
 	}
+	if r.usageOnly {
+		return
+	}
 	for _, c := range st.QueueChanges {
 		if c.Queue < 0 || c.Queue >= len(r.queues) {
 			r.err = true
 			continue
 		}
 		q := &r.queues[c.Queue]
-		q.PendingCount, q.ParkedCount, q.AdmittedCount, q.TerminatingCount = c.PendingCount, c.ParkedCount, c.AdmittedCount, c.TerminatingCount
 		for _, l := range []struct {
 			edit *ListEdit
 			list *[]string
@@ -389,6 +437,8 @@ func (r *Replay) apply(st *Step) {
 				r.err = true
 			}
 		}
+		q.PendingCount, q.ParkedCount = countOf(c.PendingCount, q.Pending), countOf(c.ParkedCount, q.Parked)
+		q.AdmittedCount, q.TerminatingCount = countOf(c.AdmittedCount, q.Admitted), countOf(c.TerminatingCount, q.Terminating)
 	}
 }
 

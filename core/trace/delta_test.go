@@ -2,10 +2,12 @@ package trace
 
 import (
 	"fmt"
+	"reflect"
 	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
 func names(s ...string) []string { return s }
@@ -96,6 +98,15 @@ func FuzzListEdit(f *testing.F) {
 		if l := lcs(old, new); len(e.Del) != len(old)-l || len(e.Ins) != len(new)-l {
 			t.Fatalf("edit %+v from %q to %q is not minimal: the lists share %d names in order", e, old, new, l)
 		}
+		// A differ keeps its scratch space from one diff to the next (a
+		// Compactor's): the same edits, there and back.
+		var d differ
+		if got := d.diff(old, new); !reflect.DeepEqual(got, e) {
+			t.Fatalf("a reused differ: %+v, want %+v", got, e)
+		}
+		if got, want := d.diff(new, old), diffList(new, old); !reflect.DeepEqual(got, want) {
+			t.Fatalf("a reused differ, back: %+v, want %+v", got, want)
+		}
 	})
 }
 
@@ -126,4 +137,45 @@ func uniqueNames(b []byte) []string {
 		}
 	}
 	return out
+}
+
+// TestQueueChangeCounts: a queue change leaves out (0) a count that is its
+// list's length after the step, keeps one beyond it (a list at its cap),
+// and Replay gives the exact counts back.
+func TestQueueChangeCounts(t *testing.T) {
+	q := func(pending []string, pendingCount int, admitted []string, admittedCount int) QueueState {
+		return QueueState{ClusterQueue: "cq", Active: true, Pending: pending, PendingCount: pendingCount, Admitted: admitted, AdmittedCount: admittedCount}
+	}
+	for _, tc := range []struct {
+		name        string
+		before, now QueueState
+		want        []QueueChange
+	}{
+		{"counts of whole lists", q(names("a", "b"), 2, nil, 0), q(names("b"), 1, names("a"), 1),
+			[]QueueChange{{Pending: &ListEdit{Del: []int{0}}, Admitted: &ListEdit{Ins: []Insert{{0, "a"}}}}}},
+		{"a capped list keeps its count", q(names("a", "b"), 7, nil, 0), q(names("b", "c"), 6, names("a"), 1),
+			[]QueueChange{{PendingCount: 6, Pending: &ListEdit{Del: []int{0}, Ins: []Insert{{1, "c"}}}, Admitted: &ListEdit{Ins: []Insert{{0, "a"}}}}}},
+		{"a count that changes alone", q(names("a", "b"), 7, nil, 0), q(names("a", "b"), 8, nil, 0),
+			[]QueueChange{{PendingCount: 8}}},
+		{"a capped list that is whole again", q(names("a", "b"), 3, nil, 0), q(names("a", "b"), 2, nil, 0),
+			[]QueueChange{{}}},
+		{"emptied", q(names("a"), 1, nil, 0), q(nil, 0, nil, 0), []QueueChange{{Pending: &ListEdit{Del: []int{0}}}}},
+		{"unchanged", q(names("a"), 4, nil, 0), q(names("a"), 4, nil, 0), nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var c Compactor
+			steps := []Step{{Index: 0, Queues: []QueueState{tc.before}}, {Index: 1, Queues: []QueueState{tc.now}}}
+			tr := &Trace{}
+			for _, st := range steps {
+				tr.Steps = append(tr.Steps, c.Compact(st))
+			}
+			if d := cmp.Diff(tc.want, tr.Steps[1].QueueChanges); d != "" {
+				t.Errorf("QueueChanges (-want +got):\n%s", d)
+			}
+			_, got := tr.StateAt(1)
+			if d := cmp.Diff([]QueueState{tc.now}, got, cmpopts.EquateEmpty()); d != "" {
+				t.Errorf("replayed queues (-want +got):\n%s", d)
+			}
+		})
+	}
 }

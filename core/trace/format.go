@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/kueueplay/kueueplay/core"
 )
@@ -75,7 +77,9 @@ type Formatter struct {
 
 // NewFormatter returns a Formatter writing to w (buffered: Close flushes).
 func NewFormatter(w io.Writer) *Formatter {
-	return &Formatter{b: bufio.NewWriterSize(w, 64<<10), nodeLines: map[string]string{}, replay: NewReplay(nil)}
+	r := NewReplay(nil)
+	r.usageOnly = true // the text prints usage, not queues
+	return &Formatter{b: bufio.NewWriterSize(w, 64<<10), nodeLines: map[string]string{}, replay: r}
 }
 
 // header writes tr's header lines once, before the first step.
@@ -119,15 +123,21 @@ func (f *Formatter) Close(tr *Trace) error {
 	f.header(tr)
 	b := f.b
 	fmt.Fprintf(b, "# end %s at t=%s after %d cycles\n", tr.End, ms(tr.EndMs), tr.Cycles)
-	for _, ws := range tr.Workloads {
-		fmt.Fprintf(b, "final %-30s %-11s", ws.Workload, ws.Status)
+	for i := range tr.Workloads {
+		ws := &tr.Workloads[i]
+		b.WriteString("final ")
+		writePadded(b, ws.Workload, 30)
+		b.WriteByte(' ')
+		writePadded(b, string(ws.Status), 11)
 		if len(ws.Admission) > 0 {
-			fmt.Fprintf(b, " %s", formatAdmission(ws.Admission))
+			b.WriteByte(' ')
+			writeAdmission(b, ws.Admission)
 		}
 		if ws.Message != "" {
-			fmt.Fprintf(b, " msg=%q", ws.Message)
+			b.WriteString(" msg=")
+			writeQuoted(b, ws.Message)
 		}
-		b.WriteString("\n")
+		b.WriteByte('\n')
 	}
 	return b.Flush()
 }
@@ -137,16 +147,42 @@ func ms(v int64) string { return (time.Duration(v) * time.Millisecond).String() 
 // formatStep writes step st; prev and usage are the full usage rows
 // after the step before it and after it.
 func formatStep(b *bufio.Writer, st *Step, prevStep *Step, prev, usage []UsageRow, nodeLines map[string]string) {
-	fmt.Fprintf(b, "#%03d t=%s cycle=%d %s\n", st.Index, ms(st.TimeMs), st.Cycle, st.Kind)
-	for _, e := range st.Events {
+	if st.Index >= 0 { // #%03d
+		b.WriteByte('#')
+		for n := 100; n > 1 && st.Index < n; n /= 10 {
+			b.WriteByte('0')
+		}
+		writeInt(b, int64(st.Index))
+	} else {
+		fmt.Fprintf(b, "#%03d", st.Index)
+	}
+	b.WriteString(" t=")
+	b.WriteString(ms(st.TimeMs))
+	b.WriteString(" cycle=")
+	writeInt(b, int64(st.Cycle))
+	b.WriteByte(' ')
+	b.WriteString(string(st.Kind))
+	b.WriteByte('\n')
+	for i := range st.Events {
+		e := &st.Events[i]
 		subject := e.Workload
 		if subject == "" {
 			subject = e.ClusterQueue
 		}
-		fmt.Fprintf(b, "  %-9s %s: %s\n", e.Kind, subject, e.Message)
+		b.WriteString("  ")
+		writePadded(b, string(e.Kind), 9)
+		b.WriteByte(' ')
+		b.WriteString(subject)
+		b.WriteString(": ")
+		b.Write(e.appendText(b.AvailableBuffer()))
+		b.WriteByte('\n')
 	}
 	for _, h := range st.Heads {
-		fmt.Fprintf(b, "  head      %s %s\n", h.ClusterQueue, h.Workload)
+		b.WriteString("  head      ")
+		b.WriteString(h.ClusterQueue)
+		b.WriteByte(' ')
+		b.WriteString(h.Workload)
+		b.WriteByte('\n')
 	}
 	for i := range st.Decisions {
 		formatDecision(b, &st.Decisions[i])
@@ -187,29 +223,66 @@ func formatStep(b *bufio.Writer, st *Step, prevStep *Step, prev, usage []UsageRo
 		if st.Index == 0 && r.Used == 0 && r.Lent == 0 {
 			continue
 		}
-		q := func(v int64) string { return core.FormatAmount(core.ResourceName(r.Resource), v) }
-		fmt.Fprintf(b, "  usage     %s %s %s/%s used=%s nominal=%s subtree=%s borrowed=%s lent=%s heldBack=%s available=%s\n",
-			r.Kind, r.Node, r.Flavor, r.Resource, q(r.Used), q(r.Nominal), q(r.SubtreeQuota), q(r.Borrowed), q(r.Lent), q(r.HeldBack), q(r.Available))
+		res := core.ResourceName(r.Resource)
+		b.WriteString("  usage     ")
+		for _, s := range [...]string{r.Kind, " ", r.Node, " ", r.Flavor, "/", r.Resource} {
+			b.WriteString(s)
+		}
+		for _, f := range [...]struct {
+			k string
+			v int64
+		}{{" used=", r.Used}, {" nominal=", r.Nominal}, {" subtree=", r.SubtreeQuota}, {" borrowed=", r.Borrowed},
+			{" lent=", r.Lent}, {" heldBack=", r.HeldBack}, {" available=", r.Available}} {
+			b.WriteString(f.k)
+			b.WriteString(core.FormatAmount(res, f.v))
+		}
+		b.WriteByte('\n')
 	}
 	formatPlacementState(b, st, prevStep, nodeLines)
 }
 
 func formatDecision(b *bufio.Writer, d *Decision) {
-	fmt.Fprintf(b, "  decide    %s cq=%s prio=%d order=%d", d.Workload, d.ClusterQueue, d.Priority, d.Order)
+	b.WriteString("  decide    ")
+	b.WriteString(d.Workload)
+	b.WriteString(" cq=")
+	b.WriteString(d.ClusterQueue)
+	b.WriteString(" prio=")
+	writeInt(b, int64(d.Priority))
+	b.WriteString(" order=")
+	writeInt(b, int64(d.Order))
 	if d.Mode != "" {
-		fmt.Fprintf(b, " mode=%s borrowing=%d", d.Mode, d.Borrowing)
+		b.WriteString(" mode=")
+		b.WriteString(d.Mode)
+		b.WriteString(" borrowing=")
+		writeInt(b, int64(d.Borrowing))
 	}
-	fmt.Fprintf(b, " -> %s", d.Outcome)
+	b.WriteString(" -> ")
+	b.WriteString(string(d.Outcome))
 	if d.Requeue != "" {
-		fmt.Fprintf(b, " requeue=%s(%s)", d.Requeue, d.RequeueReason)
+		b.WriteString(" requeue=")
+		b.WriteString(d.Requeue)
+		b.WriteByte('(')
+		b.WriteString(d.RequeueReason)
+		b.WriteByte(')')
 	}
-	b.WriteString("\n")
+	b.WriteByte('\n')
 	for _, ps := range d.PodSets {
-		var reqs []string
-		for _, q := range ps.Requests {
-			reqs = append(reqs, q.Resource+"="+q.Text)
+		b.WriteString("    podset  ")
+		b.WriteString(ps.PodSet)
+		b.WriteString(" x")
+		writeInt(b, int64(ps.Count))
+		b.WriteString(" mode=")
+		b.WriteString(ps.Mode)
+		b.WriteString(" requests ")
+		for i, q := range ps.Requests {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(q.Resource)
+			b.WriteByte('=')
+			b.WriteString(q.Text)
 		}
-		fmt.Fprintf(b, "    podset  %s x%d mode=%s requests %s\n", ps.PodSet, ps.Count, ps.Mode, strings.Join(reqs, ","))
+		b.WriteByte('\n')
 		for _, g := range ps.Groups {
 			if g.Unavailable != "" {
 				fmt.Fprintf(b, "      group %s: %s\n", strings.Join(g.Resources, ","), g.Unavailable)
@@ -257,13 +330,19 @@ func formatDecision(b *bufio.Writer, d *Decision) {
 		fmt.Fprintf(b, "    reserve %s\n", quantities(d.Reserved))
 	}
 	if len(d.Admission) > 0 {
-		fmt.Fprintf(b, "    admit   %s\n", formatAdmission(d.Admission))
+		b.WriteString("    admit   ")
+		writeAdmission(b, d.Admission)
+		b.WriteByte('\n')
 	}
 	if d.Message != "" {
-		fmt.Fprintf(b, "    message %q\n", d.Message)
+		b.WriteString("    message ")
+		writeQuoted(b, d.Message)
+		b.WriteByte('\n')
 	}
 	if d.Explanation != "" {
-		fmt.Fprintf(b, "    why     %s\n", d.Explanation)
+		b.WriteString("    why     ")
+		b.WriteString(d.Explanation)
+		b.WriteByte('\n')
 	}
 }
 
@@ -317,16 +396,51 @@ func quantities(qs []Quantity) string {
 	return strings.Join(out, ",")
 }
 
-func formatAdmission(a []PodSetFlavors) string {
-	var parts []string
-	for _, ps := range a {
-		var fs []string
-		for _, f := range ps.Flavors {
-			fs = append(fs, f.Resource+":"+f.Flavor)
-		}
-		parts = append(parts, ps.PodSet+"{"+strings.Join(fs, ",")+"}")
+// writeInt writes v in decimal (%d).
+func writeInt(b *bufio.Writer, v int64) {
+	b.Write(strconv.AppendInt(b.AvailableBuffer(), v, 10))
+}
+
+// writePadded writes s padded with spaces to width runes (%-<width>s).
+func writePadded(b *bufio.Writer, s string, width int) {
+	b.WriteString(s)
+	for n := utf8.RuneCountInString(s); n < width; n++ {
+		b.WriteByte(' ')
 	}
-	return strings.Join(parts, " ")
+}
+
+// writeQuoted writes s as %q does (strconv.Quote): as it is between
+// quotes when it is printable ASCII without a quote or backslash.
+func writeQuoted(b *bufio.Writer, s string) {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < ' ' || c > '~' || c == '"' || c == '\\' {
+			b.Write(strconv.AppendQuote(b.AvailableBuffer(), s))
+			return
+		}
+	}
+	b.WriteByte('"')
+	b.WriteString(s)
+	b.WriteByte('"')
+}
+
+// writeAdmission writes an admission as "main{cpu:a,memory:b} other{...}".
+func writeAdmission(b *bufio.Writer, a []PodSetFlavors) {
+	for i, ps := range a {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(ps.PodSet)
+		b.WriteByte('{')
+		for k, f := range ps.Flavors {
+			if k > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(f.Resource)
+			b.WriteByte(':')
+			b.WriteString(f.Flavor)
+		}
+		b.WriteByte('}')
+	}
 }
 
 func formatPolicy(b *bufio.Writer, p *Policy) {

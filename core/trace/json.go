@@ -26,7 +26,9 @@ package trace
 //     pass and candidates say (preemptionSummary), and a pass's step's
 //     why when its action gives it (candidateStepWhy);
 //   - a step's heads when they are its decisions' workloads in the order
-//     of their ClusterQueues' names (headsOf).
+//     of their ClusterQueues' names (headsOf);
+//   - an event's message when its facts say it (Event.Text, event.go:
+//     the engine writes no message then, and the JSON has none).
 //
 // A field that differs from its derivation is written as it is, even
 // when empty ("message":""), so nothing depends on the engine keeping
@@ -562,17 +564,6 @@ func (st *Step) UnmarshalJSON(data []byte) error {
 		return nil
 	}
 	return json.Unmarshal(aux.Heads, &st.Heads)
-}
-
-func (j *jsonBuf) event(e *Event) {
-	j.open()
-	j.str("kind", string(e.Kind))
-	j.strOmit("workload", e.Workload)
-	j.strOmit("clusterQueue", e.ClusterQueue)
-	j.str("message", e.Message)
-	j.strOmit("preemptor", e.Preemptor)
-	j.strOmit("reason", e.Reason)
-	j.close()
 }
 
 func (j *jsonBuf) head(h *Head) {

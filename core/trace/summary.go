@@ -93,6 +93,7 @@ func Summarize(tr *Trace) Summary {
 	last := map[usageKey]int64{}
 	lastMs := int64(0)
 	replay := NewReplay(tr)
+	replay.usageOnly = true // the summary reads no queue
 	for replay.Next() {
 		st := &tr.Steps[replay.Index()]
 		if dt := st.TimeMs - lastMs; dt > 0 {

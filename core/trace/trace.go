@@ -18,6 +18,7 @@ package trace
 
 import (
 	"strings"
+	"time"
 
 	"github.com/kueueplay/kueueplay/core"
 )
@@ -213,19 +214,40 @@ const (
 
 // Event is an arrival, finish, deletion, a quota release after a
 // termination delay, or the requeueing of parked workloads that a change
-// in a cohort tree caused.
+// in a cohort tree caused. It records what happened as facts; Text writes
+// the words (event.go), which the engine leaves to whoever reads them.
 type Event struct {
 	Kind     EventKind `json:"kind"`
 	Workload string    `json:"workload,omitempty"`
 	// ClusterQueue is the queue the workload belongs to, if any.
 	ClusterQueue string `json:"clusterQueue,omitempty"`
-	// Message explains the event in words.
-	Message string `json:"message"`
+	// Message is the event's words when its fields do not say them (an
+	// ignored event, a queue that is stopped, a scale...); empty when
+	// Text derives them from the fields.
+	Message string `json:"message,omitempty"`
 	// Preemptor is the workload whose preemption caused an evict event.
 	Preemptor string `json:"preemptor,omitempty"`
-	// Reason is the Evicted condition's reason of an evict event that
-	// is not a preemption: LocalQueueStopped or ClusterQueueStopped.
+	// Reason is, for an evict event, the preemption reason when Preemptor
+	// is set (InClusterQueue, InCohortReclamation,
+	// InCohortReclaimWhileBorrowing: the Preempted condition's reason),
+	// and otherwise the Evicted condition's reason: LocalQueueStopped or
+	// ClusterQueueStopped.
 	Reason string `json:"reason,omitempty"`
+	// LocalQueue is the LocalQueue, in the workload's namespace, that a
+	// created workload was queued through (arrival).
+	LocalQueue string `json:"localQueue,omitempty"`
+	// Runtime is what a workload that finished at the end of its runtime
+	// (kueueplay/runtime) ran for; nil for any other finish.
+	Runtime *time.Duration `json:"runtime,omitempty"`
+	// Delay is the termination delay an evicted workload keeps its quota
+	// for (evict).
+	Delay time.Duration `json:"delay,omitempty"`
+	// Quota is the quota the event released (finish, delete, release),
+	// by flavor then resource.
+	Quota []Quantity `json:"quota,omitempty"`
+	// Workloads are the parked workloads a requeue event sent back to
+	// their queues, by name.
+	Workloads []string `json:"workloads,omitempty"`
 }
 
 // Head is a workload popped as the head of its ClusterQueue in a cycle.

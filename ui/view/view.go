@@ -231,7 +231,7 @@ func queueText(q *Queue) string {
 }
 
 func event(e trace.Event) Event {
-	return Event{Kind: e.Kind, Workload: e.Workload, ClusterQueue: e.ClusterQueue, Message: e.Message, Text: eventText(e)}
+	return Event{Kind: e.Kind, Workload: e.Workload, ClusterQueue: e.ClusterQueue, Message: e.Text(), Text: eventText(e)}
 }
 
 // eventVerb is the word for an event kind in a sentence.
@@ -262,8 +262,8 @@ func eventText(e trace.Event) string {
 		subject = "ClusterQueue " + e.ClusterQueue
 	}
 	s := subject + " " + eventVerb(e.Kind)
-	if e.Message != "" {
-		s += ": " + e.Message
+	if m := e.Text(); m != "" {
+		s += ": " + m
 	}
 	return s
 }
