@@ -31,8 +31,16 @@ type OracleResult struct {
 // (workload.AssignmentClusterQueueState). -1 means the last flavor of the
 // group was reached.
 type LastState struct {
-	TriedFlavorIdx []map[core.ResourceName]int
+	// TriedFlavorIdx is, per pod set, the index tried last for each
+	// assigned resource, sorted by resource.
+	TriedFlavorIdx [][]Tried
 	Generation     int64
+}
+
+// Tried is the index of the flavor tried last for one resource.
+type Tried struct {
+	Resource core.ResourceName
+	Idx      int
 }
 
 // PendingFlavors reports whether some resource has flavors left to try
@@ -41,9 +49,9 @@ func (s *LastState) PendingFlavors() bool {
 	if s == nil {
 		return false
 	}
-	for _, m := range s.TriedFlavorIdx {
-		for _, idx := range m {
-			if idx != -1 {
+	for _, ts := range s.TriedFlavorIdx {
+		for _, t := range ts {
+			if t.Idx != -1 {
 				return true
 			}
 		}
@@ -57,11 +65,35 @@ func (s *LastState) next(ps int, res core.ResourceName) int {
 	if s == nil || ps >= len(s.TriedFlavorIdx) {
 		return 0
 	}
-	idx, ok := s.TriedFlavorIdx[ps][res]
+	idx, ok := s.tried(ps, res)
 	if !ok {
 		return 0
 	}
 	return idx + 1
+}
+
+// reachedLast reports whether the previous attempt reached the last
+// flavor for (pod set, resource).
+func (s *LastState) reachedLast(ps int, res core.ResourceName) bool {
+	if s == nil || ps >= len(s.TriedFlavorIdx) {
+		return false
+	}
+	idx, ok := s.tried(ps, res)
+	return ok && idx == -1
+}
+
+// tried returns the index tried last for (pod set, resource), if any.
+// Not inlined: one copy of its code serves its callers (the size of
+// the page's WebAssembly).
+//
+//go:noinline
+func (s *LastState) tried(ps int, res core.ResourceName) (int, bool) {
+	for _, t := range s.TriedFlavorIdx[ps] {
+		if t.Resource == res {
+			return t.Idx, true
+		}
+	}
+	return 0, false
 }
 
 // Input is everything one assignment reads.
@@ -82,7 +114,8 @@ type Input struct {
 	Generation int64
 	Gates      core.FeatureGates
 	Oracle     Oracle
-	// Words, if set, remembers the sentences written (see Words).
+	// Words, if set, shares the reason lists the search records (see
+	// Words).
 	Words *Words
 }
 
@@ -91,12 +124,63 @@ type Assignment struct {
 	PodSets []PodSetAssignment
 	// Borrowing is the highest borrowing level of any assigned flavor.
 	Borrowing int
-	// Usage is the quota the assignment would use, per flavor-resource.
-	Usage     map[core.FlavorResource]core.Amount
-	LastState LastState
+	// Usage is the quota the assignment would use, per flavor-resource, in
+	// the order the pod sets' resources were assigned (a flavor-resource
+	// appears once).
+	Usage     Usage
+	LastState *LastState
 	// ResumeCleared is set when a previous state was dropped because the
 	// ClusterQueue's generation moved on.
 	ResumeCleared bool
+}
+
+// FRAmount is an amount of one flavor-resource.
+type FRAmount struct {
+	FR     core.FlavorResource
+	Amount core.Amount
+}
+
+// Usage is a usage vector as a short list: an assignment has a few
+// flavor-resources, which a list holds without a map per head per cycle.
+type Usage []FRAmount
+
+// add adds v to fr's amount, appending fr if it is new.
+// Not inlined: one copy of its code serves its callers (the size of
+// the page's WebAssembly).
+//
+//go:noinline
+func (u Usage) add(fr core.FlavorResource, v core.Amount) Usage {
+	for i := range u {
+		if u[i].FR == fr {
+			u[i].Amount += v
+			return u
+		}
+	}
+	return append(u, FRAmount{fr, v})
+}
+
+// Get returns fr's amount (0 when absent).
+// Not inlined: one copy of its code serves its callers (the size of
+// the page's WebAssembly).
+//
+//go:noinline
+func (u Usage) Get(fr core.FlavorResource) core.Amount {
+	for i := range u {
+		if u[i].FR == fr {
+			return u[i].Amount
+		}
+	}
+	return 0
+}
+
+// Map returns the usage as a map, for what keeps it (an admission, a
+// preemptor).
+func (u Usage) Map() map[core.FlavorResource]core.Amount {
+	m := make(map[core.FlavorResource]core.Amount, len(u))
+	for _, e := range u {
+		m[e.FR] = e.Amount
+	}
+	return m
 }
 
 // FlavorAssignment is the flavor chosen for one resource.
@@ -107,17 +191,42 @@ type FlavorAssignment struct {
 	Borrowing int
 }
 
+// Request is one resource's total request of a pod set.
+type Request struct {
+	Resource core.ResourceName
+	Amount   core.Amount
+}
+
+// ResourceAssignment is the flavor assigned to one resource.
+type ResourceAssignment struct {
+	Resource core.ResourceName
+	FlavorAssignment
+}
+
 // PodSetAssignment is the result for one pod set.
 type PodSetAssignment struct {
 	Name  string
 	Count int32
 	// Requests are the pod set's total requests (per pod × count, plus
-	// pods when the ClusterQueue covers it).
-	Requests map[core.ResourceName]core.Amount
-	Flavors  map[core.ResourceName]*FlavorAssignment
-	Reasons  []string
-	Err      string
-	Groups   []trace.GroupAttempt
+	// pods when the ClusterQueue covers it), sorted by resource.
+	Requests []Request
+	// Flavors are the assigned resources' flavors, sorted by resource.
+	Flavors []ResourceAssignment
+	// Reasons say why the pod set does not fit now (Message writes
+	// them).
+	Reasons []Reason
+	Err     string
+	Groups  []trace.GroupAttempt
+}
+
+// Flavor returns the flavor assigned to res, or nil.
+func (p *PodSetAssignment) Flavor(res core.ResourceName) *FlavorAssignment {
+	for i := range p.Flavors {
+		if p.Flavors[i].Resource == res {
+			return &p.Flavors[i].FlavorAssignment
+		}
+	}
+	return nil
 }
 
 // fits reports whether the pod set status is a fit (Status.IsFit).
@@ -125,6 +234,10 @@ func (p *PodSetAssignment) fits() bool { return p.Err == "" && len(p.Reasons) ==
 
 // Mode is the pod set's representative mode: the worst of its flavors
 // (PodSetAssignment.RepresentativeMode).
+// Not inlined: one copy of its code serves its callers (the size of
+// the page's WebAssembly).
+//
+//go:noinline
 func (p *PodSetAssignment) Mode() Mode {
 	if p.fits() {
 		return Fit
@@ -133,25 +246,42 @@ func (p *PodSetAssignment) Mode() Mode {
 		return NoFit
 	}
 	m := Fit
-	for _, f := range p.Flavors {
-		m = min(m, f.Mode)
+	for i := range p.Flavors {
+		m = min(m, p.Flavors[i].Mode)
 	}
 	return m
 }
 
-// Message is the pod set's status message: reasons sorted and joined
-// (Status.Message).
-func (p *PodSetAssignment) Message() string {
+// Reason is one reason a pod set does not fit, as the trace records it,
+// with the flavor it is about.
+type Reason struct {
+	Flavor core.FlavorName
+	trace.Reason
+}
+
+// Message is the pod set's status message: reasons in words, sorted and
+// joined (Status.Message). w remembers the words (nil: none).
+func (p *PodSetAssignment) Message(w *Words) string {
 	if p.Err != "" {
 		return p.Err
 	}
-	r := slices.Clone(p.Reasons)
+	if len(p.Reasons) == 1 {
+		return w.reason(&p.Reasons[0])
+	}
+	r := make([]string, len(p.Reasons))
+	for i := range p.Reasons {
+		r[i] = w.reason(&p.Reasons[i])
+	}
 	slices.Sort(r)
 	return strings.Join(r, ", ")
 }
 
 // Mode is the assignment's representative mode, the worst of its pod sets
 // (Assignment.RepresentativeMode).
+// Not inlined: one copy of its code serves its callers (the size of
+// the page's WebAssembly).
+//
+//go:noinline
 func (a *Assignment) Mode() Mode {
 	if len(a.PodSets) == 0 {
 		return NoFit
@@ -164,8 +294,8 @@ func (a *Assignment) Mode() Mode {
 }
 
 // Message is the pending message Kueue writes for the assignment
-// (Assignment.Message).
-func (a *Assignment) Message() string {
+// (Assignment.Message). w remembers the words (nil: none).
+func (a *Assignment) Message(w *Words) string {
 	var parts []string
 	for i := range a.PodSets {
 		ps := &a.PodSets[i]
@@ -175,19 +305,18 @@ func (a *Assignment) Message() string {
 		if ps.Err != "" {
 			return fmt.Sprintf("failed to assign flavors to pod set %s: %s", ps.Name, ps.Err)
 		}
-		parts = append(parts, "couldn't assign flavors to pod set "+ps.Name+": "+ps.Message())
+		parts = append(parts, "couldn't assign flavors to pod set "+ps.Name+": "+ps.Message(w))
+	}
+	if len(parts) == 1 {
+		return parts[0]
 	}
 	return strings.Join(parts, "; ")
 }
 
 // status accumulates reasons like flavorassigner.Status.
 type status struct {
-	reasons []string
+	reasons []Reason
 	err     string
-}
-
-func (s *status) addf(format string, args ...any) {
-	s.reasons = append(s.reasons, fmt.Sprintf(format, args...))
 }
 
 // Assign assigns flavors to every pod set (FlavorAssigner.Assign and
@@ -197,10 +326,13 @@ func (s *status) addf(format string, args ...any) {
 // flavor of all the resources it covers. As soon as one pod set gets no
 // flavor, the assignment stops.
 func Assign(in Input) Assignment {
-	a := Assignment{
-		Usage:     make(map[core.FlavorResource]core.Amount, 4),
-		PodSets:   make([]PodSetAssignment, 0, len(in.PodSets)),
-		LastState: LastState{Generation: in.Generation},
+	sp := &assignSpace{}
+	sp.last.Generation = in.Generation
+	a := Assignment{PodSets: sp.podSets[:0], LastState: &sp.last, Usage: sp.usage[:0]}
+	if len(in.PodSets) > len(sp.podSets) {
+		a.PodSets = make([]PodSetAssignment, 0, len(in.PodSets))
+	} else {
+		sp.last.TriedFlavorIdx = sp.lastIdx[:0]
 	}
 	last := in.Last
 	if last != nil && in.Generation > last.Generation {
@@ -213,40 +345,60 @@ func Assign(in Input) Assignment {
 	coversPods := groupOf(in.ClusterQueue, core.ResourcePods) >= 0
 	for i := range in.PodSets {
 		ps := &in.PodSets[i]
-		requests := make(map[core.ResourceName]core.Amount, len(ps.Requests)+1)
+		n := len(ps.Requests)
+		if coversPods {
+			n++
+		}
+		requests := sp.requests[:0]
+		if i > 0 || n > len(sp.requests) {
+			requests = make([]Request, 0, n)
+		}
 		for r, q := range ps.Requests {
-			requests[r] = q * core.Amount(ps.Count)
+			requests = append(requests, Request{r, q * core.Amount(ps.Count)})
 		}
 		if coversPods {
-			requests[core.ResourcePods] = core.Amount(ps.Count)
+			kept := requests[:0]
+			for _, q := range requests {
+				if q.Resource != core.ResourcePods {
+					kept = append(kept, q)
+				}
+			}
+			requests = append(kept, Request{core.ResourcePods, core.Amount(ps.Count)})
 		}
+		insertionSort(len(requests), func(i, j int) bool { return requests[i].Resource < requests[j].Resource },
+			func(i, j int) { requests[i], requests[j] = requests[j], requests[i] })
 		psa := PodSetAssignment{
 			Name:     ps.Name,
 			Count:    ps.Count,
 			Requests: requests,
-			Flavors:  make(map[core.ResourceName]*FlavorAssignment, len(requests)),
 			Groups:   make([]trace.GroupAttempt, 0, len(in.ClusterQueue.ResourceGroups)),
 		}
 		var st status
 		failed := false
-		var buf [4]core.ResourceName
-		for _, res := range sortedResourcesInto(buf[:0], requests) {
-			if requests[res] == 0 && groupOf(in.ClusterQueue, res) < 0 {
+		for _, rq := range requests {
+			res := rq.Resource
+			if rq.Amount == 0 && groupOf(in.ClusterQueue, res) < 0 {
 				continue // zero request for a resource the queue does not define
 			}
-			if _, done := psa.Flavors[res]; done {
+			if psa.Flavor(res) != nil {
 				continue
 			}
-			flavors, fst, ga := in.findFlavor(i, ps, requests, res, a.Usage, last, a.ResumeCleared)
+			var dst []ResourceAssignment // where findFlavor writes its choice
+			if i == 0 && psa.Flavors == nil {
+				dst = sp.flavors[:0]
+			}
+			flavors, fst, ga := in.findFlavor(i, ps, requests, res, a.Usage, last, a.ResumeCleared, dst)
 			psa.Groups = append(psa.Groups, ga)
 			if fst.err != "" || (len(flavors) == 0 && len(requests) > 0) {
-				psa.Flavors = map[core.ResourceName]*FlavorAssignment{}
+				psa.Flavors = nil
 				st = fst
 				failed = true
 				break
 			}
-			for r, f := range flavors {
-				psa.Flavors[r] = f
+			if psa.Flavors == nil {
+				psa.Flavors = flavors // findFlavor's own list
+			} else {
+				psa.Flavors = append(psa.Flavors, flavors...)
 			}
 			if st.reasons == nil {
 				st.reasons = fst.reasons // fst is not used again
@@ -254,14 +406,23 @@ func Assign(in Input) Assignment {
 				st.reasons = append(st.reasons, fst.reasons...)
 			}
 		}
+		fl := psa.Flavors
+		insertionSort(len(fl), func(i, j int) bool { return fl[i].Resource < fl[j].Resource },
+			func(i, j int) { fl[i], fl[j] = fl[j], fl[i] })
 		psa.Reasons, psa.Err = st.reasons, st.err
 		// Assignment.append
-		tried := make(map[core.ResourceName]int, len(psa.Flavors))
-		for _, res := range sortedResourcesInto(buf[:0], psa.Flavors) {
-			f := psa.Flavors[res]
+		var tried []Tried
+		switch {
+		case i == 0 && len(psa.Flavors) <= len(sp.tried):
+			tried = sp.tried[:0:len(psa.Flavors)]
+		case len(psa.Flavors) > 0:
+			tried = make([]Tried, 0, len(psa.Flavors))
+		}
+		for k := range psa.Flavors {
+			f := &psa.Flavors[k]
 			a.Borrowing = max(a.Borrowing, f.Borrowing)
-			a.Usage[core.FlavorResource{Flavor: f.Flavor, Resource: res}] += requests[res]
-			tried[res] = f.TriedIdx
+			a.Usage = a.Usage.add(core.FlavorResource{Flavor: f.Flavor, Resource: f.Resource}, requestOf(requests, f.Resource))
+			tried = append(tried, Tried{f.Resource, f.TriedIdx})
 		}
 		a.LastState.TriedFlavorIdx = append(a.LastState.TriedFlavorIdx, tried)
 		a.PodSets = append(a.PodSets, psa)
@@ -272,8 +433,53 @@ func Assign(in Input) Assignment {
 	return a
 }
 
+// assignSpace is what an assignment of one pod set with at most two
+// resources (the usual shape) needs but the trace does not keep, in one
+// allocation: its pod set, requests, usage and resume state. Longer lists
+// are allocated apart.
+type assignSpace struct {
+	_        [0]func() // not comparable: no equality code for it
+	podSets  [1]PodSetAssignment
+	requests [2]Request
+	usage    [2]FRAmount
+	last     LastState
+	lastIdx  [1][]Tried
+	tried    [2]Tried
+	flavors  [2]ResourceAssignment
+}
+
+// insertionSort sorts a short list of n elements by insertion (the
+// lists have a few elements; a general sort would add its code to the
+// page's WebAssembly for each element type, this one is shared).
+func insertionSort(n int, less func(i, j int) bool, swap func(i, j int)) {
+	for i := 1; i < n; i++ {
+		for j := i; j > 0 && less(j, j-1); j-- {
+			swap(j, j-1)
+		}
+	}
+}
+
+// SortUsage sorts a usage list by flavor-resource.
+func SortUsage(u Usage) {
+	insertionSort(len(u), func(i, j int) bool { return u[i].FR.Compare(u[j].FR) < 0 }, func(i, j int) { u[i], u[j] = u[j], u[i] })
+}
+
+// requestOf returns res's amount in requests (0 when absent).
+func requestOf(requests []Request, res core.ResourceName) core.Amount {
+	for _, q := range requests {
+		if q.Resource == res {
+			return q.Amount
+		}
+	}
+	return 0
+}
+
 // groupOf returns the index of the resource group covering res, or -1
 // (ClusterQueueSnapshot.RGByResource).
+// Not inlined: one copy of its code serves its callers (the size of
+// the page's WebAssembly).
+//
+//go:noinline
 func groupOf(cq *core.ClusterQueue, res core.ResourceName) int {
 	for i, g := range cq.ResourceGroups {
 		if slices.Contains(g.CoveredResources, res) {
@@ -331,10 +537,10 @@ func flavorSelector(ps *core.PodSet, keys map[string]bool) (map[string]string, [
 // exists, its NoSchedule/NoExecute taints are tolerated by the pod's or the
 // flavor's tolerations, and its node labels satisfy the pod's selector and
 // required affinity (checkFlavorForPodSets).
-func (in *Input) checkFlavor(name core.FlavorName, ps *core.PodSet, sel map[string]string, terms []core.NodeSelectorTerm) (bool, string, error) {
+func (in *Input) checkFlavor(name core.FlavorName, ps *core.PodSet, sel map[string]string, terms []core.NodeSelectorTerm) (bool, trace.Reason, error) {
 	rf, ok := in.Flavors[name]
 	if !ok {
-		return false, fmt.Sprintf("flavor %s not found", name), nil
+		return false, trace.Reason{Code: trace.ReasonFlavorNotFound}, nil
 	}
 	if len(rf.NodeTaints) > 0 {
 		tols := append(slices.Clone(ps.Tolerations), rf.Tolerations...)
@@ -343,43 +549,45 @@ func (in *Input) checkFlavor(name core.FlavorName, ps *core.PodSet, sel map[stri
 		}); found {
 			// Kueue formats the corev1.Taint struct with %s
 			// (checkFlavorForPodSets), which prints its fields in braces.
-			return false, fmt.Sprintf("untolerated taint {%s %s %s <nil>} in flavor %s", t.Key, t.Value, t.Effect, name), nil
+			return false, trace.Reason{Code: trace.ReasonUntoleratedTaint, Detail: fmt.Sprintf("{%s %s %s <nil>}", t.Key, t.Value, t.Effect)}, nil
 		}
 	}
 	match, err := core.MatchesNodeSelector(sel, terms, rf.NodeLabels)
 	if err != nil {
-		return false, "", err
+		return false, trace.Reason{}, err
 	}
 	if !match {
-		return false, fmt.Sprintf("flavor %s doesn't match node affinity", name), nil
+		return false, trace.Reason{Code: trace.ReasonAffinity}, nil
 	}
-	return true, "", nil
+	return true, trace.Reason{}, nil
 }
 
 // findFlavor finds the flavor for every resource of the group that covers
 // res (findFlavorForPodSets).
-func (in *Input) findFlavor(psIdx int, ps *core.PodSet, requests map[core.ResourceName]core.Amount, res core.ResourceName,
-	assumed map[core.FlavorResource]core.Amount, last *LastState, resumeCleared bool,
-) (map[core.ResourceName]*FlavorAssignment, status, trace.GroupAttempt) {
+func (in *Input) findFlavor(psIdx int, ps *core.PodSet, requests []Request, res core.ResourceName,
+	assumed Usage, last *LastState, resumeCleared bool, dst []ResourceAssignment,
+) ([]ResourceAssignment, status, trace.GroupAttempt) {
 	var st status
 	gi := groupOf(in.ClusterQueue, res)
 	if gi < 0 {
-		msg := fmt.Sprintf("resource %s unavailable in ClusterQueue", res)
-		st.reasons = append(st.reasons, msg)
+		r := trace.Reason{Code: trace.ReasonResourceUnavailable, Resource: string(res)}
+		msg := r.Text("")
+		st.reasons = append(st.reasons, Reason{Reason: r})
 		return nil, st, trace.GroupAttempt{Resources: []string{string(res)}, Unavailable: msg, TriedIndex: -1, Resume: trace.ResumeNoGroup}
 	}
 	g := &in.ClusterQueue.ResourceGroups[gi]
-	reqs := map[core.ResourceName]core.Amount{}
-	for r, q := range requests {
-		if slices.Contains(g.CoveredResources, r) {
-			reqs[r] = q
+	// The group's requests, in resource order (requests is sorted).
+	var buf [4]Request
+	reqs := buf[:0]
+	for _, q := range requests {
+		if slices.Contains(g.CoveredResources, q.Resource) {
+			reqs = append(reqs, q)
 		}
 	}
-	var buf [4]core.ResourceName
-	resNames := sortedResourcesInto(buf[:0], reqs)
-	ga := trace.GroupAttempt{TriedIndex: -1, Resources: make([]string, 0, len(resNames))}
-	for _, r := range resNames {
-		ga.Resources = append(ga.Resources, string(r))
+	ga := trace.GroupAttempt{TriedIndex: -1}
+	ga.Resources = make([]string, 0, len(reqs))
+	for _, q := range reqs {
+		ga.Resources = append(ga.Resources, string(q.Resource))
 	}
 	var sel map[string]string
 	var terms []core.NodeSelectorTerm
@@ -406,7 +614,7 @@ func (in *Input) findFlavor(psIdx int, ps *core.PodSet, requests map[core.Resour
 		ga.Resume, ga.ResumedAfter = trace.ResumeAfter, string(g.Flavors[start-1].Name)
 	case resumeCleared:
 		ga.Resume = trace.ResumeGeneration
-	case last != nil && psIdx < len(last.TriedFlavorIdx) && last.TriedFlavorIdx[psIdx][res] == -1:
+	case last.reachedLast(psIdx, res):
 		ga.Resume = trace.ResumeLastReached
 	case last == nil && in.ResetReason != "":
 		ga.Resume, ga.Reset = trace.ResumeReset, in.ResetReason
@@ -414,7 +622,7 @@ func (in *Input) findFlavor(psIdx int, ps *core.PodSet, requests map[core.Resour
 		ga.Resume = trace.ResumeFirst
 	}
 
-	var best map[core.ResourceName]*FlavorAssignment
+	var best []ResourceAssignment
 	bestMode := worstGranular()
 	bestAt := -1
 	attempted := -1
@@ -426,30 +634,30 @@ func (in *Input) findFlavor(psIdx int, ps *core.PodSet, requests map[core.Resour
 		if err != nil {
 			st.err = err.Error()
 			att.Mode, att.Rule = ModeNoFit.String(), trace.RuleError
-			att.Reasons = []string{err.Error()}
+			att.Reasons = []trace.Reason{{Code: trace.ReasonError, Detail: err.Error()}}
 			ga.Attempts = append(ga.Attempts, att)
 			return nil, st, ga
 		}
 		if !ok {
-			st.reasons = append(st.reasons, why)
+			st.reasons = in.Words.appendReason(st.reasons, Reason{name, why})
 			att.Mode = ModeNoFit.String()
-			att.Reasons = []string{why}
+			att.Reasons = in.Words.appendTrace(nil, name, why)
 			att.Continue, att.Rule = true, trace.RuleNotEligible
 			ga.Attempts = append(ga.Attempts, att)
 			continue
 		}
 		// The flavors of this attempt, made into a map only if it becomes
 		// the best (assignmentsOf).
-		var picksBuf [4]choice
+		var picksBuf [4]ResourceAssignment
 		picks := picksBuf[:0]
 		rep := bestGranular()
-		for _, r := range resNames {
-			fr := core.FlavorResource{Flavor: name, Resource: r}
-			pm, borrow, targets, reason := in.fitsResourceQuota(fr, assumed[fr], reqs[r])
+		for _, q := range reqs {
+			fr := core.FlavorResource{Flavor: name, Resource: q.Resource}
+			pm, borrow, targets, reason := in.fitsResourceQuota(fr, assumed.Get(fr), q.Amount)
 			att.PreemptionTargets = append(att.PreemptionTargets, targets...)
-			if reason != "" {
-				st.reasons = append(st.reasons, reason)
-				att.Reasons = append(att.Reasons, reason)
+			if reason.Code != "" {
+				st.reasons = in.Words.appendReason(st.reasons, Reason{name, reason})
+				att.Reasons = in.Words.appendTrace(att.Reasons, name, reason)
 			}
 			mode := Granular{Mode: pm, Borrowing: borrow}
 			if isPreferred(rep, mode, ord) {
@@ -458,7 +666,7 @@ func (in *Input) findFlavor(psIdx int, ps *core.PodSet, requests map[core.Resour
 			if rep.Mode == ModeNoFit {
 				break
 			}
-			picks = append(picks, choice{r, FlavorAssignment{Flavor: name, Mode: pm.Public(), Borrowing: borrow}})
+			picks = append(picks, ResourceAssignment{q.Resource, FlavorAssignment{Flavor: name, Mode: pm.Public(), Borrowing: borrow}})
 		}
 		att.Mode = rep.Mode.String()
 		if rep.Mode != ModeNoFit {
@@ -468,13 +676,13 @@ func (in *Input) findFlavor(psIdx int, ps *core.PodSet, requests map[core.Resour
 			cont, rule := shouldTryNextFlavor(rep, ff)
 			att.Continue, att.Rule = cont, rule
 			if !cont {
-				best, bestMode, bestAt = assignmentsOf(picks), rep, idx
+				best, bestMode, bestAt = assignmentsOf(dst, picks), rep, idx
 				att.Best = true
 				ga.Attempts = append(ga.Attempts, att)
 				break
 			}
 			if isPreferred(rep, bestMode, ord) {
-				best, bestMode, bestAt = assignmentsOf(picks), rep, idx
+				best, bestMode, bestAt = assignmentsOf(dst, picks), rep, idx
 				att.Best = true
 			}
 			ga.Attempts = append(ga.Attempts, att)
@@ -482,7 +690,7 @@ func (in *Input) findFlavor(psIdx int, ps *core.PodSet, requests map[core.Resour
 		}
 		// Legacy first-fit (FlavorFungibility off).
 		if rep.Mode > bestMode.Mode {
-			best, bestMode, bestAt = assignmentsOf(picks), rep, idx
+			best, bestMode, bestAt = assignmentsOf(dst, picks), rep, idx
 			att.Best = true
 			if rep.Mode == ModeFit {
 				att.Rule = trace.RuleFirstFitStop
@@ -512,8 +720,8 @@ func (in *Input) findFlavor(psIdx int, ps *core.PodSet, requests map[core.Resour
 		if attempted == len(g.Flavors)-1 {
 			tried = -1 // reached the last flavor: start from the first next time
 		}
-		for _, f := range best {
-			f.TriedIdx = tried
+		for k := range best {
+			best[k].TriedIdx = tried
 		}
 		if best != nil {
 			ga.TriedIndex = tried
@@ -525,21 +733,18 @@ func (in *Input) findFlavor(psIdx int, ps *core.PodSet, requests map[core.Resour
 	return best, st, ga
 }
 
-// choice is the flavor an attempt gives one resource.
-type choice struct {
-	r core.ResourceName
-	f FlavorAssignment
-}
-
-// assignmentsOf makes an attempt's picks the map findFlavor returns
-// (never nil, even without picks).
-func assignmentsOf(picks []choice) map[core.ResourceName]*FlavorAssignment {
-	m := make(map[core.ResourceName]*FlavorAssignment, len(picks))
-	for i := range picks {
-		f := picks[i].f
-		m[picks[i].r] = &f
+// assignmentsOf copies an attempt's picks, which findFlavor returns, to
+// dst's array when they fit (a later best attempt overwrites an earlier
+// one's), else to a new one (never nil, even without picks).
+// Not inlined: one copy of its code serves its callers (the size of
+// the page's WebAssembly).
+//
+//go:noinline
+func assignmentsOf(dst, picks []ResourceAssignment) []ResourceAssignment {
+	if cap(dst) < len(picks) {
+		dst = make([]ResourceAssignment, 0, len(picks))
 	}
-	return m
+	return append(dst[:0:cap(dst)], picks...)
 }
 
 // fitsResourceQuota judges one flavor-resource (fitsResourceQuota): NoFit
@@ -549,20 +754,20 @@ func assignmentsOf(picks []choice) map[core.ResourceName]*FlavorAssignment {
 // may preempt while borrowing).
 //
 // It returns the mode, the borrowing level, the oracle's targets and the
-// reason it does not fit now ("" when it does).
-func (in *Input) fitsResourceQuota(fr core.FlavorResource, assumed, request core.Amount) (PreemptionMode, int, []string, string) {
+// reason it does not fit now (code "" when it does).
+func (in *Input) fitsResourceQuota(fr core.FlavorResource, assumed, request core.Amount) (PreemptionMode, int, []string, trace.Reason) {
 	id := in.Tree.ID(fr)
 	available := in.Tree.AvailableID(in.Node, id)
 	maxCapacity := in.Tree.PotentialAvailableID(in.Node, id)
 	val := assumed + request
 	if val > maxCapacity {
-		return ModeNoFit, 0, nil, in.Words.aboveMaxCapacity(fr, assumed, request, maxCapacity)
+		return ModeNoFit, 0, nil, trace.Reason{Code: trace.ReasonAboveMaxCapacity, Resource: string(fr.Resource), Amount: request, Assumed: assumed, Capacity: maxCapacity}
 	}
 	borrow, mayReclaim := in.Tree.LowestSubtreeThatFitsID(in.Node, id, val)
 	if val <= available {
-		return ModeFit, borrow, nil, ""
+		return ModeFit, borrow, nil, trace.Reason{}
 	}
-	reason := in.Words.insufficientQuota(fr, val-available)
+	reason := trace.Reason{Code: trace.ReasonInsufficientQuota, Resource: string(fr.Resource), Amount: val - available}
 	nominal := in.Tree.Nominal(in.Node, id)
 	canPreemptWhileBorrowing := in.ClusterQueue.Preemption.BorrowWithinCohort != "" &&
 		in.ClusterQueue.Preemption.BorrowWithinCohort != core.PreemptionNever
@@ -630,14 +835,4 @@ func parseMode(s string) PreemptionMode {
 		}
 	}
 	return ModeNoFit
-}
-
-// sortedResourcesInto appends m's keys to out, sorted; callers pass a
-// small array's slice so that the common few resources need no allocation.
-func sortedResourcesInto[V any](out []core.ResourceName, m map[core.ResourceName]V) []core.ResourceName {
-	for r := range m {
-		out = append(out, r)
-	}
-	slices.Sort(out)
-	return out
 }

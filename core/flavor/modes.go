@@ -158,6 +158,10 @@ func namedOrder(ff core.FlavorFungibility) order {
 
 // isPreferred reports whether a is strictly better than b
 // (flavorassigner.isPreferred).
+// Not inlined: one copy of its code serves its callers (the size of
+// the page's WebAssembly).
+//
+//go:noinline
 func isPreferred(a, b Granular, o order) bool {
 	if a.Mode == ModeNoFit {
 		return false

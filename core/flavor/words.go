@@ -1,36 +1,84 @@
 package flavor
 
 import (
-	"fmt"
-
 	"github.com/kueueplay/kueueplay/core"
+	"github.com/kueueplay/kueueplay/core/trace"
 )
 
-// Words remembers the sentences the flavor search writes, which depend
-// only on a few quantities: a long run writes the same few hundred of them
-// hundreds of thousands of times. The zero value is ready; a nil *Words
-// remembers nothing. It holds one entry per distinct sentence met, each
-// written once instead of at every use. A Words must not be used by two
+// Words remembers the sentences the flavor search's results are written
+// in, which depend only on a few quantities: a long run writes the same
+// few hundred of them hundreds of thousands of times. The search itself
+// records codes (trace.Reason); Words writes them when a message or a
+// trace needs the words. The zero value is ready; a nil *Words remembers
+// nothing. It holds one entry per distinct sentence met, each written
+// once instead of at every use. A Words must not be used by two
 // goroutines at once.
+//
+// It also shares the one-reason lists the search records: a reason met
+// again gets the list made the first time (its capacity is its length, so
+// appending to it copies it; the trace never changes a list).
 type Words struct {
-	amounts      map[amountKey]string
-	insufficient map[insufficientKey]string
-	maxCapacity  map[maxCapacityKey]string
+	amounts map[amountKey]string
+	// reasons are what is remembered of each reason met.
+	reasons  map[Reason]*reasonEntry
+	requests map[amountKey][]trace.Quantity
+}
+
+// reasonEntry is what Words remembers of one reason: its words and the
+// one-reason lists made of it (the pod set's and the trace's), each made
+// on first use. A list's capacity is its length, so appending to it
+// copies it; the trace never changes a list.
+type reasonEntry struct {
+	words string
+	list  []Reason
+	trace []trace.Reason
+}
+
+// entry returns r's entry, made first if new.
+// Not inlined: one copy of its code serves its callers (the size of
+// the page's WebAssembly).
+//
+//go:noinline
+func (w *Words) entry(r Reason) *reasonEntry {
+	e := w.reasons[r]
+	if e == nil {
+		if w.reasons == nil {
+			w.reasons = map[Reason]*reasonEntry{}
+		}
+		e = &reasonEntry{}
+		w.reasons[r] = e
+	}
+	return e
+}
+
+// appendReason is append(rs, r), sharing the list when rs is empty.
+func (w *Words) appendReason(rs []Reason, r Reason) []Reason {
+	if len(rs) > 0 || w == nil {
+		return append(rs, r)
+	}
+	e := w.entry(r)
+	if e.list == nil {
+		e.list = []Reason{r}
+	}
+	return e.list
+}
+
+// appendTrace is append(rs, r) for a reason about flavor f, sharing the
+// list when rs is empty.
+func (w *Words) appendTrace(rs []trace.Reason, f core.FlavorName, r trace.Reason) []trace.Reason {
+	if len(rs) > 0 || w == nil {
+		return append(rs, r)
+	}
+	e := w.entry(Reason{f, r})
+	if e.trace == nil {
+		e.trace = []trace.Reason{r}
+	}
+	return e.trace
 }
 
 type amountKey struct {
 	r core.ResourceName
 	v core.Amount
-}
-
-type insufficientKey struct {
-	fr   core.FlavorResource
-	more core.Amount
-}
-
-type maxCapacityKey struct {
-	fr                     core.FlavorResource
-	assumed, request, most core.Amount
 }
 
 // Amount is core.FormatAmount(r, v), remembered.
@@ -50,45 +98,35 @@ func (w *Words) Amount(r core.ResourceName, v core.Amount) string {
 	return s
 }
 
-// insufficientQuota is fitsResourceQuota's reason when the request does
-// not fit in what is available now.
-func (w *Words) insufficientQuota(fr core.FlavorResource, more core.Amount) string {
-	format := func() string {
-		return fmt.Sprintf("insufficient unused quota for %s in flavor %s, %s more needed", fr.Resource, fr.Flavor, w.Amount(fr.Resource, more))
-	}
+// reason is r in Kueue's words (trace.Reason.Text), remembered.
+func (w *Words) reason(r *Reason) string {
 	if w == nil {
-		return format()
+		return r.Text(string(r.Flavor))
 	}
-	k := insufficientKey{fr, more}
-	s, ok := w.insufficient[k]
-	if !ok {
-		if w.insufficient == nil {
-			w.insufficient = map[insufficientKey]string{}
-		}
-		s = format()
-		w.insufficient[k] = s
+	e := w.entry(*r)
+	if e.words == "" {
+		e.words = r.Text(string(r.Flavor))
 	}
-	return s
+	return e.words
 }
 
-// aboveMaxCapacity is fitsResourceQuota's reason when the request is
-// above the most the ClusterQueue could ever use.
-func (w *Words) aboveMaxCapacity(fr core.FlavorResource, assumed, request, most core.Amount) string {
-	format := func() string {
-		return fmt.Sprintf("insufficient quota for %s in flavor %s, previously considered podsets requests (%s) + current podset request (%s) > maximum capacity (%s)",
-			fr.Resource, fr.Flavor, w.Amount(fr.Resource, assumed), w.Amount(fr.Resource, request), w.Amount(fr.Resource, most))
+// Request is a pod set's one request, v of r, as the trace lists it
+// (with its text), shared: the trace never changes a list.
+func (w *Words) Request(r core.ResourceName, v core.Amount) []trace.Quantity {
+	k := amountKey{r, v}
+	var l []trace.Quantity
+	ok := false
+	if w != nil {
+		l, ok = w.requests[k]
 	}
-	if w == nil {
-		return format()
-	}
-	k := maxCapacityKey{fr, assumed, request, most}
-	s, ok := w.maxCapacity[k]
 	if !ok {
-		if w.maxCapacity == nil {
-			w.maxCapacity = map[maxCapacityKey]string{}
+		l = []trace.Quantity{{Resource: string(r), Amount: v, Text: w.Amount(r, v)}}
+		if w != nil {
+			if w.requests == nil {
+				w.requests = map[amountKey][]trace.Quantity{}
+			}
+			w.requests[k] = l
 		}
-		s = format()
-		w.maxCapacity[k] = s
 	}
-	return s
+	return l[:1:1]
 }

@@ -80,6 +80,21 @@ type Snapshot struct {
 	// (RefreshAssignmentsDuringSchedulingCycle off). The tree has already
 	// lost the claimed usage.
 	Claimed map[int]map[core.FlavorResource]core.Amount
+	// Names, if set, remembers the "flavor/resource" names the trace of a
+	// search writes, from one search (and one cycle) to the next.
+	Names map[core.FlavorResource]string
+}
+
+// name is fr's "flavor/resource" name, remembered in s.Names if set.
+func (s *Snapshot) name(fr core.FlavorResource) string {
+	n, ok := s.Names[fr]
+	if !ok {
+		n = string(fr.Flavor) + "/" + string(fr.Resource)
+		if s.Names != nil {
+			s.Names[fr] = n
+		}
+	}
+	return n
 }
 
 // remaining is what removing w still frees: its usage minus what was
@@ -379,8 +394,12 @@ func (se *search) order(a, b *candidate) int {
 }
 
 // newSearch mirrors classical.NewCandidateIterator.
-func newSearch(s *Snapshot, p *Preemptor, record bool) *search {
-	se := &search{s: s, p: p, record: record}
+// It returns the search by value: the caller holds it (a search is not
+// kept), so neither it nor the preemptor is allocated.
+func newSearch(s *Snapshot, p *Preemptor, record bool) search {
+	var sv search
+	se := &sv
+	se.s, se.p, se.record = s, p, record
 	var same []*candidate
 	if p.Queue.Preemption.WithinClusterQueue != core.PreemptionNever {
 		same = se.fromQueue(p.Node, -1, false, "clusterQueue")
@@ -404,7 +423,7 @@ func newSearch(s *Snapshot, p *Preemptor, record bool) *search {
 	}
 	se.noOtherQueues = len(hier) == 0 && len(prio) == 0
 	se.noHierarchical = len(hier) == 0
-	return se
+	return sv
 }
 
 // valid mirrors candidateIterator.candidateIsValid, re-checked against the
@@ -467,12 +486,19 @@ func (s *Snapshot) add(c *candidate)    { s.Tree.AddUsageMap(c.w.Node, c.frees) 
 // describes the search for the trace. The snapshot is unchanged when it
 // returns.
 func Targets(s *Snapshot, p *Preemptor, record bool) ([]Target, *trace.Preemption) {
-	se := newSearch(s, p, record)
+	search := newSearch(s, p, record)
+	se := &search
 	var tr *trace.Preemption
 	if record {
 		tr = &trace.Preemption{}
-		for _, fr := range quota.SortedKeys(p.Need) {
-			tr.Resources = append(tr.Resources, string(fr.Flavor)+"/"+string(fr.Resource))
+		if len(p.Need) == 1 {
+			for fr := range p.Need {
+				tr.Resources = []string{s.name(fr)}
+			}
+		} else {
+			for _, fr := range quota.SortedKeys(p.Need) {
+				tr.Resources = append(tr.Resources, s.name(fr))
+			}
 		}
 		for _, c := range se.cands {
 			tc := trace.Candidate{Workload: c.w.Key, ClusterQueue: c.w.ClusterQueue, Priority: c.w.Priority,
@@ -605,6 +631,9 @@ type Oracle struct {
 	// to the next (a search keeps neither).
 	usage map[core.FlavorResource]core.Amount
 	need  map[core.FlavorResource]bool
+	// p is the question's preemptor (P with the question's maps), held
+	// here so that asking allocates none.
+	p Preemptor
 }
 
 // SimulatePreemption returns ModeNoCandidates when no targets are found,
@@ -618,9 +647,10 @@ func (o *Oracle) SimulatePreemption(fr core.FlavorResource, q core.Amount) flavo
 	clear(o.usage)
 	clear(o.need)
 	o.usage[fr], o.need[fr] = q, true
-	p := o.P
+	o.p = o.P
+	p := &o.p
 	p.Usage, p.Need = o.usage, o.need
-	targets, _ := Targets(o.S, &p, false)
+	targets, _ := Targets(o.S, p, false)
 	t := o.S.Tree
 	if len(targets) == 0 {
 		b, _ := t.LowestSubtreeThatFits(p.Node, fr, q)

@@ -205,6 +205,10 @@ func (t *Tree) layout(w int) {
 // ID returns the number of a flavor-resource, or -1 when the tree has
 // never seen it (no quota names it and no usage was added for it): every
 // quantity of such a flavor-resource is 0.
+// Not inlined: one copy of its code serves its callers (the size of
+// the page's WebAssembly).
+//
+//go:noinline
 func (t *Tree) ID(fr core.FlavorResource) int {
 	if id, ok := t.ids.id[fr]; ok && id < t.width {
 		return id
@@ -482,6 +486,10 @@ func (t *Tree) RemoveUsageID(i, id int, val core.Amount) {
 
 // AddUsageMap and RemoveUsageMap apply a whole usage vector. Each
 // flavor-resource's arithmetic is separate, so map order does not matter.
+// Not inlined: one copy of its code serves its callers (the size of
+// the page's WebAssembly).
+//
+//go:noinline
 func (t *Tree) AddUsageMap(i int, usage map[core.FlavorResource]core.Amount) {
 	for fr, v := range usage {
 		t.AddUsage(i, fr, v)
@@ -489,6 +497,10 @@ func (t *Tree) AddUsageMap(i int, usage map[core.FlavorResource]core.Amount) {
 }
 
 // RemoveUsageMap removes a whole usage vector.
+// Not inlined: one copy of its code serves its callers (the size of
+// the page's WebAssembly).
+//
+//go:noinline
 func (t *Tree) RemoveUsageMap(i int, usage map[core.FlavorResource]core.Amount) {
 	for fr, v := range usage {
 		t.RemoveUsage(i, fr, v)

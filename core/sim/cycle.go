@@ -49,6 +49,19 @@ type entry struct {
 	p preempt.Preemptor
 }
 
+// cycleScratch is the space a State's cycles reuse: the entries, their
+// order, and the cycle's sets (emptied at the start of each cycle). A
+// copy of the State starts without (clone).
+type cycleScratch struct {
+	slab       []entry
+	entries    []*entry
+	nominated  []*entry
+	claimedSet map[int]bool
+	claimAt    map[int]int
+	need       map[core.FlavorResource]bool
+	usage      map[core.FlavorResource]core.Amount
+}
+
 // cycleCtx is what one cycle shares between its entries.
 type cycleCtx struct {
 	// snap is the cycle's private copy of quota usage, changed by the
@@ -73,6 +86,9 @@ type cycleCtx struct {
 	// need is the flavor-resources that need preemption, for one entry at
 	// a time (needPreemption).
 	need map[core.FlavorResource]bool
+	// usage is the usage of the entry whose targets are searched, for one
+	// entry at a time.
+	usage map[core.FlavorResource]core.Amount
 }
 
 // preemptSnapshot returns the preemption view of the cycle snapshot: every
@@ -82,7 +98,11 @@ func (s *State) preemptSnapshot(c *cycleCtx) *preempt.Snapshot {
 	if c.psnap != nil {
 		return c.psnap
 	}
+	if s.frNames == nil {
+		s.frNames = map[core.FlavorResource]string{}
+	}
 	ps := &preempt.Snapshot{
+		Names:   s.frNames,
 		Tree:    c.snap,
 		Queues:  make([]*core.ClusterQueue, len(c.snap.Nodes)),
 		Holders: make([][]*preempt.Workload, len(c.snap.Nodes)),
@@ -196,9 +216,19 @@ func (s *State) cycle(ts *trace.Step) bool {
 	s.Cycles++
 	changed := false
 
-	// 1. Heads. The entries of a cycle are one array.
-	slab := make([]entry, 0, len(s.Queues))
-	var entries []*entry
+	// 1. Heads. The entries of a cycle are one array, the State's from
+	// one cycle to the next (what a cycle keeps of an entry, its decision,
+	// is copied into the step).
+	sc := s.scratch
+	if sc == nil {
+		sc = &cycleScratch{slab: make([]entry, 0, len(s.Queues))}
+		s.scratch = sc
+	}
+	slab := sc.slab[:0]
+	if cap(slab) < len(s.Queues) {
+		slab = make([]entry, 0, len(s.Queues))
+	}
+	entries := sc.entries[:0]
 	for qi, q := range s.Queues {
 		if !q.Active {
 			continue
@@ -209,9 +239,15 @@ func (s *State) cycle(ts *trace.Step) bool {
 			ts.Heads = append(ts.Heads, trace.Head{ClusterQueue: q.Spec.Name, Workload: s.Workload(w).Key})
 		}
 	}
+	sc.slab, sc.entries = slab, entries
 
 	// 2. Snapshot: a private copy of usage that the entries change.
-	c := &cycleCtx{snap: s.Tree.Clone(), claimedSet: map[int]bool{}, claimAt: map[int]int{}, refresh: s.Gates.Enabled(core.GateRefreshAssignmentsDuringSchedulingCycle), need: map[core.FlavorResource]bool{}}
+	clear(sc.claimedSet)
+	clear(sc.claimAt)
+	if sc.claimedSet == nil {
+		sc.claimedSet, sc.claimAt, sc.need, sc.usage = map[int]bool{}, map[int]int{}, map[core.FlavorResource]bool{}, map[core.FlavorResource]core.Amount{}
+	}
+	c := &cycleCtx{snap: s.Tree.Clone(), claimedSet: sc.claimedSet, claimAt: sc.claimAt, refresh: s.Gates.Enabled(core.GateRefreshAssignmentsDuringSchedulingCycle), need: sc.need, usage: sc.usage}
 
 	// 3. Nominate.
 	for _, e := range entries {
@@ -219,7 +255,8 @@ func (s *State) cycle(ts *trace.Step) bool {
 	}
 
 	// 4. Order (scheduler.entryOrdering).
-	nominated := make([]*entry, 0, len(entries))
+	nominated := sc.nominated[:0]
+	defer func() { sc.nominated = nominated }()
 	for _, e := range entries {
 		if e.nominated {
 			nominated = append(nominated, e)
@@ -319,9 +356,8 @@ func (s *State) assign(e *entry, c *cycleCtx) {
 	})
 	e.assignment = a
 	e.targets = nil
-	e.msg = a.Message()
-	ls := a.LastState
-	e.last = &ls
+	e.msg = a.Message(s.wordsFor())
+	e.last = a.LastState
 	e.decision.Mode = a.Mode().String()
 	e.decision.Borrowing = a.Borrowing
 	e.decision.PodSets = nil
@@ -330,7 +366,13 @@ func (s *State) assign(e *entry, c *cycleCtx) {
 	}
 	e.decision.Preemption = nil
 	if a.Mode() == flavor.Preempt {
-		p.Usage = a.Usage
+		// The search keeps no reference to the maps: the cycle's serve
+		// every entry in turn.
+		clear(c.usage)
+		for _, u := range a.Usage {
+			c.usage[u.FR] = u.Amount
+		}
+		p.Usage = c.usage
 		p.Need = needPreemption(&a, c.need)
 		e.targets, e.decision.Preemption = preempt.Targets(s.preemptSnapshot(c), p, true)
 	}
@@ -361,9 +403,9 @@ func needPreemption(a *flavor.Assignment, out map[core.FlavorResource]bool) map[
 	}
 	clear(out)
 	for i := range a.PodSets {
-		for r, f := range a.PodSets[i].Flavors {
+		for _, f := range a.PodSets[i].Flavors {
 			if f.Mode == flavor.Preempt {
-				out[core.FlavorResource{Flavor: f.Flavor, Resource: r}] = true
+				out[core.FlavorResource{Flavor: f.Flavor, Resource: f.Resource}] = true
 			}
 		}
 	}
@@ -380,14 +422,16 @@ func (s *State) wordsFor() *flavor.Words {
 
 func (s *State) podSetDecision(p *flavor.PodSetAssignment) trace.PodSetDecision {
 	d := trace.PodSetDecision{PodSet: p.Name, Count: p.Count, Groups: p.Groups, Mode: p.Mode().String()}
-	if len(p.Requests) > 0 {
+	if len(p.Requests) == 1 {
+		d.Requests = s.wordsFor().Request(p.Requests[0].Resource, p.Requests[0].Amount)
+	} else if len(p.Requests) > 0 {
 		d.Requests = make([]trace.Quantity, 0, len(p.Requests))
-	}
-	for _, r := range sortedKeys(p.Requests) {
-		d.Requests = append(d.Requests, trace.Quantity{Resource: string(r), Amount: p.Requests[r], Text: s.wordsFor().Amount(r, p.Requests[r])})
+		for _, q := range p.Requests {
+			d.Requests = append(d.Requests, trace.Quantity{Resource: string(q.Resource), Amount: q.Amount, Text: s.wordsFor().Amount(q.Resource, q.Amount)})
+		}
 	}
 	if p.Mode() != flavor.Fit {
-		d.Message = p.Message()
+		d.Message = p.Message(s.wordsFor())
 	}
 	return d
 }
@@ -426,7 +470,7 @@ func (s *State) process(e *entry, c *cycleCtx, ts *trace.Step) bool {
 	usage := e.assignment.Usage
 	var claims []map[core.FlavorResource]core.Amount
 	if c.refresh {
-		claims = preempt.Claims(s.preemptSnapshot(c), &preempt.Preemptor{Node: q.Node, Usage: usage}, e.targets)
+		claims = preempt.Claims(s.preemptSnapshot(c), &preempt.Preemptor{Node: q.Node, Usage: usage.Map()}, e.targets)
 		if !c.fitsClaiming(q.Node, usage, e.targets, claims) {
 			s.skip(e, "Workload no longer fits after processing another workload")
 			e.decision.SkipReason = "noLongerFits"
@@ -444,7 +488,7 @@ func (s *State) process(e *entry, c *cycleCtx, ts *trace.Step) bool {
 			c.claimedSet[t.W.Index] = true
 		}
 	}
-	c.snap.AddUsageMap(q.Node, usage)
+	addUsage(c.snap, q.Node, usage)
 	if e.assignment.Mode() == flavor.Preempt {
 		return s.issuePreemptions(e, claims, ts) > 0
 	}
@@ -473,26 +517,47 @@ func (c *cycleCtx) overlap(targets []preempt.Target) []string {
 
 // fitsWithout mirrors scheduler.fits: with every target claimed so far and
 // the entry's own targets removed, does the usage fit?
-func (c *cycleCtx) fitsWithout(node int, usage map[core.FlavorResource]core.Amount, targets []preempt.Target) bool {
+func (c *cycleCtx) fitsWithout(node int, usage flavor.Usage, targets []preempt.Target) bool {
+	if len(c.claimed) == 0 && len(targets) == 0 {
+		return fits(c.snap, node, usage)
+	}
 	// The overlap check ran first, so no target is in c.claimed twice.
 	removed := append(slices.Clone(c.claimed), targets...)
 	for _, t := range removed {
 		c.snap.RemoveUsageMap(t.W.Node, t.W.Usage)
 	}
-	ok := c.snap.Fits(node, usage)
+	ok := fits(c.snap, node, usage)
 	for _, t := range removed {
 		c.snap.AddUsageMap(t.W.Node, t.W.Usage)
 	}
 	return ok
 }
 
+// fits reports whether every flavor-resource of usage fits in what node
+// has available (ClusterQueueSnapshot.Fits; quota.Tree.Fits for a list).
+func fits(t *quota.Tree, node int, usage flavor.Usage) bool {
+	for _, u := range usage {
+		if t.AvailableID(node, t.ID(u.FR)) < u.Amount {
+			return false
+		}
+	}
+	return true
+}
+
+// addUsage adds a usage list to node (quota.Tree.AddUsageMap for a list).
+func addUsage(t *quota.Tree, node int, usage flavor.Usage) {
+	for _, u := range usage {
+		t.AddUsage(node, u.FR, u.Amount)
+	}
+}
+
 // fitsClaiming is the KEP-4378 fit check: the snapshot has already lost
 // what earlier preemptors claimed; remove what this entry claims and check.
-func (c *cycleCtx) fitsClaiming(node int, usage map[core.FlavorResource]core.Amount, targets []preempt.Target, claims []map[core.FlavorResource]core.Amount) bool {
+func (c *cycleCtx) fitsClaiming(node int, usage flavor.Usage, targets []preempt.Target, claims []map[core.FlavorResource]core.Amount) bool {
 	for i, t := range targets {
 		c.snap.RemoveUsageMap(t.W.Node, claims[i])
 	}
-	ok := c.snap.Fits(node, usage)
+	ok := fits(c.snap, node, usage)
 	for i, t := range targets {
 		c.snap.AddUsageMap(t.W.Node, claims[i])
 	}
@@ -546,8 +611,11 @@ func (s *State) recompute(e *entry, c *cycleCtx, overlap []string) {
 func (s *State) reserve(e *entry, q *ClusterQueue, snap *quota.Tree) []trace.Quantity {
 	var out []trace.Quantity
 	node := snap.Nodes[q.Node]
-	for _, fr := range quota.SortedKeys(e.assignment.Usage) {
-		u := e.assignment.Usage[fr]
+	var buf [4]flavor.FRAmount
+	usage := append(buf[:0], e.assignment.Usage...)
+	flavor.SortUsage(usage)
+	for _, fu := range usage {
+		fr, u := fu.FR, fu.Amount
 		lim := node.Quotas[fr]
 		used := snap.Used(q.Node, fr)
 		var v core.Amount
@@ -571,12 +639,12 @@ func (s *State) admit(e *entry) {
 	e.status = assumed
 	q := s.Queues[e.queue]
 	w := s.mutWorkload(e.wl)
-	a := &Admission{ClusterQueue: q.Spec.Name, Usage: e.assignment.Usage}
+	a := &Admission{ClusterQueue: q.Spec.Name, Usage: e.assignment.Usage.Map()}
 	for i := range e.assignment.PodSets {
 		p := &e.assignment.PodSets[i]
-		aps := AdmittedPodSet{Name: p.Name, Count: p.Count, Flavors: map[core.ResourceName]core.FlavorName{}}
-		for r, f := range p.Flavors {
-			aps.Flavors[r] = f.Flavor
+		aps := AdmittedPodSet{Name: p.Name, Count: p.Count, Flavors: make(map[core.ResourceName]core.FlavorName, len(p.Flavors))}
+		for _, f := range p.Flavors {
+			aps.Flavors[f.Resource] = f.Flavor
 		}
 		a.PodSets = append(a.PodSets, aps)
 	}
@@ -684,8 +752,9 @@ func sameLast(a, b *flavor.LastState) bool {
 		if len(a.TriedFlavorIdx[i]) != len(b.TriedFlavorIdx[i]) {
 			return false
 		}
-		for k, v := range a.TriedFlavorIdx[i] {
-			if w, ok := b.TriedFlavorIdx[i][k]; !ok || w != v {
+		// Both are sorted by resource.
+		for k, t := range a.TriedFlavorIdx[i] {
+			if b.TriedFlavorIdx[i][k] != t {
 				return false
 			}
 		}

@@ -56,6 +56,10 @@ func (l *idxList) At(i int) int {
 func (l *idxList) First() int { return l.chunks[0].v[0] }
 
 // Index returns the position of w, or -1.
+// Not inlined: one copy of its code serves its callers (the size of
+// the page's WebAssembly).
+//
+//go:noinline
 func (l *idxList) Index(w int) int {
 	pos := 0
 	for _, c := range l.chunks {

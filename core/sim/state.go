@@ -179,6 +179,11 @@ type State struct {
 	// reportedParts are what each part of a reported state was computed
 	// from, so that a queue whose heap moved keeps the rest of its report.
 	reportedParts []queueParts
+	// scratch is the space a cycle reuses (cycleScratch).
+	scratch *cycleScratch
+	// frNames remembers the preemption trace's "flavor/resource" names;
+	// a State's own (a copy starts without).
+	frNames map[core.FlavorResource]string
 	// holders caches each queue's holders as preemption sees them
 	// (holdersOf); a copy of the State copies the slice.
 	holders []holderCache
@@ -258,6 +263,8 @@ func (s *State) clone() *State {
 	n := *s
 	n.gen = s.gen + 1
 	n.words = nil
+	n.scratch = nil
+	n.frNames = nil
 	n.Tree = s.Tree.Clone()
 	n.Queues = slices.Clone(s.Queues)
 	n.workloads = slices.Clone(s.workloads)
@@ -396,6 +403,10 @@ func (s *State) mutQueue(i int) *ClusterQueue {
 }
 
 // QueueIndex returns the index of a ClusterQueue, or -1.
+// Not inlined: one copy of its code serves its callers (the size of
+// the page's WebAssembly).
+//
+//go:noinline
 func (s *State) QueueIndex(name string) int {
 	if i, ok := s.static.cqIndex[name]; ok {
 		return i
@@ -404,6 +415,10 @@ func (s *State) QueueIndex(name string) int {
 }
 
 // WorkloadIndex returns the index of a workload by "namespace/name", or -1.
+// Not inlined: one copy of its code serves its callers (the size of
+// the page's WebAssembly).
+//
+//go:noinline
 func (s *State) WorkloadIndex(key string) int {
 	if i, ok := s.static.wlIndex[key]; ok {
 		return i

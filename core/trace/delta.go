@@ -115,9 +115,36 @@ func grow[T any](b []T, n int) []T {
 // run of names that appear in both lists in the same order (a longest
 // increasing subsequence of their old indexes), so that a list that
 // lost its head and gained a tail costs two entries, not fifty.
+// shiftEdit is a ListEdit with room for a shift's deletions.
+type shiftEdit struct {
+	_   [0]func() // not comparable: no equality code for it
+	e   ListEdit
+	del [2]int
+}
+
 func (d *differ) diff(old, new []string) *ListEdit {
 	if len(old) == len(new) && (len(old) == 0 || &old[0] == &new[0]) {
 		return nil // the same list, reported again
+	}
+	// The list's first one or two left and the rest moved up, maybe with
+	// new names after it (a queue's head admitted): the rest of the old
+	// list is then the longest common subsequence, and the only one (names
+	// are unique, and it is longer than what left), so this is the edit
+	// the search below finds, without the search.
+	for k := 1; k <= 2 && 2*k < len(old); k++ {
+		if rest := old[k:]; len(new) >= len(rest) && slices.Equal(rest, new[:len(rest)]) {
+			// One allocation for the edit and its deletions.
+			b := &shiftEdit{}
+			e := &b.e
+			e.Del = b.del[:k:k]
+			for i := range k {
+				e.Del[i] = i
+			}
+			for j := len(rest); j < len(new); j++ {
+				e.Ins = append(e.Ins, Insert{At: j, Name: new[j]})
+			}
+			return e
+		}
 	}
 	// A common prefix and suffix belong to a longest common subsequence:
 	// only the middle needs the search (one admission or one pop touches

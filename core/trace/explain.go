@@ -3,6 +3,8 @@ package trace
 import (
 	"fmt"
 	"strings"
+
+	"github.com/kueueplay/kueueplay/core"
 )
 
 // Rule is the flavor-fungibility rule that continued or stopped a flavor
@@ -65,7 +67,7 @@ func ruleWords(r Rule) (string, bool) {
 // know is returned as it is.
 func (a *FlavorAttempt) RuleText() string {
 	if a.Rule == RuleError {
-		return "error: " + strings.Join(a.Reasons, "; ")
+		return "error: " + strings.Join(a.ReasonTexts(), "; ")
 	}
 	if t, ok := ruleWords(a.Rule); ok {
 		return t
@@ -195,4 +197,93 @@ func (g *GroupAttempt) WhyText() string {
 		}
 	}
 	return fmt.Sprintf("%s beats %s when comparing %s", desc, strings.Join(others, ", "), g.OrderText())
+}
+
+// ReasonCode names why a flavor does not fit a pod set now: the reasons
+// Kueue's flavorassigner writes (fitsResourceQuota,
+// checkFlavorForPodSets). Reason.Text writes its words.
+type ReasonCode string
+
+const (
+	// ReasonInsufficientQuota: the request does not fit in what is
+	// available now; Amount more is needed.
+	ReasonInsufficientQuota ReasonCode = "insufficientQuota"
+	// ReasonAboveMaxCapacity: what the earlier pod sets took (Assumed)
+	// plus this pod set's request (Amount) is above the most the
+	// ClusterQueue could ever use (Capacity).
+	ReasonAboveMaxCapacity ReasonCode = "aboveMaxCapacity"
+	// ReasonFlavorNotFound: no ResourceFlavor of that name exists.
+	ReasonFlavorNotFound ReasonCode = "flavorNotFound"
+	// ReasonAffinity: the flavor's node labels do not match the pod
+	// set's node selector or required affinity.
+	ReasonAffinity ReasonCode = "affinityMismatch"
+	// ReasonUntoleratedTaint: the pod set does not tolerate a taint of
+	// the flavor; Detail is the taint as Kueue prints it.
+	ReasonUntoleratedTaint ReasonCode = "untoleratedTaint"
+	// ReasonError: checking the flavor failed; Detail is the error.
+	ReasonError ReasonCode = "error"
+	// ReasonResourceUnavailable: no resource group of the ClusterQueue
+	// covers Resource (a pod set's reason, not an attempt's).
+	ReasonResourceUnavailable ReasonCode = "resourceUnavailable"
+	// ReasonWords is a reason known only by its words (Detail): read from
+	// a trace older than v4.
+	ReasonWords ReasonCode = "words"
+)
+
+// Reason is why one flavor does not fit one pod set now, as a code and the
+// quantities Kueue's words are made of (which flavor is its attempt's).
+// Amounts are in Kueue's internal unit (see UsageRow).
+type Reason struct {
+	Code     ReasonCode `json:"code"`
+	Resource string     `json:"resource,omitempty"`
+	// Amount is how much more is needed (insufficientQuota), or the pod
+	// set's request (aboveMaxCapacity).
+	Amount int64 `json:"amount,omitempty"`
+	// Assumed and Capacity are aboveMaxCapacity's earlier requests and
+	// maximum capacity.
+	Assumed  int64 `json:"assumed,omitempty"`
+	Capacity int64 `json:"capacity,omitempty"`
+	// Detail is what the words hold that no field does: the taint, the
+	// error, or the words of a reason read from an older trace.
+	Detail string `json:"detail,omitempty"`
+}
+
+// Text is the reason in Kueue's words for flavor f.
+func (r *Reason) Text(f string) string {
+	amount := r.amount
+	switch r.Code {
+	case ReasonInsufficientQuota:
+		return "insufficient unused quota for " + r.Resource + " in flavor " + f + ", " + amount(r.Amount) + " more needed"
+	case ReasonAboveMaxCapacity:
+		return "insufficient quota for " + r.Resource + " in flavor " + f + ", previously considered podsets requests (" +
+			amount(r.Assumed) + ") + current podset request (" + amount(r.Amount) + ") > maximum capacity (" + amount(r.Capacity) + ")"
+	case ReasonFlavorNotFound:
+		return "flavor " + f + " not found"
+	case ReasonAffinity:
+		return "flavor " + f + " doesn't match node affinity"
+	case ReasonUntoleratedTaint:
+		return "untolerated taint " + r.Detail + " in flavor " + f
+	case ReasonResourceUnavailable:
+		return "resource " + r.Resource + " unavailable in ClusterQueue"
+	}
+	return r.Detail // ReasonError, ReasonWords, and a code this version does not know
+}
+
+// amount is v of the reason's resource, formatted.
+// Not inlined: one copy of its code serves its callers (the size of
+// the page's WebAssembly).
+//
+//go:noinline
+func (r *Reason) amount(v int64) string { return core.FormatAmount(core.ResourceName(r.Resource), v) }
+
+// ReasonTexts are the attempt's reasons in Kueue's words.
+func (a *FlavorAttempt) ReasonTexts() []string {
+	if len(a.Reasons) == 0 {
+		return nil
+	}
+	out := make([]string, len(a.Reasons))
+	for i := range a.Reasons {
+		out[i] = a.Reasons[i].Text(a.Flavor)
+	}
+	return out
 }

@@ -1,6 +1,9 @@
 package trace
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestExplainWords(t *testing.T) {
 	att := func(flavor, mode string, borrowing int, cont bool, rule Rule) FlavorAttempt {
@@ -12,9 +15,37 @@ func TestExplainWords(t *testing.T) {
 		want string
 	}{
 		{"error rule carries the error", func() string {
-			a := FlavorAttempt{Rule: RuleError, Reasons: []string{"bad selector"}}
+			a := FlavorAttempt{Rule: RuleError, Reasons: []Reason{{Code: ReasonError, Detail: "bad selector"}}}
 			return a.RuleText()
 		}, "error: bad selector"},
+		{"insufficient quota in Kueue's words", func() string {
+			r := Reason{Code: ReasonInsufficientQuota, Resource: "cpu", Amount: 1500}
+			return r.Text("spot")
+		}, "insufficient unused quota for cpu in flavor spot, 1500m more needed"},
+		{"above the maximum capacity in Kueue's words", func() string {
+			r := Reason{Code: ReasonAboveMaxCapacity, Resource: "memory", Assumed: 1 << 30, Amount: 2 << 30, Capacity: 2 << 30}
+			return r.Text("on-demand")
+		}, "insufficient quota for memory in flavor on-demand, previously considered podsets requests (1Gi) + current podset request (2Gi) > maximum capacity (2Gi)"},
+		{"flavor not found", func() string {
+			r := Reason{Code: ReasonFlavorNotFound}
+			return r.Text("gone")
+		}, "flavor gone not found"},
+		{"affinity", func() string {
+			r := Reason{Code: ReasonAffinity}
+			return r.Text("arm")
+		}, "flavor arm doesn't match node affinity"},
+		{"untolerated taint prints the taint", func() string {
+			r := Reason{Code: ReasonUntoleratedTaint, Detail: "{gpu true NoSchedule <nil>}"}
+			return r.Text("a100")
+		}, "untolerated taint {gpu true NoSchedule <nil>} in flavor a100"},
+		{"an older trace's words kept as they are", func() string {
+			r := Reason{Code: ReasonWords, Detail: "insufficient unused quota for cpu in flavor x, 1 more needed"}
+			return r.Text("y")
+		}, "insufficient unused quota for cpu in flavor x, 1 more needed"},
+		{"an attempt's reasons name its flavor", func() string {
+			a := FlavorAttempt{Flavor: "spot", Reasons: []Reason{{Code: ReasonInsufficientQuota, Resource: "cpu", Amount: 2000}, {Code: ReasonInsufficientQuota, Resource: "pods", Amount: 1}}}
+			return strings.Join(a.ReasonTexts(), "; ")
+		}, "insufficient unused quota for cpu in flavor spot, 2 more needed; insufficient unused quota for pods in flavor spot, 1 more needed"},
 		{"unknown rule kept as it is", func() string {
 			a := FlavorAttempt{Rule: "fromTheFuture"}
 			return a.RuleText()

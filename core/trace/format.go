@@ -295,7 +295,7 @@ func formatDecision(b *bufio.Writer, d *Decision) {
 					b.WriteString(" [best]")
 				}
 				if len(a.Reasons) > 0 {
-					fmt.Fprintf(b, " (%s)", strings.Join(a.Reasons, "; "))
+					fmt.Fprintf(b, " (%s)", strings.Join(a.ReasonTexts(), "; "))
 				}
 				if len(a.PreemptionTargets) > 0 {
 					fmt.Fprintf(b, " oracle-targets=%s", strings.Join(a.PreemptionTargets, ","))

@@ -1,6 +1,6 @@
 package trace
 
-// The trace's JSON (format kueueplay.trace/v3) leaves out what a reader
+// The trace's JSON (format kueueplay.trace/v4) leaves out what a reader
 // can derive from what stays, and the hot types are written by hand
 // rather than through reflection (a 15,000-workload run writes some
 // 30,000 decisions). Every value left out is restored by the types'
@@ -66,7 +66,7 @@ func podSetMessage(ps *PodSetDecision) string {
 	var rs []string
 	for _, g := range ps.Groups {
 		for _, a := range g.Attempts {
-			rs = append(rs, a.Reasons...)
+			rs = append(rs, a.ReasonTexts()...)
 		}
 	}
 	slices.Sort(rs)
@@ -240,12 +240,13 @@ func podSetMessageDerived(ps *PodSetDecision) bool {
 	if ps.Mode == "Fit" {
 		return ps.Message == ""
 	}
-	var one string
+	var one *Reason
+	var oneFlavor string
 	n := 0
 	for _, g := range ps.Groups {
 		for _, a := range g.Attempts {
-			for _, r := range a.Reasons {
-				one = r
+			for i := range a.Reasons {
+				one, oneFlavor = &a.Reasons[i], a.Flavor
 				n++
 			}
 		}
@@ -254,7 +255,7 @@ func podSetMessageDerived(ps *PodSetDecision) bool {
 	case 0:
 		return ps.Message == ""
 	case 1:
-		return ps.Message == one
+		return ps.Message == one.Text(oneFlavor)
 	}
 	return ps.Message == podSetMessage(ps)
 }
@@ -690,12 +691,47 @@ func (j *jsonBuf) attempt(a *FlavorAttempt) {
 	j.intOmit("index", int64(a.Index))
 	j.str("mode", a.Mode)
 	j.intOmit("borrowing", int64(a.Borrowing))
-	j.strsOmit("reasons", a.Reasons)
+	if len(a.Reasons) > 0 { // by hand: list's code for one more type costs the page's WebAssembly 3.5 KB
+		j.key("reasons")
+		j.b = append(j.b, '[')
+		for i := range a.Reasons {
+			if i > 0 {
+				j.b = append(j.b, ',')
+			}
+			j.reason(&a.Reasons[i])
+		}
+		j.b = append(j.b, ']')
+	}
 	j.boolOmit("continue", a.Continue)
 	j.str("rule", string(a.Rule))
 	j.boolOmit("best", a.Best)
 	j.strsOmit("preemptionTargets", a.PreemptionTargets)
 	j.close()
+}
+
+// reason writes a reason's code and its non-zero facts.
+func (j *jsonBuf) reason(r *Reason) {
+	j.open()
+	j.str("code", string(r.Code))
+	j.strOmit("resource", r.Resource)
+	j.intOmit("amount", r.Amount)
+	j.intOmit("assumed", r.Assumed)
+	j.intOmit("capacity", r.Capacity)
+	j.strOmit("detail", r.Detail)
+	j.close()
+}
+
+type reasonAlias Reason
+
+// UnmarshalJSON reads a reason: an object (v4), or the words of a reason
+// in a trace v2 or v3 (a string), kept as Detail with code "words".
+func (r *Reason) UnmarshalJSON(data []byte) error {
+	*r = Reason{}
+	if len(data) > 0 && data[0] == '"' {
+		r.Code = ReasonWords
+		return json.Unmarshal(data, &r.Detail)
+	}
+	return json.Unmarshal(data, (*reasonAlias)(r))
 }
 
 // MarshalJSON writes the quantity in the trace's JSON format: its text

@@ -71,51 +71,94 @@ func TestJSONRoundTrip(t *testing.T) {
 	}
 }
 
-// TestJSONV2 reads traces in format v2 (written before v3 left derived
-// fields out: testdata/v2/*.json, from the CLI at that version): they
-// decode to the same Trace as the run today, but for the version and
-// the events, which then held their words and none of their facts
-// (LocalQueue, Runtime, Quota...): an event is compared by what it says;
-// and the counts of queue changes, which were all written then and are 0
-// now when they are their list's length: both replay to the same queues.
-func TestJSONV2(t *testing.T) {
-	files, err := filepath.Glob("testdata/v2/*.json")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no v2 trace in testdata/v2 (%v)", err)
+// TestJSONOlder reads traces in formats v2 (written before v3 left
+// derived fields out: testdata/v2/*.json) and v3 (before v4 wrote a flavor
+// attempt's reasons as codes: testdata/v3/*.json), each from the CLI at
+// that version: they decode to the same Trace as the run today, but for
+// the version; the reasons, which they have in words only (code "words",
+// the same words); the events, which then held their words and none of
+// their facts (LocalQueue, Runtime, Quota...): an event is compared by
+// what it says; and the counts of queue changes, which were all written
+// then and are 0 now when they are their list's length: both replay to
+// the same queues.
+func TestJSONOlder(t *testing.T) {
+	reasons := 0
+	for _, version := range []string{"v2", "v3"} {
+		files, err := filepath.Glob(filepath.Join("testdata", version, "*.json"))
+		if err != nil || len(files) == 0 {
+			t.Fatalf("no %s trace in testdata/%s (%v)", version, version, err)
+		}
+		for _, f := range files {
+			name := strings.TrimSuffix(filepath.Base(f), ".json")
+			t.Run(version+"/"+name, func(t *testing.T) {
+				data, err := os.ReadFile(f)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var old trace.Trace
+				if err := json.Unmarshal(data, &old); err != nil {
+					t.Fatal(err)
+				}
+				if old.Version != "kueueplay.trace/"+version {
+					t.Fatalf("version %q, want kueueplay.trace/%s", old.Version, version)
+				}
+				old.Version = trace.Version
+				want := runScenario(t, filepath.Join(scenarioDir, name+".yaml"))
+				reasons += inWords(want)
+				wantQ, gotQ := replayedQueues(want), replayedQueues(&old)
+				if d := cmp.Diff(wantQ, gotQ, cmpopts.EquateEmpty()); d != "" {
+					t.Errorf("the %s trace replays to other queues (-run today +%s):\n%s", version, version, d)
+				}
+				for _, tr := range []*trace.Trace{want, &old} {
+					for i := range tr.Steps {
+						for k := range tr.Steps[i].QueueChanges {
+							c := &tr.Steps[i].QueueChanges[k]
+							c.PendingCount, c.ParkedCount, c.AdmittedCount, c.TerminatingCount = 0, 0, 0, 0
+						}
+					}
+				}
+				if d := cmp.Diff(want, &old, cmpopts.EquateEmpty(), cmp.Transformer("words", eventWords)); d != "" {
+					t.Errorf("the %s trace decodes differently (-run today +%s):\n%s", version, version, d)
+				}
+			})
+		}
 	}
-	for _, f := range files {
-		name := strings.TrimSuffix(filepath.Base(f), ".json")
-		t.Run(name, func(t *testing.T) {
-			data, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var old trace.Trace
-			if err := json.Unmarshal(data, &old); err != nil {
-				t.Fatal(err)
-			}
-			if old.Version != "kueueplay.trace/v2" {
-				t.Fatalf("version %q, want kueueplay.trace/v2", old.Version)
-			}
-			old.Version = trace.Version
-			want := runScenario(t, filepath.Join(scenarioDir, name+".yaml"))
-			wantQ, gotQ := replayedQueues(want), replayedQueues(&old)
-			if d := cmp.Diff(wantQ, gotQ, cmpopts.EquateEmpty()); d != "" {
-				t.Errorf("the v2 trace replays to other queues (-run today +v2):\n%s", d)
-			}
-			for _, tr := range []*trace.Trace{want, &old} {
-				for i := range tr.Steps {
-					for k := range tr.Steps[i].QueueChanges {
-						c := &tr.Steps[i].QueueChanges[k]
-						c.PendingCount, c.ParkedCount, c.AdmittedCount, c.TerminatingCount = 0, 0, 0, 0
+	if reasons < 10 {
+		t.Errorf("the older traces have %d flavor attempts' reasons: too few to test reading them", reasons)
+	}
+}
+
+// inWords replaces every flavor attempt's reasons in tr by their words, as
+// a trace older than v4 has them, and returns how many it replaced.
+func inWords(tr *trace.Trace) int {
+	n := 0
+	podSets := func(ps []trace.PodSetDecision) {
+		for i := range ps {
+			for j := range ps[i].Groups {
+				for k := range ps[i].Groups[j].Attempts {
+					a := &ps[i].Groups[j].Attempts[k]
+					var rs []trace.Reason // a new list: the engine shares equal ones
+					for _, words := range a.ReasonTexts() {
+						rs = append(rs, trace.Reason{Code: trace.ReasonWords, Detail: words})
+					}
+					if rs != nil {
+						a.Reasons = rs
+						n += len(rs)
 					}
 				}
 			}
-			if d := cmp.Diff(want, &old, cmpopts.EquateEmpty(), cmp.Transformer("words", eventWords)); d != "" {
-				t.Errorf("the v2 trace decodes differently (-run today +v2):\n%s", d)
-			}
-		})
+		}
 	}
+	for i := range tr.Steps {
+		for j := range tr.Steps[i].Decisions {
+			d := &tr.Steps[i].Decisions[j]
+			podSets(d.PodSets)
+			if d.Recomputed != nil {
+				podSets(d.Recomputed.BeforePodSets)
+			}
+		}
+	}
+	return n
 }
 
 // replayedQueues is every step's queues, replayed.
@@ -143,9 +186,9 @@ func TestJSONLeavesOut(t *testing.T) {
 		PodSets:   []trace.PodSetDecision{fit},
 		Admission: []trace.PodSetFlavors{{PodSet: "main", Flavors: []trace.ResourceFlavor{{Resource: "cpu", Flavor: "a"}}}}}
 	noFit := fit
-	noFit.Mode, noFit.Message = "NoFit", "insufficient quota for cpu in flavor a, 1 more needed"
+	noFit.Mode, noFit.Message = "NoFit", "insufficient unused quota for cpu in flavor a, 1 more needed"
 	noFit.Groups = []trace.GroupAttempt{{Resources: []string{"cpu"}, Resume: trace.ResumeFirst, TriedIndex: 0,
-		Attempts: []trace.FlavorAttempt{{Flavor: "a", Mode: "NoFit", Rule: "noFit", Reasons: []string{noFit.Message}}}}}
+		Attempts: []trace.FlavorAttempt{{Flavor: "a", Mode: "NoFit", Rule: "noFit", Reasons: []trace.Reason{{Code: trace.ReasonInsufficientQuota, Resource: "cpu", Amount: 1000}}}}}}
 	parked := trace.Decision{Workload: "ns/w", ClusterQueue: "cq", Order: 1, Mode: "NoFit", Outcome: trace.OutcomeNoFit,
 		PodSets: []trace.PodSetDecision{noFit}, Message: "couldn't assign flavors to pod set main: " + noFit.Message,
 		Requeue: "parked", RequeueReason: "Generic"}
@@ -157,7 +200,7 @@ func TestJSONLeavesOut(t *testing.T) {
 		"admitted: all derived": {d: admitted,
 			want: `{"workload":"ns/w","clusterQueue":"cq","podSets":[{"requests":[{"resource":"cpu","amount":1500}],"groups":[{"attempts":[{"flavor":"a","mode":"Fit","rule":"fitStop","best":true}],"chosen":"a"}]}],"mode":"Fit","outcome":"Admitted"}`},
 		"no fit: all derived": {d: parked,
-			want: `{"workload":"ns/w","clusterQueue":"cq","podSets":[{"requests":[{"resource":"cpu","amount":1500}],"groups":[{"attempts":[{"flavor":"a","mode":"NoFit","reasons":["insufficient quota for cpu in flavor a, 1 more needed"],"rule":"noFit"}],"triedIndex":0}]}],"mode":"NoFit","outcome":"NoFit"}`},
+			want: `{"workload":"ns/w","clusterQueue":"cq","podSets":[{"requests":[{"resource":"cpu","amount":1500}],"groups":[{"attempts":[{"flavor":"a","mode":"NoFit","reasons":[{"code":"insufficientQuota","resource":"cpu","amount":1000}],"rule":"noFit"}],"triedIndex":0}]}],"mode":"NoFit","outcome":"NoFit"}`},
 		"an order other than the position, a pod set not named main of 3 pods": {d: parked, edit: func(d *trace.Decision) {
 			d.Order = 0
 			d.PodSets = []trace.PodSetDecision{noFit}

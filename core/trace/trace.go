@@ -29,7 +29,9 @@ import (
 // otherwise. v3: the JSON leaves out what a reader derives from what
 // stays (json.go: zeros, defaults, texts and lists that repeat other
 // fields); Step's and Decision's UnmarshalJSON restore them, and read v2.
-const Version = "kueueplay.trace/v3"
+// v4: a flavor attempt's reasons are codes and quantities (Reason), not
+// words; Reason's UnmarshalJSON reads v2's and v3's words.
+const Version = "kueueplay.trace/v4"
 
 // Trace is the whole result of running a scenario.
 type Trace struct {
@@ -402,8 +404,9 @@ type FlavorAttempt struct {
 	Mode string `json:"mode"`
 	// Borrowing is the borrowing level (0 = inside nominal quota).
 	Borrowing int `json:"borrowing,omitempty"`
-	// Reasons explain a mode other than Fit, in Kueue's words.
-	Reasons []string `json:"reasons,omitempty"`
+	// Reasons explain a mode other than Fit, as codes and quantities;
+	// ReasonTexts writes them in Kueue's words.
+	Reasons []Reason `json:"reasons,omitempty"`
 	// Continue is true when the search went on to the next flavor.
 	Continue bool `json:"continue,omitempty"`
 	// Rule is the fungibility rule that continued or stopped the search

@@ -214,7 +214,7 @@ func podSets(in []trace.PodSetDecision) []PodSet {
 			for _, a := range g.Attempts {
 				gv.Attempts = append(gv.Attempts, Attempt{
 					Index: a.Index, Flavor: a.Flavor, Mode: a.Mode, Borrowing: a.Borrowing, Rule: a.RuleText(),
-					Continue: a.Continue, Reasons: strings.Join(a.Reasons, "; "), Best: a.Best,
+					Continue: a.Continue, Reasons: strings.Join(a.ReasonTexts(), "; "), Best: a.Best,
 					Chosen: g.Chosen != "" && a.Flavor == g.Chosen, Targets: a.PreemptionTargets,
 				})
 			}
