@@ -123,6 +123,8 @@ func TestFastWorkload(t *testing.T) {
 		{"invalid resource name", "memory: 1Gi", "-mem-: 1Gi", false},
 		{"boolean request", "cpu: 500m", "cpu: true", false},
 		{"null request", "cpu: 500m", "cpu: null", false},
+		{"five resources", "              memory: 1Gi\n", "              memory: 1Gi\n              example.com/a: \"1\"\n              example.com/b: \"1\"\n              example.com/c: \"1\"\n", false},
+		{"four resources", "              memory: 1Gi\n", "              memory: 1Gi\n              example.com/a: \"1\"\n              example.com/b: \"1\"\n", true},
 		{"overflowing requests", "        - name: d\n          resources:\n            requests:\n              cpu: \"1\"\n", "        - name: d\n          resources:\n            requests:\n              memory: 8Ei\n        - name: e\n          resources:\n            requests:\n              memory: 8Ei\n", false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -259,6 +261,83 @@ func workloadsSeen(st *state) stateSeen {
 		})
 	}
 	return out
+}
+
+// TestFastWorkloadSharedRequests checks that pod sets that request the
+// same share one request map, whatever the order and split of their
+// containers' requests, and that the others do not.
+func TestFastWorkloadSharedRequests(t *testing.T) {
+	podSet := func(name, containers string) string {
+		return fmt.Sprintf("---\napiVersion: kueue.x-k8s.io/v1beta2\nkind: Workload\nmetadata:\n  name: %s\nspec:\n  queueName: q\n  podSets:\n  - name: main\n    template:\n      spec:\n        containers:\n%s", name, containers)
+	}
+	data := podSet("a", "        - name: c\n          resources:\n            requests: {cpu: \"1\", memory: 1Gi}\n") +
+		podSet("b", "        - name: c\n          resources:\n            requests: {memory: 1Gi, cpu: 1000m}\n") +
+		podSet("c", "        - name: c\n          resources:\n            requests: {memory: 512Mi}\n        - name: d\n          resources:\n            requests: {cpu: 500m, memory: 512Mi}\n        - name: e\n          resources:\n            requests: {cpu: 500m}\n") +
+		podSet("d", "        - name: c\n          resources:\n            requests: {cpu: \"2\", memory: 1Gi}\n") +
+		podSet("e", "        - name: c\n          resources:\n            requests: {cpu: \"1\"}\n")
+	sc, err := Decode("a.yaml", []byte(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sc.Workloads) != 5 {
+		t.Fatalf("got %d workloads, want 5", len(sc.Workloads))
+	}
+	id := func(m map[core.ResourceName]core.Amount) uintptr { return reflect.ValueOf(m).Pointer() }
+	reqs := make([]uintptr, 5)
+	for i, w := range sc.Workloads {
+		reqs[i] = id(w.PodSets[0].Requests)
+	}
+	a := sc.Workloads[0].PodSets[0]
+	want := map[core.ResourceName]core.Amount{core.ResourceCPU: 1000, core.ResourceMemory: 1 << 30}
+	if diff := cmp.Diff(want, a.Requests); diff != "" {
+		t.Errorf("a's requests (-want +got):\n%s", diff)
+	}
+	if reqs[0] != reqs[1] || reqs[0] != reqs[2] {
+		t.Errorf("a, b and c request the same but do not share their map: %v", reqs)
+	}
+	if reqs[0] == reqs[3] || reqs[0] == reqs[4] || reqs[3] == reqs[4] {
+		t.Errorf("a, d and e request differently but share a map: %v", reqs)
+	}
+	// a's non-zero requests are its requests.
+	if id(a.NonZeroRequests) != reqs[0] {
+		t.Errorf("a's non-zero requests are not its requests' map")
+	}
+}
+
+// TestReqKeyAdd checks reqKey.add: sorted by name, sums, overflow and
+// room.
+func TestReqKeyAdd(t *testing.T) {
+	type add struct {
+		r core.ResourceName
+		a core.Amount
+	}
+	for _, c := range []struct {
+		name string
+		adds []add
+		want reqKey
+		ok   bool
+	}{
+		{"none", nil, reqKey{}, true},
+		{"sorted", []add{{"memory", 2}, {"cpu", 1}, {"example.com/gpu", 3}}, reqKey{n: 3, r: [4]core.ResourceName{"cpu", "example.com/gpu", "memory"}, a: [4]core.Amount{1, 3, 2}}, true},
+		{"summed", []add{{"cpu", 1}, {"memory", 2}, {"cpu", 5}}, reqKey{n: 2, r: [4]core.ResourceName{"cpu", "memory"}, a: [4]core.Amount{6, 2}}, true},
+		{"overflow", []add{{"cpu", 1 << 62}, {"cpu", 1 << 62}}, reqKey{}, false},
+		{"four", []add{{"d", 1}, {"c", 1}, {"b", 1}, {"a", 1}}, reqKey{n: 4, r: [4]core.ResourceName{"a", "b", "c", "d"}, a: [4]core.Amount{1, 1, 1, 1}}, true},
+		{"five", []add{{"d", 1}, {"c", 1}, {"b", 1}, {"a", 1}, {"e", 1}}, reqKey{}, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var k reqKey
+			ok := true
+			for _, a := range c.adds {
+				ok = ok && k.add(a.r, a.a)
+			}
+			if ok != c.ok {
+				t.Fatalf("ok = %v, want %v", ok, c.ok)
+			}
+			if ok && k != c.want {
+				t.Errorf("got %+v, want %+v", k, c.want)
+			}
+		})
+	}
 }
 
 // FuzzFastWorkload: checkFastWorkload on any input, from Workloads near
