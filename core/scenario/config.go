@@ -537,11 +537,11 @@ func (d *decoder) linkConfiguration(st *state) {
 			ps := &w.wl.PodSets[i]
 			out, conflicts, err := cfg.EffectiveRequests(ps.Requests)
 			if err != nil {
-				d.errorObj(w.label, w.node, "", "pod set %q: the Configuration's resources.transformations give a request that does not fit in an int64: %v", ps.Name, err)
+				d.errorObj(w.label, w.objAt.node(), "", "pod set %q: the Configuration's resources.transformations give a request that does not fit in an int64: %v", ps.Name, err)
 				continue
 			}
 			if len(conflicts) > 0 {
-				d.warnObj(w.label, w.node, "", "pod set %q requests %s, which the Configuration's resources.transformations also output: Kueue v0.16.1 then either adds the two or keeps only the request, by map order; the playground adds them", ps.Name, quoteResourceNames(conflicts))
+				d.warnObj(w.label, w.objAt.node(), "", "pod set %q requests %s, which the Configuration's resources.transformations also output: Kueue v0.16.1 then either adds the two or keeps only the request, by map order; the playground adds them", ps.Name, quoteResourceNames(conflicts))
 			}
 			if !maps.Equal(out, ps.Requests) {
 				ps.PodRequests, ps.Requests = ps.Requests, out

@@ -117,8 +117,8 @@ func (d *decoder) fastWorkload(st *state, o *rawObject) bool {
 		return false
 	}
 	d.obj = label
-	w := &wlInfo{label: label, node: o.node, nameNode: nameNode}
-	w.queue = ref{name: queue, node: queueNode, path: d.join("spec", "queueName")}
+	w := &wlInfo{label: label, objAt: atOf(o.node), nameAt: atOf(nameNode)}
+	w.queue = wref{name: queue, at: atOf(queueNode), path: d.join("spec", "queueName")}
 	w.wl = core.Workload{
 		Namespace:        namespace,
 		Name:             name,

@@ -210,7 +210,7 @@ func checkFastWorkload(t *testing.T, data []byte) int {
 		if slow, fast := workloadsSeen(stSlow), workloadsSeen(stFast); !reflect.DeepEqual(slow, fast) {
 			t.Fatalf("fastWorkload's state differs from workload's (-workload +fastWorkload) at line %d:\n%s", root.Line, cmp.Diff(slow, fast))
 		}
-		if !slices.Equal(nodesSeen(stSlow), nodesSeen(stFast)) {
+		if !slices.Equal(nodesSeen(stSlow), nodesSeen(stFast)) || !slices.Equal(positionsSeen(stSlow), positionsSeen(stFast)) {
 			t.Fatalf("fastWorkload's state keeps other nodes than workload's at line %d", root.Line)
 		}
 		if dFast.obj != dSlow.obj || len(dFast.diags) > 0 {
@@ -243,7 +243,16 @@ type stateSeen struct {
 func nodesSeen(st *state) []*yaml.Node {
 	var out []*yaml.Node
 	for _, w := range st.workloads {
-		out = append(out, w.node, w.nameNode, w.queue.node, w.requeueAtNode, w.admissionCQ.node, w.wpc.node, w.pc.node)
+		out = append(out, w.requeueAtNode, w.admissionCQ.node, w.wpc.node, w.pc.node)
+	}
+	return out
+}
+
+// positionsSeen lists the positions a state holds of its Workloads.
+func positionsSeen(st *state) []at {
+	var out []at
+	for _, w := range st.workloads {
+		out = append(out, w.objAt, w.nameAt, w.queue.at)
 	}
 	return out
 }

@@ -212,7 +212,7 @@ func (d *decoder) dispatchStream(st *state, o *rawObject) {
 		d.dispatch(st, o)
 	}
 	for _, w := range st.workloads[n:] {
-		for _, np := range []**yaml.Node{&w.node, &w.nameNode, &w.queue.node, &w.requeueAtNode, &w.admissionCQ.node, &w.wpc.node, &w.pc.node} {
+		for _, np := range []**yaml.Node{&w.requeueAtNode, &w.admissionCQ.node, &w.wpc.node, &w.pc.node} {
 			*np = d.keepNode(*np)
 		}
 		if w.owner != nil {
