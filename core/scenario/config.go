@@ -182,7 +182,7 @@ func (d *decoder) embedPos(v *yaml.Node) func(line, col int) (int, int) {
 	// inputs' shared line space), then find the indentation of its first
 	// non-blank line.
 	f, local := d.locate(v.Line)
-	rest := f.data
+	rest := f.input.bytes()
 	for i := 0; i < local; i++ {
 		j := bytes.IndexByte(rest, '\n')
 		if j < 0 {

@@ -133,12 +133,12 @@ func (d *decoder) runTrees(inputs []Input) *core.Scenario {
 	var docs []*yaml.Node
 	parsed := true
 	for k, in := range inputs {
-		if line, col, deep := deepFlow(in.Data, maxFlowScanDepth); deep {
+		if line, col, deep := in.deepFlow(maxFlowScanDepth); deep {
 			d.errorf(&yaml.Node{Line: d.files[k].base + line, Column: col}, "", "YAML nesting is deeper than %d levels (MaxDepth)", MaxDepth)
 			parsed = false
 			continue
 		}
-		data, jsonErr := d.prepareJSON(k, in.Data)
+		data, jsonErr := d.prepareJSON(k, in.bytes())
 		var ok bool
 		docs, ok = d.parse(k, data, docs, jsonErr)
 		if len(docs) > MaxObjects {

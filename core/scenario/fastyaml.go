@@ -151,8 +151,9 @@ const maxFastDepth = MaxDepth + 2
 const maxFastKey = 1000
 
 // newFastParser returns a parser for data, or nil when data holds a
-// character outside the subset.
-func newFastParser(data []byte, base int) *fastParser {
+// character outside the subset. The nodes' values point into data when
+// it is a string, and into a copy of it when it is a []byte.
+func newFastParser[T text](data T, base int) *fastParser {
 	if !fastChars(data) {
 		return nil
 	}
@@ -167,7 +168,7 @@ func newFastParser(data []byte, base int) *fastParser {
 // reads as yaml.v3 does: printable ASCII and '\n', and valid UTF-8 above
 // U+009F other than the line separators U+2028 and U+2029, the byte-order
 // mark and the non-characters U+FFFE and U+FFFF.
-func fastChars(data []byte) bool {
+func fastChars[T text](data T) bool {
 	for i := 0; i < len(data); {
 		c := data[i]
 		if c < utf8.RuneSelf {
@@ -177,7 +178,8 @@ func fastChars(data []byte) bool {
 			i++
 			continue
 		}
-		r, size := utf8.DecodeRune(data[i:])
+		// At most utf8.UTFMax bytes: converted without a copy to the heap.
+		r, size := utf8.DecodeRuneInString(string(data[i:min(i+utf8.UTFMax, len(data))]))
 		if r == utf8.RuneError || r < 0xa0 || r == 0x2028 || r == 0x2029 || r == 0xfeff || r == 0xfffe || r == 0xffff {
 			return false
 		}
