@@ -529,7 +529,7 @@ func (d *decoder) linkConfiguration(st *state) {
 		return
 	}
 	cfg := &ci.cfg
-	if ci.noPods && slices.ContainsFunc(st.workloads, func(w *wlInfo) bool { return !w.dropped && w.jobKind == "Pod" }) {
+	if ci.noPods && slices.ContainsFunc(st.workloads, func(w *wlInfo) bool { return !w.dropped && w.job && w.jobKind == "Pod" }) {
 		d.warnObj(ci.label, ci.noPodsAt.node, ci.noPodsAt.path, "integrations.frameworks enables no pod integration (pod, or deployment, statefulset or leaderworkerset, which enable it), and that is not simulated for Pods: Kueue would not queue the Pods of the input, which the playground queues")
 	}
 	apply := func(w *wlInfo) {

@@ -216,9 +216,9 @@ func (d *decoder) linkDeployments(st *state) {
 func (d *decoder) podWorkload(o *rawObject, m objMeta, pt podTemplate, labels map[string]string, isDeployment bool) *wlInfo {
 	w := &wlInfo{
 		label: m.label, objAt: atOf(o.node), nameAt: atOf(m.nameNode),
-		job: true, jobKind: o.kind, jobName: m.name,
-		wl: core.Workload{Namespace: m.namespace, Active: true, Pos: d.pos(o.node)},
-		pc: pt.priorityClassName,
+		job:    true,
+		wlMore: &wlMore{jobKind: o.kind, jobName: m.name, pc: pt.priorityClassName},
+		wl:     core.Workload{Namespace: m.namespace, Active: true, Pos: d.pos(o.node)},
 	}
 	type source struct {
 		labels map[string]string
@@ -331,7 +331,7 @@ func (d *decoder) linkQueuedDeployments(st *state) {
 			name := prefix[:min(len(prefix), MaxNameLength-len(suffix))] + suffix
 			pw := &wlInfo{
 				label: w.label, objAt: w.objAt, nameAt: w.nameAt, queue: w.queue,
-				job: true, jobKind: "Pod", jobName: dp.dep.Name + suffix,
+				job: true, wlMore: &wlMore{jobKind: "Pod", jobName: dp.dep.Name + suffix},
 				wl: w.wl,
 			}
 			pw.wl.Name, pw.wl.PodName, pw.wl.Arrival, pw.wl.ReplicaOf = name, pw.jobName, at, dp.dep.Key()

@@ -231,6 +231,7 @@ type seenWorkload struct {
 	HasOwner, Job, PodGroup, NoQueueLabel, Dropped bool
 	AdmittedAt, Latest, RequeueAt                  *time.Time
 	Evicted                                        *core.Eviction
+	JobName, JobKind, AdmissionCQ, WPC, PC         string
 }
 
 // stateSeen is a state's workloads and keys, for cmp.
@@ -243,6 +244,10 @@ type stateSeen struct {
 func nodesSeen(st *state) []*yaml.Node {
 	var out []*yaml.Node
 	for _, w := range st.workloads {
+		if w.wlMore == nil {
+			out = append(out, nil, nil, nil, nil)
+			continue
+		}
 		out = append(out, w.requeueAtNode, w.admissionCQ.node, w.wpc.node, w.pc.node)
 	}
 	return out
@@ -263,10 +268,15 @@ func workloadsSeen(st *state) stateSeen {
 		out.Keys[k] = fmt.Sprintf("line %d, by %q", v.line, v.byJob)
 	}
 	for _, w := range st.workloads {
+		more := w.wlMore
+		if more == nil {
+			more = &wlMore{} // fastWorkload's: what d.workload's must hold
+		}
 		out.Workloads = append(out.Workloads, seenWorkload{
 			Workload: w.wl, Label: w.label, UID: w.uid, QueueName: w.queue.name, QueuePath: w.queue.path,
-			HasOwner: w.owner != nil, Job: w.job, PodGroup: w.podGroup, NoQueueLabel: w.noQueueLabel, Dropped: w.dropped,
-			AdmittedAt: w.admittedAt, Latest: w.latest, RequeueAt: w.requeueAt, Evicted: w.evicted,
+			HasOwner: w.owner != nil, Job: w.job, PodGroup: more.podGroup, NoQueueLabel: more.noQueueLabel, Dropped: w.dropped,
+			AdmittedAt: more.admittedAt, Latest: w.latest, RequeueAt: more.requeueAt, Evicted: more.evicted,
+			JobName: more.jobName, JobKind: more.jobKind, AdmissionCQ: more.admissionCQ.name, WPC: more.wpc.name, PC: more.pc.name,
 		})
 	}
 	return out

@@ -327,7 +327,7 @@ func (d *decoder) linkTimes(st *state) {
 		if w.wl.Eviction != nil && w.evictedAt != nil {
 			w.wl.Eviction.At = *rel(w.evictedAt)
 		}
-		if w.requeueAt != nil && w.wl.Admission == nil {
+		if w.wlMore != nil && w.requeueAt != nil && w.wl.Admission == nil {
 			w.wl.RequeueAt = rel(w.requeueAt)
 		}
 	}

@@ -153,12 +153,38 @@ type wlInfo struct {
 	queue wref
 	// objAt is where the object's mapping is; nameAt its metadata.name.
 	objAt, nameAt at
-
-	// admittedAt is the QuotaReserved condition's lastTransitionTime.
-	admittedAt *time.Time
 	// latest is the latest lastTransitionTime of any condition: the file's
 	// virtual time 0 is the latest over all workloads (linkTimes).
 	latest *time.Time
+	// job is set for Jobs (any job kind Kueue queues: batch/v1 Job,
+	// JobSet, ...).
+	job bool
+
+	// uid is the object's metadata.uid; owner its controller
+	// ownerReference (Workload objects: the job that owns it).
+	uid   string
+	owner *ownerRef
+	// mergedInto is the Workload object that is this job's workload (its
+	// controller ownerReference names the job); the job is then dropped.
+	mergedInto *wlInfo
+
+	// dropped workloads are left out of the Scenario (finished, or a Job
+	// Kueue does not manage).
+	dropped bool
+
+	// wlMore is the rest, which only Jobs and Workload objects with a
+	// status have: it is nil for the Workloads fastWorkload decodes (issue
+	// 20: their state is 416 bytes rather than 640), and every read of
+	// its fields is behind w.job, w.wl.Admission or w.wl.Eviction, or in
+	// the decoding of a Job or of d.workload.
+	*wlMore
+}
+
+// wlMore is the part of a wlInfo that Workloads of the fast path do not
+// have.
+type wlMore struct {
+	// admittedAt is the QuotaReserved condition's lastTransitionTime.
+	admittedAt *time.Time
 	// evicted is the Evicted=True condition; evictedAt its time.
 	evicted   *core.Eviction
 	evictedAt *time.Time
@@ -168,8 +194,7 @@ type wlInfo struct {
 	// admissionCQ is status.admission.clusterQueue.
 	admissionCQ ref
 
-	// Jobs only (any job kind Kueue queues: batch/v1 Job, JobSet, ...).
-	job     bool
+	// Jobs only.
 	jobName string
 	// jobGroup and jobKind are the API group ("batch", "jobset.x-k8s.io")
 	// and kind of the job object, for matching the controller
@@ -184,18 +209,6 @@ type wlInfo struct {
 	// wpc is the kueue.x-k8s.io/priority-class label; pc the pod template's
 	// priorityClassName.
 	wpc, pc ref
-
-	// uid is the object's metadata.uid; owner its controller
-	// ownerReference (Workload objects: the job that owns it).
-	uid   string
-	owner *ownerRef
-	// mergedInto is the Workload object that is this job's workload (its
-	// controller ownerReference names the job); the job is then dropped.
-	mergedInto *wlInfo
-
-	// dropped workloads are left out of the Scenario (finished, or a Job
-	// Kueue does not manage).
-	dropped bool
 }
 
 // depInfo is a decoded Deployment or ReplicaSet.

@@ -221,8 +221,10 @@ func (d *decoder) dispatchStream(st *state, o *rawObject) {
 		d.dispatch(st, o)
 	}
 	for _, w := range st.workloads[n:] {
-		for _, np := range []**yaml.Node{&w.requeueAtNode, &w.admissionCQ.node, &w.wpc.node, &w.pc.node} {
-			*np = d.keepNode(*np)
+		if w.wlMore != nil {
+			for _, np := range []**yaml.Node{&w.requeueAtNode, &w.admissionCQ.node, &w.wpc.node, &w.pc.node} {
+				*np = d.keepNode(*np)
+			}
 		}
 		if w.owner != nil {
 			w.owner.node = d.keepNode(w.owner.node)

@@ -22,7 +22,7 @@ const defaultPodSetName = "main"
 func (d *decoder) workload(st *state, o *rawObject, v1beta1 bool) {
 	m, rest := d.begin(o, true, nameSubdomain)
 	sa := d.annotations(m, annWorkload, o.kind)
-	w := &wlInfo{label: m.label, objAt: atOf(o.node), nameAt: atOf(m.nameNode), uid: m.uid, owner: m.owner}
+	w := &wlInfo{label: m.label, objAt: atOf(o.node), nameAt: atOf(m.nameNode), uid: m.uid, owner: m.owner, wlMore: &wlMore{}}
 	wl := core.Workload{
 		Namespace:        m.namespace,
 		Name:             m.name,
