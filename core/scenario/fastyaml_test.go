@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 	"go.yaml.in/yaml/v3"
@@ -677,6 +678,59 @@ func TestSlab(t *testing.T) {
 						t.Errorf("take %d is given take %d's elements: %v, want %v", i, j, got, want)
 					}
 				}
+			}
+		})
+	}
+}
+
+// TestFastChars checks fastChars, which reads eight bytes at a time,
+// against the same rule read one character at a time: every byte value
+// at every place of a run of printable text, and around UTF-8 sequences.
+func TestFastChars(t *testing.T) {
+	slow := func(s string) bool {
+		for _, r := range s {
+			switch {
+			case r == utf8.RuneError, r < ' ' && r != '\n', r >= 0x7f && r < 0xa0,
+				r == 0x2028, r == 0x2029, r == 0xfeff, r == 0xfffe, r == 0xffff:
+				return false
+			}
+		}
+		return true
+	}
+	base := "key: value\n  - é item, ok\n"
+	for c := range 256 {
+		for at := range len(base) {
+			s := base[:at] + string([]byte{byte(c)}) + base[at:]
+			if got, want := fastChars(s), slow(s); got != want {
+				t.Fatalf("fastChars(%q) = %v, want %v", s, got, want)
+			}
+			if got := fastChars([]byte(s)); got != slow(s) {
+				t.Fatalf("fastChars([]byte(%q)) = %v, want %v", s, got, !got)
+			}
+		}
+	}
+	for _, c := range []struct {
+		name string
+		in   string
+		want bool
+	}{
+		{"empty", "", true},
+		{"eight printable", "abcdefgh", true},
+		{"newlines", "\n\n\n\n\n\n\n\n\n", true},
+		{"tab", "abcdefg\t", false},
+		{"DEL", "abcdefg\x7f", false},
+		{"CR", "\rbcdefgh", false},
+		{"NUL", "abc\x00efgh", false},
+		{"line separator", "abcdefg\u2028", false},
+		{"byte-order mark", "\ufeffabcdefgh", false},
+		{"C1 control", "abcdefg\u0085", false},
+		{"invalid UTF-8", "abcdefg\xff", false},
+		{"cut UTF-8", "abcdefg\xc3", false},
+		{"non-breaking space", "abcdefg\u00a0", true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := fastChars(c.in); got != c.want || slow(c.in) != c.want {
+				t.Errorf("fastChars(%q) = %v, the rule %v, want %v", c.in, got, slow(c.in), c.want)
 			}
 		})
 	}
