@@ -218,7 +218,7 @@ func (d *decoder) podWorkload(o *rawObject, m objMeta, pt podTemplate, labels ma
 		label: m.label, objAt: atOf(o.node), nameAt: atOf(m.nameNode),
 		job:    true,
 		wlMore: &wlMore{jobKind: o.kind, jobName: m.name, pc: pt.priorityClassName},
-		wl:     core.Workload{Namespace: m.namespace, Active: true, Pos: d.pos(o.node)},
+		wl:     &core.Workload{Namespace: m.namespace, Active: true, Pos: d.pos(o.node)},
 	}
 	type source struct {
 		labels map[string]string
@@ -329,10 +329,11 @@ func (d *decoder) linkQueuedDeployments(st *state) {
 		for k, at := range times {
 			suffix := "-" + strconv.Itoa(k)
 			name := prefix[:min(len(prefix), MaxNameLength-len(suffix))] + suffix
+			wl := *w.wl
 			pw := &wlInfo{
 				label: w.label, objAt: w.objAt, nameAt: w.nameAt, queue: w.queue,
 				job: true, wlMore: &wlMore{jobKind: "Pod", jobName: dp.dep.Name + suffix},
-				wl: w.wl,
+				wl: &wl,
 			}
 			pw.wl.Name, pw.wl.PodName, pw.wl.Arrival, pw.wl.ReplicaOf = name, pw.jobName, at, dp.dep.Key()
 			if !d.registerJobWorkload(st, pw) {

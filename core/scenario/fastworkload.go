@@ -119,7 +119,7 @@ func (d *decoder) fastWorkload(st *state, o *rawObject) bool {
 	d.obj = label
 	w := &wlInfo{label: label, objAt: atOf(o.node), nameAt: atOf(nameNode)}
 	w.queue = wref{name: queue, at: atOf(queueNode), path: d.join("spec", "queueName")}
-	w.wl = core.Workload{
+	wl := core.Workload{
 		Namespace:        namespace,
 		Name:             name,
 		Queue:            queue,
@@ -130,6 +130,15 @@ func (d *decoder) fastWorkload(st *state, o *rawObject) bool {
 		TerminationDelay: sa.terminationDelay,
 		PodSets:          podSets,
 		Pos:              d.pos(o.node),
+	}
+	if st.fastWorkloads == nil && st.fastCap > 0 {
+		st.fastWorkloads = make([]core.Workload, 0, st.fastCap)
+	}
+	if n := len(st.fastWorkloads); n < cap(st.fastWorkloads) {
+		st.fastWorkloads = append(st.fastWorkloads, wl)
+		w.wl = &st.fastWorkloads[n]
+	} else {
+		w.wl = &wl
 	}
 	if d.register(st, "Workload", namespace, name, nameNode, "") { // a new key: checked above
 		st.workloads = append(st.workloads, w)

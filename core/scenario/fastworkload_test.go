@@ -273,7 +273,7 @@ func workloadsSeen(st *state) stateSeen {
 			more = &wlMore{} // fastWorkload's: what d.workload's must hold
 		}
 		out.Workloads = append(out.Workloads, seenWorkload{
-			Workload: w.wl, Label: w.label, UID: w.uid, QueueName: w.queue.name, QueuePath: w.queue.path,
+			Workload: *w.wl, Label: w.label, UID: w.uid, QueueName: w.queue.name, QueuePath: w.queue.path,
 			HasOwner: w.owner != nil, Job: w.job, PodGroup: more.podGroup, NoQueueLabel: more.noQueueLabel, Dropped: w.dropped,
 			AdmittedAt: more.admittedAt, Latest: w.latest, RequeueAt: more.requeueAt, Evicted: more.evicted,
 			JobName: more.jobName, JobKind: more.jobKind, AdmissionCQ: more.admissionCQ.name, WPC: more.wpc.name, PC: more.pc.name,
@@ -371,4 +371,76 @@ func FuzzFastWorkload(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		checkFastWorkload(t, data)
 	})
+}
+
+// TestBuildFastWorkloads checks that build gives the Scenario the state's
+// fastWorkloads themselves only when they are its workloads, in order,
+// and otherwise copies each kept workload.
+func TestBuildFastWorkloads(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		fast    []int  // which workloads are in fastWorkloads (by index)
+		order   []int  // st.workloads, by index
+		dropped []bool // by index
+		shared  bool
+	}{
+		{"all fast", []int{0, 1, 2}, []int{0, 1, 2}, nil, true},
+		{"one not fast", []int{0, 1}, []int{0, 1, 2}, nil, false},
+		{"not fast first", []int{1, 2}, []int{0, 1, 2}, nil, false},
+		{"a fast one dropped", []int{0, 1, 2}, []int{0, 1, 2}, []bool{false, true, false}, false},
+		{"the one not fast dropped", []int{0, 1}, []int{0, 1, 2}, []bool{false, false, true}, true},
+		{"another order", []int{0, 1, 2}, []int{1, 0, 2}, nil, false},
+		{"none", nil, nil, nil, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			st := newState()
+			ws := make([]*wlInfo, 3)
+			st.fastWorkloads = make([]core.Workload, 0, 3)
+			for _, i := range c.fast {
+				st.fastWorkloads = append(st.fastWorkloads, core.Workload{Name: fmt.Sprint("w", i)})
+				ws[i] = &wlInfo{wl: &st.fastWorkloads[len(st.fastWorkloads)-1]}
+			}
+			for i := range ws {
+				if ws[i] == nil {
+					ws[i] = &wlInfo{wl: &core.Workload{Name: fmt.Sprint("w", i)}}
+				}
+				ws[i].dropped = c.dropped != nil && c.dropped[i]
+			}
+			var want []string
+			for _, i := range c.order {
+				st.workloads = append(st.workloads, ws[i])
+				if !ws[i].dropped {
+					want = append(want, fmt.Sprint("w", i))
+				}
+			}
+			sc := st.build()
+			var got []string
+			for _, w := range sc.Workloads {
+				got = append(got, w.Name)
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("workloads (-want +got):\n%s", diff)
+			}
+			shared := len(sc.Workloads) > 0 && &sc.Workloads[0] == &st.fastWorkloads[0]
+			if shared != c.shared {
+				t.Errorf("shared = %v, want %v", shared, c.shared)
+			}
+		})
+	}
+}
+
+// TestWlInfoClone checks that a clone's Workload and wlMore are its own.
+func TestWlInfoClone(t *testing.T) {
+	w := &wlInfo{wl: &core.Workload{Name: "a"}, wlMore: &wlMore{jobName: "j"}, label: "l"}
+	c := w.clone()
+	c.wl.Name, c.jobName, c.label = "b", "k", "m"
+	if w.wl.Name != "a" || w.jobName != "j" || w.label != "l" {
+		t.Errorf("changing the clone changed the original: %q, %q, %q", w.wl.Name, w.jobName, w.label)
+	}
+	if c.wl.Name != "b" || c.jobName != "k" {
+		t.Errorf("clone: %q, %q", c.wl.Name, c.jobName)
+	}
+	if (&wlInfo{wl: &core.Workload{}}).clone().wlMore != nil {
+		t.Error("the clone of a wlInfo without wlMore has one")
+	}
 }

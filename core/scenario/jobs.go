@@ -67,7 +67,7 @@ func (d *decoder) jobWorkload(o *rawObject, m objMeta, gvk jobGVK, sa simAnnotat
 		label: m.label, objAt: atOf(o.node), nameAt: atOf(m.nameNode),
 		job: true, wlMore: &wlMore{jobName: m.name, jobGroup: gvk.group, jobKind: gvk.kind},
 		uid: m.uid, owner: m.owner,
-		wl: core.Workload{
+		wl: &core.Workload{
 			Namespace:        m.namespace,
 			Name:             wlName,
 			Active:           true,

@@ -68,6 +68,7 @@ func (d *decoder) stream(inputs []Input) (*core.Scenario, bool) {
 	// Most documents are one object with a key: the map is sized for them
 	// rather than grown (and rehashed) as 15,000 Workloads come.
 	st.keys = make(map[string]keyInfo, min(maybe, MaxObjects))
+	st.fastCap = min(maybe, MaxObjects)
 	d.streaming = true
 	d.pairSlab.size, d.itemSlab.size = nodeChunk, contentChunk
 	defer func() { d.streaming = false }()

@@ -134,7 +134,7 @@ func (d *decoder) workload(st *state, o *rawObject, v1beta1 bool) {
 		d.warnf(cond.finishedNode, "status.conditions", "the Workload has finished (condition Finished is True): Kueue no longer counts it, so the playground leaves it out")
 		w.dropped = true
 	}
-	w.wl = wl
+	w.wl = &wl
 	if m.name == "" || !d.register(st, "Workload", m.namespace, m.name, m.nameNode, "") {
 		return
 	}
