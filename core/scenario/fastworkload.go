@@ -138,7 +138,8 @@ func (d *decoder) fastWorkload(st *state, o *rawObject) bool {
 		st.fastWorkloads = append(st.fastWorkloads, wl)
 		w.wl = &st.fastWorkloads[n]
 	} else {
-		w.wl = &wl
+		own := wl // only here on the heap: wl would be, in every case
+		w.wl = &own
 	}
 	if d.register(st, "Workload", namespace, name, nameNode, "") { // a new key: checked above
 		st.workloads = append(st.workloads, w)
