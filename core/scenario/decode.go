@@ -401,7 +401,13 @@ func (d *decoder) rawObject(n *yaml.Node, path string) *rawObject {
 		d.errorf(n, path, "expected a Kubernetes object (a mapping with apiVersion and kind), got %s", describe(n))
 		return nil
 	}
-	o := &rawObject{node: n, pairs: d.pairs(n, "")}
+	var o *rawObject
+	if k := len(d.spareObjects); k > 0 {
+		o, d.spareObjects = d.spareObjects[k-1], d.spareObjects[:k-1]
+		*o = rawObject{node: n, pairs: d.pairs(n, "")}
+	} else {
+		o = &rawObject{node: n, pairs: d.pairs(n, "")}
+	}
 	var haveAPI, haveKind bool
 	for _, p := range o.pairs {
 		switch p.name {

@@ -122,11 +122,13 @@ func (d *decoder) stream(inputs []Input) (*core.Scenario, bool) {
 					waiting = append(waiting, o)
 				}
 			}
-			clear(objs)
 			if recycle {
 				p.recycle()
 				d.recycleSlabs()
-			} else {
+				d.spareObjects = append(d.spareObjects, objs...)
+			}
+			clear(objs)
+			if !recycle {
 				d.keepSlabs()
 			}
 			if !flushed && (k > last || k == last && p.cur > marks[k]) {
