@@ -947,7 +947,10 @@ func (p *fastParser) flowItem(i int, nested bool) (n *yaml.Node, j int, ok bool)
 		return nil, 0, false
 	}
 	for j = i; j < p.end; j++ {
-		if strings.IndexByte(",[]{}:#", s[j]) >= 0 {
+		// yaml.v3 also ends a plain scalar in a flow collection at '?'
+		// (yaml_parser_scan_plain_scalar), and then finds a key
+		// indicator: the callers give up on it.
+		if strings.IndexByte(",[]{}:#?", s[j]) >= 0 {
 			break
 		}
 	}
