@@ -430,19 +430,18 @@ func checkStream(t *testing.T, inputs []Input) bool {
 	if diff := cmp.Diff(fmt.Sprint(wantErr), fmt.Sprint(gotErr)); diff != "" {
 		t.Fatalf("streamed diagnostics differ (-trees +stream):\n%s", diff)
 	}
-	// The same inputs given as Text: every one, and every other one.
-	for _, every := range []int{1, 2} {
-		texts := slices.Clone(inputs)
-		for k := 0; k < len(texts); k += every {
-			texts[k] = Input{Name: texts[k].Name, Text: string(texts[k].Data)}
-		}
-		got, gotErr := DecodeFiles(texts)
-		if diff := cmp.Diff(want, got); diff != "" {
-			t.Fatalf("scenario from Text differs (-trees +stream):\n%s", diff)
-		}
-		if diff := cmp.Diff(fmt.Sprint(wantErr), fmt.Sprint(gotErr)); diff != "" {
-			t.Fatalf("diagnostics from Text differ (-trees +stream):\n%s", diff)
-		}
+	// The same inputs given as Text: one alone, and every other one of
+	// several (Text and Data together).
+	texts := slices.Clone(inputs)
+	for k := 0; k < len(texts); k += 2 {
+		texts[k] = Input{Name: texts[k].Name, Text: string(texts[k].Data)}
+	}
+	got, gotErr = DecodeFiles(texts)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Fatalf("scenario from Text differs (-trees +stream):\n%s", diff)
+	}
+	if diff := cmp.Diff(fmt.Sprint(wantErr), fmt.Sprint(gotErr)); diff != "" {
+		t.Fatalf("diagnostics from Text differ (-trees +stream):\n%s", diff)
 	}
 	d := &decoder{aliasBudget: MaxAliasNodes}
 	d.layout(inputs)
