@@ -35,7 +35,8 @@ func BenchmarkDecodeHostile(b *testing.B) {
 
 // BenchmarkDecodeScalability decodes Kueue's scheduler scalability shape
 // (internal/scalability) at 1,500 and 15,000 workloads, the file sizes
-// users paste from a real cluster (issue 20):
+// users paste from a real cluster (issue 20), given as Data and, as the
+// CLI gives it, as Text (-text: no copy of the input is made):
 //
 //	go test -run '^$' -bench DecodeScalability -benchmem ./core/scenario
 func BenchmarkDecodeScalability(b *testing.B) {
@@ -49,6 +50,15 @@ func BenchmarkDecodeScalability(b *testing.B) {
 			b.SetBytes(int64(len(data)))
 			for b.Loop() {
 				if _, err := Decode("scale.yaml", data); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		text := string(data)
+		b.Run(strconv.Itoa(n)+"-text", func(b *testing.B) {
+			b.SetBytes(int64(len(text)))
+			for b.Loop() {
+				if _, err := DecodeFiles([]Input{{Name: "scale.yaml", Text: text}}); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -182,7 +182,7 @@ func (d *decoder) embedPos(v *yaml.Node) func(line, col int) (int, int) {
 	// inputs' shared line space), then find the indentation of its first
 	// non-blank line.
 	f, local := d.locate(v.Line)
-	rest := f.data
+	rest := f.input.bytes()
 	for i := 0; i < local; i++ {
 		j := bytes.IndexByte(rest, '\n')
 		if j < 0 {
@@ -529,7 +529,7 @@ func (d *decoder) linkConfiguration(st *state) {
 		return
 	}
 	cfg := &ci.cfg
-	if ci.noPods && slices.ContainsFunc(st.workloads, func(w *wlInfo) bool { return !w.dropped && w.jobKind == "Pod" }) {
+	if ci.noPods && slices.ContainsFunc(st.workloads, func(w *wlInfo) bool { return !w.dropped && w.job && w.jobKind == "Pod" }) {
 		d.warnObj(ci.label, ci.noPodsAt.node, ci.noPodsAt.path, "integrations.frameworks enables no pod integration (pod, or deployment, statefulset or leaderworkerset, which enable it), and that is not simulated for Pods: Kueue would not queue the Pods of the input, which the playground queues")
 	}
 	apply := func(w *wlInfo) {
@@ -537,11 +537,11 @@ func (d *decoder) linkConfiguration(st *state) {
 			ps := &w.wl.PodSets[i]
 			out, conflicts, err := cfg.EffectiveRequests(ps.Requests)
 			if err != nil {
-				d.errorObj(w.label, w.node, "", "pod set %q: the Configuration's resources.transformations give a request that does not fit in an int64: %v", ps.Name, err)
+				d.errorObj(w.label, w.objAt.node(), "", "pod set %q: the Configuration's resources.transformations give a request that does not fit in an int64: %v", ps.Name, err)
 				continue
 			}
 			if len(conflicts) > 0 {
-				d.warnObj(w.label, w.node, "", "pod set %q requests %s, which the Configuration's resources.transformations also output: Kueue v0.16.1 then either adds the two or keeps only the request, by map order; the playground adds them", ps.Name, quoteResourceNames(conflicts))
+				d.warnObj(w.label, w.objAt.node(), "", "pod set %q requests %s, which the Configuration's resources.transformations also output: Kueue v0.16.1 then either adds the two or keeps only the request, by map order; the playground adds them", ps.Name, quoteResourceNames(conflicts))
 			}
 			if !maps.Equal(out, ps.Requests) {
 				ps.PodRequests, ps.Requests = ps.Requests, out

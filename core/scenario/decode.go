@@ -133,12 +133,12 @@ func (d *decoder) runTrees(inputs []Input) *core.Scenario {
 	var docs []*yaml.Node
 	parsed := true
 	for k, in := range inputs {
-		if line, col, deep := deepFlow(in.Data, maxFlowScanDepth); deep {
+		if line, col, deep := in.deepFlow(maxFlowScanDepth); deep {
 			d.errorf(&yaml.Node{Line: d.files[k].base + line, Column: col}, "", "YAML nesting is deeper than %d levels (MaxDepth)", MaxDepth)
 			parsed = false
 			continue
 		}
-		data, jsonErr := d.prepareJSON(k, in.Data)
+		data, jsonErr := d.prepareJSON(k, in.bytes())
 		var ok bool
 		docs, ok = d.parse(k, data, docs, jsonErr)
 		if len(docs) > MaxObjects {
@@ -401,7 +401,13 @@ func (d *decoder) rawObject(n *yaml.Node, path string) *rawObject {
 		d.errorf(n, path, "expected a Kubernetes object (a mapping with apiVersion and kind), got %s", describe(n))
 		return nil
 	}
-	o := &rawObject{node: n, pairs: d.pairs(n, "")}
+	var o *rawObject
+	if k := len(d.spareObjects); k > 0 {
+		o, d.spareObjects = d.spareObjects[k-1], d.spareObjects[:k-1]
+		*o = rawObject{node: n, pairs: d.pairs(n, "")}
+	} else {
+		o = &rawObject{node: n, pairs: d.pairs(n, "")}
+	}
 	var haveAPI, haveKind bool
 	for _, p := range o.pairs {
 		switch p.name {

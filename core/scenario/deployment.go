@@ -148,7 +148,7 @@ func (d *decoder) linkDeployments(st *state) {
 		if !clash {
 			continue
 		}
-		at := d.where(w.nameNode.Line, dp.nameNode)
+		at := d.where(w.nameAt.line, dp.nameNode)
 		what := fmt.Sprintf("Workload %q (%s)", k, at)
 		if w.job {
 			what = fmt.Sprintf("the Workload of %s %q (%s)", w.jobKind, w.wl.Namespace+"/"+w.jobName, at)
@@ -167,7 +167,7 @@ func (d *decoder) linkDeployments(st *state) {
 			if !clash {
 				continue
 			}
-			d.errorObj(dp.label, dp.nameNode, "metadata.name", "%s %q would name its pods %s-0, %s-1, ..., the names the pods of pod set %q of Workload %q (%s) get: rename one", dp.dep.Kind, k, dp.dep.Name, dp.dep.Name, ps.Name, w.wl.Namespace+"/"+w.wl.Name, d.where(w.nameNode.Line, dp.nameNode))
+			d.errorObj(dp.label, dp.nameNode, "metadata.name", "%s %q would name its pods %s-0, %s-1, ..., the names the pods of pod set %q of Workload %q (%s) get: rename one", dp.dep.Kind, k, dp.dep.Name, dp.dep.Name, ps.Name, w.wl.Namespace+"/"+w.wl.Name, d.where(w.nameAt.line, dp.nameNode))
 		}
 	}
 
@@ -215,10 +215,10 @@ func (d *decoder) linkDeployments(st *state) {
 // Pod).
 func (d *decoder) podWorkload(o *rawObject, m objMeta, pt podTemplate, labels map[string]string, isDeployment bool) *wlInfo {
 	w := &wlInfo{
-		label: m.label, node: o.node, nameNode: m.nameNode,
-		job: true, jobKind: o.kind, jobName: m.name,
-		wl: core.Workload{Namespace: m.namespace, Active: true, Pos: d.pos(o.node)},
-		pc: pt.priorityClassName,
+		label: m.label, objAt: atOf(o.node), nameAt: atOf(m.nameNode),
+		job:    true,
+		wlMore: &wlMore{jobKind: o.kind, jobName: m.name, pc: pt.priorityClassName},
+		wl:     &core.Workload{Namespace: m.namespace, Active: true, Pos: d.pos(o.node)},
 	}
 	type source struct {
 		labels map[string]string
@@ -242,7 +242,7 @@ func (d *decoder) podWorkload(o *rawObject, m objMeta, pt podTemplate, labels ma
 		}
 		w.noQueueLabel = false
 		w.wl.Queue = v
-		w.queue = ref{name: v, node: src.nodes[labelQueueName], path: fp}
+		w.queue = wref{name: v, at: atOf(src.nodes[labelQueueName]), path: fp}
 		labels[labelQueueName] = v
 	}
 	for _, src := range sources {
@@ -286,16 +286,16 @@ func (d *decoder) linkQueuedDeployments(st *state) {
 			continue
 		}
 		if ci := st.config; ci != nil && ci.noPods {
-			at, path := dp.node, key("metadata.labels", labelQueueName)
-			if w.queue.node != nil {
-				at, path = w.queue.node, w.queue.path
+			where, path := dp.node, key("metadata.labels", labelQueueName)
+			if w.queue.at != (at{}) {
+				where, path = w.queue.at.node(), w.queue.path
 			}
-			d.warnObj(w.label, at, path, "the Configuration's integrations.frameworks (%s) enables no pod integration: Kueue does not queue the pods of this %s, so they are placed without quota", d.where(ci.noPodsAt.node.Line, dp.node), dp.dep.Kind)
+			d.warnObj(w.label, where, path, "the Configuration's integrations.frameworks (%s) enables no pod integration: Kueue does not queue the pods of this %s, so they are placed without quota", d.where(ci.noPodsAt.node.Line, dp.node), dp.dep.Kind)
 			continue
 		}
 		if w.noQueueLabel {
 			w.wl.Queue = defaultLocalQueueName
-			w.queue = ref{name: defaultLocalQueueName, node: dp.node, path: key("metadata.labels", labelQueueName)}
+			w.queue = wref{name: defaultLocalQueueName, at: atOf(dp.node), path: key("metadata.labels", labelQueueName)}
 			for i := range w.wl.PodSets {
 				w.wl.PodSets[i].Labels[labelQueueName] = defaultLocalQueueName
 			}
@@ -306,7 +306,7 @@ func (d *decoder) linkQueuedDeployments(st *state) {
 			continue
 		}
 		if !lqs[ns+"/"+w.wl.Queue] {
-			d.warnObj(w.label, w.queue.node, w.queue.path, "LocalQueue %q does not exist in namespace %q: the Workloads of this %s's pods stay pending and its pods stay gated; paste the LocalQueue (kubectl get localqueues -A -o yaml) or fix the queue name", w.wl.Queue, ns, dp.dep.Kind)
+			d.warnObj(w.label, w.queue.at.node(), w.queue.path, "LocalQueue %q does not exist in namespace %q: the Workloads of this %s's pods stay pending and its pods stay gated; paste the LocalQueue (kubectl get localqueues -A -o yaml) or fix the queue name", w.wl.Queue, ns, dp.dep.Kind)
 		}
 		for _, a := range dp.adopted {
 			a.w.wl.ReplicaOf, a.w.wl.PodName = dp.dep.Key(), a.pod
@@ -329,10 +329,11 @@ func (d *decoder) linkQueuedDeployments(st *state) {
 		for k, at := range times {
 			suffix := "-" + strconv.Itoa(k)
 			name := prefix[:min(len(prefix), MaxNameLength-len(suffix))] + suffix
+			wl := *w.wl
 			pw := &wlInfo{
-				label: w.label, node: w.node, nameNode: w.nameNode, queue: w.queue,
-				job: true, jobKind: "Pod", jobName: dp.dep.Name + suffix,
-				wl: w.wl,
+				label: w.label, objAt: w.objAt, nameAt: w.nameAt, queue: w.queue,
+				job: true, wlMore: &wlMore{jobKind: "Pod", jobName: dp.dep.Name + suffix},
+				wl: &wl,
 			}
 			pw.wl.Name, pw.wl.PodName, pw.wl.Arrival, pw.wl.ReplicaOf = name, pw.jobName, at, dp.dep.Key()
 			if !d.registerJobWorkload(st, pw) {

@@ -106,7 +106,7 @@ func (d *decoder) fastWorkload(st *state, o *rawObject) bool {
 	if queueNode == nil || podSetsNode == nil {
 		return false
 	}
-	podSets, ok := fastPodSets(podSetsNode)
+	podSets, ok := d.fastPodSets(podSetsNode)
 	if !ok {
 		return false
 	}
@@ -117,9 +117,9 @@ func (d *decoder) fastWorkload(st *state, o *rawObject) bool {
 		return false
 	}
 	d.obj = label
-	w := &wlInfo{label: label, node: o.node, nameNode: nameNode}
-	w.queue = ref{name: queue, node: queueNode, path: d.join("spec", "queueName")}
-	w.wl = core.Workload{
+	w := &wlInfo{label: label, objAt: atOf(o.node), nameAt: atOf(nameNode)}
+	w.queue = wref{name: queue, at: atOf(queueNode), path: d.join("spec", "queueName")}
+	wl := core.Workload{
 		Namespace:        namespace,
 		Name:             name,
 		Queue:            queue,
@@ -130,6 +130,16 @@ func (d *decoder) fastWorkload(st *state, o *rawObject) bool {
 		TerminationDelay: sa.terminationDelay,
 		PodSets:          podSets,
 		Pos:              d.pos(o.node),
+	}
+	if st.fastWorkloads == nil && st.fastCap > 0 {
+		st.fastWorkloads = make([]core.Workload, 0, st.fastCap)
+	}
+	if n := len(st.fastWorkloads); n < cap(st.fastWorkloads) {
+		st.fastWorkloads = append(st.fastWorkloads, wl)
+		w.wl = &st.fastWorkloads[n]
+	} else {
+		own := wl // only here on the heap: wl would be, in every case
+		w.wl = &own
 	}
 	if d.register(st, "Workload", namespace, name, nameNode, "") { // a new key: checked above
 		st.workloads = append(st.workloads, w)
@@ -216,7 +226,7 @@ func fastAnnotations(n *yaml.Node, sa *simAnnotations) bool {
 }
 
 // fastPodSets reads spec.podSets as podSets does.
-func fastPodSets(n *yaml.Node) ([]core.PodSet, bool) {
+func (d *decoder) fastPodSets(n *yaml.Node) ([]core.PodSet, bool) {
 	if !plainSequence(n) || len(n.Content) == 0 || len(n.Content) > maxPodSets {
 		return nil, false
 	}
@@ -251,7 +261,7 @@ func fastPodSets(n *yaml.Node) ([]core.PodSet, bool) {
 		if template == nil || checkDNSLabel(name) != "" || slices.ContainsFunc(out, func(ps core.PodSet) bool { return ps.Name == name }) {
 			return nil, false
 		}
-		reqs, nonZero, ok := fastPodTemplate(template)
+		reqs, nonZero, ok := d.fastPodTemplate(template)
 		if !ok {
 			return nil, false
 		}
@@ -267,8 +277,9 @@ func fastPodSets(n *yaml.Node) ([]core.PodSet, bool) {
 // NonZeroRequests: what podRequests gives for containers alone (their
 // requests added up; for the non-zero ones each container's cpu and
 // memory, or kube-scheduler's defaults where it requests none), without
-// its intermediate maps.
-func fastPodTemplate(n *yaml.Node) (reqs, nonZero rlist, ok bool) {
+// its intermediate maps, and shared with the pod sets that request the
+// same (d.reqList).
+func (d *decoder) fastPodTemplate(n *yaml.Node) (reqs, nonZero rlist, ok bool) {
 	if !plainMapping(n) || len(n.Content) != 2 || n.Content[0].Value != "spec" {
 		return nil, nil, false
 	}
@@ -280,25 +291,64 @@ func fastPodTemplate(n *yaml.Node) (reqs, nonZero rlist, ok bool) {
 	if !plainSequence(list) || len(list.Content) == 0 {
 		return nil, nil, false
 	}
-	reqs = rlist{}
+	var sum reqKey
 	var cpu, memory core.Amount
 	names := make([]string, 0, len(list.Content))
 	for _, c := range list.Content {
-		name, ok := fastContainer(c, reqs, &cpu, &memory)
+		name, ok := fastContainer(c, &sum, &cpu, &memory)
 		if !ok || slices.Contains(names, name) {
 			return nil, nil, false
 		}
 		names = append(names, name)
 	}
-	return reqs, rlist{core.ResourceCPU: cpu, core.ResourceMemory: memory}, true
+	return d.reqList(sum), d.reqList(reqKey{n: 2, r: [maxKeyResources]core.ResourceName{core.ResourceCPU, core.ResourceMemory}, a: [maxKeyResources]core.Amount{cpu, memory}}), true
+}
+
+// maxKeyResources is how many resources a pod set of the fast path may
+// request (more go to d.workload); maxReqLists bounds how many distinct
+// request lists the decoder shares.
+const (
+	maxKeyResources = 4
+	maxReqLists     = 4096
+)
+
+// reqKey is a request list as a comparable value: n resources, in r with
+// their amounts in a, sorted by name (fastContainer keeps them so).
+type reqKey struct {
+	n int
+	r [maxKeyResources]core.ResourceName
+	a [maxKeyResources]core.Amount
+}
+
+// reqList returns the request list k holds as a map, the same map for
+// every pod set that requests the same (issue 20: on Kueue's scalability
+// shape, 30,000 maps of one or two entries were a fifth of what decoding
+// kept). Nothing writes to a decoded Scenario's request maps: the engine
+// and the views only read them, and config.go's transformations replace
+// them.
+func (d *decoder) reqList(k reqKey) rlist {
+	if l, ok := d.reqLists[k]; ok {
+		return l
+	}
+	l := make(rlist, k.n)
+	for i := range k.n {
+		l[k.r[i]] = k.a[i]
+	}
+	if d.reqLists == nil {
+		d.reqLists = make(map[reqKey]rlist)
+	}
+	if len(d.reqLists) < maxReqLists {
+		d.reqLists[k] = l
+	}
+	return l
 }
 
 // fastContainer reads a container of name, resources.requests and fields
-// the decoder skips, as container does; it adds its requests to reqs and
+// the decoder skips, as container does; it adds its requests to sum and
 // its non-zero cpu and memory to cpu and memory, as podRequests does
 // (addAmounts: an overflowing request sum goes to container, which
 // reports it; the non-zero sums stop at the largest Amount).
-func fastContainer(n *yaml.Node, reqs rlist, cpu, memory *core.Amount) (string, bool) {
+func fastContainer(n *yaml.Node, sum *reqKey, cpu, memory *core.Amount) (string, bool) {
 	if !plainMapping(n) {
 		return "", false
 	}
@@ -331,14 +381,9 @@ func fastContainer(n *yaml.Node, reqs rlist, cpu, memory *core.Amount) (string, 
 					return "", false
 				}
 				amount, err := core.ResourceAmount(r, q.Value)
-				if err != nil || amount < 0 {
+				if err != nil || amount < 0 || !sum.add(r, amount) {
 					return "", false
 				}
-				sum, ok := addAmounts(reqs[r], amount)
-				if !ok {
-					return "", false
-				}
-				reqs[r] = sum
 				switch r {
 				case core.ResourceCPU:
 					nonZeroCPU = amount
@@ -358,4 +403,27 @@ func fastContainer(n *yaml.Node, reqs rlist, cpu, memory *core.Amount) (string, 
 	*cpu, _ = addAmounts(*cpu, nonZeroCPU)
 	*memory, _ = addAmounts(*memory, nonZeroMemory)
 	return name, haveName
+}
+
+// add adds amount of r to k, keeping k sorted by name. It reports false
+// when the sum overflows (addAmounts) or k has no room for another
+// resource.
+func (k *reqKey) add(r core.ResourceName, amount core.Amount) bool {
+	i := 0
+	for i < k.n && k.r[i] < r {
+		i++
+	}
+	if i < k.n && k.r[i] == r {
+		s, ok := addAmounts(k.a[i], amount)
+		k.a[i] = s
+		return ok
+	}
+	if k.n == maxKeyResources {
+		return false
+	}
+	copy(k.r[i+1:k.n+1], k.r[i:k.n])
+	copy(k.a[i+1:k.n+1], k.a[i:k.n])
+	k.r[i], k.a[i] = r, amount
+	k.n++
+	return true
 }

@@ -123,6 +123,8 @@ func TestFastWorkload(t *testing.T) {
 		{"invalid resource name", "memory: 1Gi", "-mem-: 1Gi", false},
 		{"boolean request", "cpu: 500m", "cpu: true", false},
 		{"null request", "cpu: 500m", "cpu: null", false},
+		{"five resources", "              memory: 1Gi\n", "              memory: 1Gi\n              example.com/a: \"1\"\n              example.com/b: \"1\"\n              example.com/c: \"1\"\n", false},
+		{"four resources", "              memory: 1Gi\n", "              memory: 1Gi\n              example.com/a: \"1\"\n              example.com/b: \"1\"\n", true},
 		{"overflowing requests", "        - name: d\n          resources:\n            requests:\n              cpu: \"1\"\n", "        - name: d\n          resources:\n            requests:\n              memory: 8Ei\n        - name: e\n          resources:\n            requests:\n              memory: 8Ei\n", false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -208,7 +210,7 @@ func checkFastWorkload(t *testing.T, data []byte) int {
 		if slow, fast := workloadsSeen(stSlow), workloadsSeen(stFast); !reflect.DeepEqual(slow, fast) {
 			t.Fatalf("fastWorkload's state differs from workload's (-workload +fastWorkload) at line %d:\n%s", root.Line, cmp.Diff(slow, fast))
 		}
-		if !slices.Equal(nodesSeen(stSlow), nodesSeen(stFast)) {
+		if !slices.Equal(nodesSeen(stSlow), nodesSeen(stFast)) || !slices.Equal(positionsSeen(stSlow), positionsSeen(stFast)) {
 			t.Fatalf("fastWorkload's state keeps other nodes than workload's at line %d", root.Line)
 		}
 		if dFast.obj != dSlow.obj || len(dFast.diags) > 0 {
@@ -229,6 +231,7 @@ type seenWorkload struct {
 	HasOwner, Job, PodGroup, NoQueueLabel, Dropped bool
 	AdmittedAt, Latest, RequeueAt                  *time.Time
 	Evicted                                        *core.Eviction
+	JobName, JobKind, AdmissionCQ, WPC, PC         string
 }
 
 // stateSeen is a state's workloads and keys, for cmp.
@@ -241,7 +244,20 @@ type stateSeen struct {
 func nodesSeen(st *state) []*yaml.Node {
 	var out []*yaml.Node
 	for _, w := range st.workloads {
-		out = append(out, w.node, w.nameNode, w.queue.node, w.requeueAtNode, w.admissionCQ.node, w.wpc.node, w.pc.node)
+		if w.wlMore == nil {
+			out = append(out, nil, nil, nil, nil)
+			continue
+		}
+		out = append(out, w.requeueAtNode, w.admissionCQ.node, w.wpc.node, w.pc.node)
+	}
+	return out
+}
+
+// positionsSeen lists the positions a state holds of its Workloads.
+func positionsSeen(st *state) []at {
+	var out []at
+	for _, w := range st.workloads {
+		out = append(out, w.objAt, w.nameAt, w.queue.at)
 	}
 	return out
 }
@@ -252,13 +268,95 @@ func workloadsSeen(st *state) stateSeen {
 		out.Keys[k] = fmt.Sprintf("line %d, by %q", v.line, v.byJob)
 	}
 	for _, w := range st.workloads {
+		more := w.wlMore
+		if more == nil {
+			more = &wlMore{} // fastWorkload's: what d.workload's must hold
+		}
 		out.Workloads = append(out.Workloads, seenWorkload{
-			Workload: w.wl, Label: w.label, UID: w.uid, QueueName: w.queue.name, QueuePath: w.queue.path,
-			HasOwner: w.owner != nil, Job: w.job, PodGroup: w.podGroup, NoQueueLabel: w.noQueueLabel, Dropped: w.dropped,
-			AdmittedAt: w.admittedAt, Latest: w.latest, RequeueAt: w.requeueAt, Evicted: w.evicted,
+			Workload: *w.wl, Label: w.label, UID: w.uid, QueueName: w.queue.name, QueuePath: w.queue.path,
+			HasOwner: w.owner != nil, Job: w.job, PodGroup: more.podGroup, NoQueueLabel: more.noQueueLabel, Dropped: w.dropped,
+			AdmittedAt: more.admittedAt, Latest: w.latest, RequeueAt: more.requeueAt, Evicted: more.evicted,
+			JobName: more.jobName, JobKind: more.jobKind, AdmissionCQ: more.admissionCQ.name, WPC: more.wpc.name, PC: more.pc.name,
 		})
 	}
 	return out
+}
+
+// TestFastWorkloadSharedRequests checks that pod sets that request the
+// same share one request map, whatever the order and split of their
+// containers' requests, and that the others do not.
+func TestFastWorkloadSharedRequests(t *testing.T) {
+	podSet := func(name, containers string) string {
+		return fmt.Sprintf("---\napiVersion: kueue.x-k8s.io/v1beta2\nkind: Workload\nmetadata:\n  name: %s\nspec:\n  queueName: q\n  podSets:\n  - name: main\n    template:\n      spec:\n        containers:\n%s", name, containers)
+	}
+	data := podSet("a", "        - name: c\n          resources:\n            requests: {cpu: \"1\", memory: 1Gi}\n") +
+		podSet("b", "        - name: c\n          resources:\n            requests: {memory: 1Gi, cpu: 1000m}\n") +
+		podSet("c", "        - name: c\n          resources:\n            requests: {memory: 512Mi}\n        - name: d\n          resources:\n            requests: {cpu: 500m, memory: 512Mi}\n        - name: e\n          resources:\n            requests: {cpu: 500m}\n") +
+		podSet("d", "        - name: c\n          resources:\n            requests: {cpu: \"2\", memory: 1Gi}\n") +
+		podSet("e", "        - name: c\n          resources:\n            requests: {cpu: \"1\"}\n")
+	sc, err := Decode("a.yaml", []byte(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sc.Workloads) != 5 {
+		t.Fatalf("got %d workloads, want 5", len(sc.Workloads))
+	}
+	id := func(m map[core.ResourceName]core.Amount) uintptr { return reflect.ValueOf(m).Pointer() }
+	reqs := make([]uintptr, 5)
+	for i, w := range sc.Workloads {
+		reqs[i] = id(w.PodSets[0].Requests)
+	}
+	a := sc.Workloads[0].PodSets[0]
+	want := map[core.ResourceName]core.Amount{core.ResourceCPU: 1000, core.ResourceMemory: 1 << 30}
+	if diff := cmp.Diff(want, a.Requests); diff != "" {
+		t.Errorf("a's requests (-want +got):\n%s", diff)
+	}
+	if reqs[0] != reqs[1] || reqs[0] != reqs[2] {
+		t.Errorf("a, b and c request the same but do not share their map: %v", reqs)
+	}
+	if reqs[0] == reqs[3] || reqs[0] == reqs[4] || reqs[3] == reqs[4] {
+		t.Errorf("a, d and e request differently but share a map: %v", reqs)
+	}
+	// a's non-zero requests are its requests.
+	if id(a.NonZeroRequests) != reqs[0] {
+		t.Errorf("a's non-zero requests are not its requests' map")
+	}
+}
+
+// TestReqKeyAdd checks reqKey.add: sorted by name, sums, overflow and
+// room.
+func TestReqKeyAdd(t *testing.T) {
+	type add struct {
+		r core.ResourceName
+		a core.Amount
+	}
+	for _, c := range []struct {
+		name string
+		adds []add
+		want reqKey
+		ok   bool
+	}{
+		{"none", nil, reqKey{}, true},
+		{"sorted", []add{{"memory", 2}, {"cpu", 1}, {"example.com/gpu", 3}}, reqKey{n: 3, r: [4]core.ResourceName{"cpu", "example.com/gpu", "memory"}, a: [4]core.Amount{1, 3, 2}}, true},
+		{"summed", []add{{"cpu", 1}, {"memory", 2}, {"cpu", 5}}, reqKey{n: 2, r: [4]core.ResourceName{"cpu", "memory"}, a: [4]core.Amount{6, 2}}, true},
+		{"overflow", []add{{"cpu", 1 << 62}, {"cpu", 1 << 62}}, reqKey{}, false},
+		{"four", []add{{"d", 1}, {"c", 1}, {"b", 1}, {"a", 1}}, reqKey{n: 4, r: [4]core.ResourceName{"a", "b", "c", "d"}, a: [4]core.Amount{1, 1, 1, 1}}, true},
+		{"five", []add{{"d", 1}, {"c", 1}, {"b", 1}, {"a", 1}, {"e", 1}}, reqKey{}, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var k reqKey
+			ok := true
+			for _, a := range c.adds {
+				ok = ok && k.add(a.r, a.a)
+			}
+			if ok != c.ok {
+				t.Fatalf("ok = %v, want %v", ok, c.ok)
+			}
+			if ok && k != c.want {
+				t.Errorf("got %+v, want %+v", k, c.want)
+			}
+		})
+	}
 }
 
 // FuzzFastWorkload: checkFastWorkload on any input, from Workloads near
@@ -273,4 +371,76 @@ func FuzzFastWorkload(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		checkFastWorkload(t, data)
 	})
+}
+
+// TestBuildFastWorkloads checks that build gives the Scenario the state's
+// fastWorkloads themselves only when they are its workloads, in order,
+// and otherwise copies each kept workload.
+func TestBuildFastWorkloads(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		fast    []int  // which workloads are in fastWorkloads (by index)
+		order   []int  // st.workloads, by index
+		dropped []bool // by index
+		shared  bool
+	}{
+		{"all fast", []int{0, 1, 2}, []int{0, 1, 2}, nil, true},
+		{"one not fast", []int{0, 1}, []int{0, 1, 2}, nil, false},
+		{"not fast first", []int{1, 2}, []int{0, 1, 2}, nil, false},
+		{"a fast one dropped", []int{0, 1, 2}, []int{0, 1, 2}, []bool{false, true, false}, false},
+		{"the one not fast dropped", []int{0, 1}, []int{0, 1, 2}, []bool{false, false, true}, true},
+		{"another order", []int{0, 1, 2}, []int{1, 0, 2}, nil, false},
+		{"none", nil, nil, nil, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			st := newState()
+			ws := make([]*wlInfo, 3)
+			st.fastWorkloads = make([]core.Workload, 0, 3)
+			for _, i := range c.fast {
+				st.fastWorkloads = append(st.fastWorkloads, core.Workload{Name: fmt.Sprint("w", i)})
+				ws[i] = &wlInfo{wl: &st.fastWorkloads[len(st.fastWorkloads)-1]}
+			}
+			for i := range ws {
+				if ws[i] == nil {
+					ws[i] = &wlInfo{wl: &core.Workload{Name: fmt.Sprint("w", i)}}
+				}
+				ws[i].dropped = c.dropped != nil && c.dropped[i]
+			}
+			var want []string
+			for _, i := range c.order {
+				st.workloads = append(st.workloads, ws[i])
+				if !ws[i].dropped {
+					want = append(want, fmt.Sprint("w", i))
+				}
+			}
+			sc := st.build()
+			var got []string
+			for _, w := range sc.Workloads {
+				got = append(got, w.Name)
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("workloads (-want +got):\n%s", diff)
+			}
+			shared := len(sc.Workloads) > 0 && &sc.Workloads[0] == &st.fastWorkloads[0]
+			if shared != c.shared {
+				t.Errorf("shared = %v, want %v", shared, c.shared)
+			}
+		})
+	}
+}
+
+// TestWlInfoClone checks that a clone's Workload and wlMore are its own.
+func TestWlInfoClone(t *testing.T) {
+	w := &wlInfo{wl: &core.Workload{Name: "a"}, wlMore: &wlMore{jobName: "j"}, label: "l"}
+	c := w.clone()
+	c.wl.Name, c.jobName, c.label = "b", "k", "m"
+	if w.wl.Name != "a" || w.jobName != "j" || w.label != "l" {
+		t.Errorf("changing the clone changed the original: %q, %q, %q", w.wl.Name, w.jobName, w.label)
+	}
+	if c.wl.Name != "b" || c.jobName != "k" {
+		t.Errorf("clone: %q, %q", c.wl.Name, c.jobName)
+	}
+	if (&wlInfo{wl: &core.Workload{}}).clone().wlMore != nil {
+		t.Error("the clone of a wlInfo without wlMore has one")
+	}
 }

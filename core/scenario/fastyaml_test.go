@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 	"go.yaml.in/yaml/v3"
@@ -323,6 +324,9 @@ func fastTableCases() []fastCase {
 		{"multi-line quoted dedented", "a:\n  b: 'c\n  d'\n", false},
 		{"multi-line quoted unclosed", "a: 'b\n  c\n", false},
 		{"multi-line flow", "a: [b,\n  c]\n", false},
+		{"question mark in a flow key", "a: {b?c: 1}\n", false},
+		{"question mark in a flow value", "a: [b?c]\n", false},
+		{"question mark in a block key", "b?c: 1\n", true},
 		{"empty value", "a:\nb: 1\n", false},
 		{"empty entry", "- \n- a\n", false},
 		{"bad dedent", "a:\n    b: 1\n  c: 2\n", false},
@@ -425,6 +429,19 @@ func checkStream(t *testing.T, inputs []Input) bool {
 	}
 	if diff := cmp.Diff(fmt.Sprint(wantErr), fmt.Sprint(gotErr)); diff != "" {
 		t.Fatalf("streamed diagnostics differ (-trees +stream):\n%s", diff)
+	}
+	// The same inputs given as Text: one alone, and every other one of
+	// several (Text and Data together).
+	texts := slices.Clone(inputs)
+	for k := 0; k < len(texts); k += 2 {
+		texts[k] = Input{Name: texts[k].Name, Text: string(texts[k].Data)}
+	}
+	got, gotErr = DecodeFiles(texts)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Fatalf("scenario from Text differs (-trees +stream):\n%s", diff)
+	}
+	if diff := cmp.Diff(fmt.Sprint(wantErr), fmt.Sprint(gotErr)); diff != "" {
+		t.Fatalf("diagnostics from Text differ (-trees +stream):\n%s", diff)
 	}
 	d := &decoder{aliasBudget: MaxAliasNodes}
 	d.layout(inputs)
@@ -663,6 +680,59 @@ func TestSlab(t *testing.T) {
 						t.Errorf("take %d is given take %d's elements: %v, want %v", i, j, got, want)
 					}
 				}
+			}
+		})
+	}
+}
+
+// TestFastChars checks fastChars, which reads eight bytes at a time,
+// against the same rule read one character at a time: every byte value
+// at every place of a run of printable text, and around UTF-8 sequences.
+func TestFastChars(t *testing.T) {
+	slow := func(s string) bool {
+		for _, r := range s {
+			switch {
+			case r == utf8.RuneError, r < ' ' && r != '\n', r >= 0x7f && r < 0xa0,
+				r == 0x2028, r == 0x2029, r == 0xfeff, r == 0xfffe, r == 0xffff:
+				return false
+			}
+		}
+		return true
+	}
+	base := "key: value\n  - é item, ok\n"
+	for c := range 256 {
+		for at := range len(base) {
+			s := base[:at] + string([]byte{byte(c)}) + base[at:]
+			if got, want := fastChars(s), slow(s); got != want {
+				t.Fatalf("fastChars(%q) = %v, want %v", s, got, want)
+			}
+			if got := fastChars([]byte(s)); got != slow(s) {
+				t.Fatalf("fastChars([]byte(%q)) = %v, want %v", s, got, !got)
+			}
+		}
+	}
+	for _, c := range []struct {
+		name string
+		in   string
+		want bool
+	}{
+		{"empty", "", true},
+		{"eight printable", "abcdefgh", true},
+		{"newlines", "\n\n\n\n\n\n\n\n\n", true},
+		{"tab", "abcdefg\t", false},
+		{"DEL", "abcdefg\x7f", false},
+		{"CR", "\rbcdefgh", false},
+		{"NUL", "abc\x00efgh", false},
+		{"line separator", "abcdefg\u2028", false},
+		{"byte-order mark", "\ufeffabcdefgh", false},
+		{"C1 control", "abcdefg\u0085", false},
+		{"invalid UTF-8", "abcdefg\xff", false},
+		{"cut UTF-8", "abcdefg\xc3", false},
+		{"non-breaking space", "abcdefg\u00a0", true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := fastChars(c.in); got != c.want || slow(c.in) != c.want {
+				t.Errorf("fastChars(%q) = %v, the rule %v, want %v", c.in, got, slow(c.in), c.want)
 			}
 		})
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"slices"
+	"strings"
 
 	"go.yaml.in/yaml/v3"
 
@@ -16,6 +17,71 @@ type Input struct {
 	// Name is used only in positions: a path, or "<stdin>".
 	Name string
 	Data []byte
+	// Text is the input when Data is nil. The decoder copies Data before
+	// it decodes, since the caller may change it later, and the names and
+	// values it decodes point into that copy; Text it decodes without a
+	// copy (issue 20: for a 5.8 MB file, that is 5.8 MB less at once, when
+	// the caller reads the file into a string rather than a []byte).
+	Text string
+}
+
+// text is an input's bytes as the caller gave them: Data or Text.
+type text interface{ ~string | ~[]byte }
+
+// isText reports whether the input is given as Text.
+func (in Input) isText() bool { return in.Data == nil && in.Text != "" }
+
+func (in Input) size() int {
+	if in.isText() {
+		return len(in.Text)
+	}
+	return len(in.Data)
+}
+
+// bytes returns the input as a []byte: Data, or a copy of Text (for
+// yaml.v3, and the rare positions that read the input again).
+func (in Input) bytes() []byte {
+	if in.isText() {
+		return []byte(in.Text)
+	}
+	return in.Data
+}
+
+// count is bytes.Count (strings.Count) of sep in the input.
+func (in Input) count(sep string) int {
+	if in.isText() {
+		return strings.Count(in.Text, sep)
+	}
+	return bytes.Count(in.Data, []byte(sep))
+}
+
+func (in Input) looksJSON() bool {
+	if in.isText() {
+		return looksJSON(in.Text)
+	}
+	return looksJSON(in.Data)
+}
+
+func (in Input) deepFlow(limit int) (line, col int, found bool) {
+	if in.isText() {
+		return deepFlow(in.Text, limit)
+	}
+	return deepFlow(in.Data, limit)
+}
+
+func (in Input) mayHoldFirst() int {
+	if in.isText() {
+		return mayHoldFirst(in.Text)
+	}
+	return mayHoldFirst(in.Data)
+}
+
+// parser returns a fast parser of the input (newFastParser).
+func (in Input) parser(base int) *fastParser {
+	if in.isText() {
+		return newFastParser(in.Text, base)
+	}
+	return newFastParser(in.Data, base)
 }
 
 // DecodeFiles decodes and validates several inputs as one scenario: their
@@ -27,6 +93,9 @@ type Input struct {
 // position, then message. MaxInputBytes and MaxObjects bound the inputs
 // together; the alias budget (MaxAliasNodes) is shared too. Otherwise it
 // behaves as Decode, which is DecodeFiles with one input.
+//
+// The decoded Scenario is read-only where it shares: pod sets that
+// request the same may share one Requests (and NonZeroRequests) map.
 func DecodeFiles(inputs []Input) (*core.Scenario, error) {
 	d := &decoder{aliasBudget: MaxAliasNodes}
 	sc := d.run(inputs)
@@ -62,7 +131,7 @@ const maxFileName = 4096
 func (d *decoder) checkSize(inputs []Input) bool {
 	total := 0
 	for k, in := range inputs {
-		total += len(in.Data)
+		total += in.size()
 		if total <= MaxInputBytes {
 			continue
 		}
@@ -90,9 +159,9 @@ func (d *decoder) together() string {
 type fileSpan struct {
 	name string
 	base int
-	// data is the input, for positions inside a ConfigMap's embedded
+	// input is the input, for positions inside a ConfigMap's embedded
 	// Configuration (embedPos).
-	data []byte
+	input Input
 	// slashes are the columns of the \/ escapes unescaped in a JSON input,
 	// per line (see unescapeSlashes).
 	slashes map[int][]int
@@ -106,10 +175,10 @@ func (d *decoder) layout(inputs []Input) {
 	d.files = make([]fileSpan, len(inputs))
 	base := 0
 	for k, in := range inputs {
-		d.files[k] = fileSpan{name: fileName(in.Name), base: base, data: in.Data}
+		d.files[k] = fileSpan{name: fileName(in.Name), base: base, input: in}
 		// yaml.v3 lines are 1-based; one spare line keeps a position just
 		// past the end of an input inside it.
-		base += bytes.Count(in.Data, []byte("\n")) + 2
+		base += in.count("\n") + 2
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
@@ -425,4 +426,40 @@ func unmarshalNumbers(data []byte, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	return dec.Decode(v)
+}
+
+// TestDecodeTextShared checks what Input.Text is for: the names decoded
+// from a Text input point into it (no copy of the input is made), and
+// those decoded from Data do not point into Data, which the caller may
+// change afterwards.
+func TestDecodeTextShared(t *testing.T) {
+	const doc = "apiVersion: kueue.x-k8s.io/v1beta2\nkind: Workload\nmetadata:\n  name: w\n  namespace: ns\nspec:\n  queueName: q\n  podSets:\n  - name: main\n    template:\n      spec:\n        containers:\n        - name: c\n          resources:\n            requests: {cpu: \"1\"}\n"
+	within := func(s string, base *byte, n int) bool {
+		p := uintptr(unsafe.Pointer(unsafe.StringData(s)))
+		b := uintptr(unsafe.Pointer(base))
+		return p >= b && p < b+uintptr(n)
+	}
+	for _, c := range []struct {
+		name   string
+		in     Input
+		shared bool
+	}{
+		{"Text", Input{Name: "a.yaml", Text: doc}, true},
+		{"Data", Input{Name: "a.yaml", Data: []byte(doc)}, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			sc, err := DecodeFiles([]Input{c.in})
+			if err != nil {
+				t.Fatal(err)
+			}
+			base, n := unsafe.StringData(c.in.Text), len(c.in.Text)
+			if !c.in.isText() {
+				base, n = unsafe.SliceData(c.in.Data), len(c.in.Data)
+			}
+			w := sc.Workloads[0]
+			if got := within(w.Name, base, n) && within(w.Queue, base, n); got != c.shared {
+				t.Errorf("the workload's name and queue point into the input: %v, want %v", got, c.shared)
+			}
+		})
+	}
 }

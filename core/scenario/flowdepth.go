@@ -21,7 +21,7 @@ const maxFlowScanDepth = 1000
 // lines of block scalars (| and >). So it never refuses what checkDepth
 // would accept, except for a plain scalar's continuation line that starts
 // with [ or { and leaves a thousand of them open.
-func deepFlow(data []byte, limit int) (line, col int, found bool) {
+func deepFlow[T text](data T, limit int) (line, col int, found bool) {
 	depth := 0
 	var quote byte    // the open quoted scalar's quote, or 0
 	blockParent := -1 // while skipping a block scalar: its parent line's indentation
@@ -116,9 +116,9 @@ func deepFlow(data []byte, limit int) (line, col int, found bool) {
 	return 0, 0, false
 }
 
-func isBlank(ln []byte) bool {
-	for _, c := range ln {
-		if c != ' ' && c != '\t' && c != '\r' {
+func isBlank[T text](ln T) bool {
+	for i := 0; i < len(ln); i++ {
+		if c := ln[i]; c != ' ' && c != '\t' && c != '\r' {
 			return false
 		}
 	}
@@ -126,7 +126,7 @@ func isBlank(ln []byte) bool {
 }
 
 // runeColumn is the 1-based column, in runes, of byte i of ln.
-func runeColumn(ln []byte, i int) int {
+func runeColumn[T text](ln T, i int) int {
 	col := 1
 	for k := 0; k < i; k++ {
 		if ln[k]&0xC0 != 0x80 {

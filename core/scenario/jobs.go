@@ -64,10 +64,10 @@ func jobWorkloadName(kind, name string) string {
 // object o: queue and priority-class labels from m.
 func (d *decoder) jobWorkload(o *rawObject, m objMeta, gvk jobGVK, sa simAnnotations, wlName string) *wlInfo {
 	w := &wlInfo{
-		label: m.label, node: o.node, nameNode: m.nameNode,
-		job: true, jobName: m.name, jobGroup: gvk.group, jobKind: gvk.kind,
+		label: m.label, objAt: atOf(o.node), nameAt: atOf(m.nameNode),
+		job: true, wlMore: &wlMore{jobName: m.name, jobGroup: gvk.group, jobKind: gvk.kind},
 		uid: m.uid, owner: m.owner,
-		wl: core.Workload{
+		wl: &core.Workload{
 			Namespace:        m.namespace,
 			Name:             wlName,
 			Active:           true,
@@ -91,7 +91,7 @@ func (d *decoder) jobLabels(m objMeta, w *wlInfo) {
 			d.errorf(m.labelNodes[labelQueueName], fp, "invalid queue name: %s", msg)
 		}
 		w.wl.Queue = q
-		w.queue = ref{name: q, node: m.labelNodes[labelQueueName], path: fp}
+		w.queue = wref{name: q, at: atOf(m.labelNodes[labelQueueName]), path: fp}
 	} else {
 		w.noQueueLabel = true
 	}

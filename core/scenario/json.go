@@ -26,19 +26,28 @@ import (
 // looksJSON reports whether data is meant as JSON: its first significant
 // byte opens an array, or an object whose first key is double-quoted (or
 // which is empty). A YAML flow mapping with plain keys ({a: 1}) is not.
-func looksJSON(data []byte) bool {
-	data = bytes.TrimLeft(data, " \t\r\n")
-	if len(data) == 0 {
+func looksJSON[T text](data T) bool {
+	i := skipJSONSpace(data, 0)
+	if i == len(data) {
 		return false
 	}
-	switch data[0] {
+	switch data[i] {
 	case '[':
 		return true
 	case '{':
-		rest := bytes.TrimLeft(data[1:], " \t\r\n")
-		return len(rest) > 0 && (rest[0] == '"' || rest[0] == '}')
+		i = skipJSONSpace(data, i+1)
+		return i < len(data) && (data[i] == '"' || data[i] == '}')
 	}
 	return false
+}
+
+// skipJSONSpace returns the index of the first byte of data from i on
+// that is not JSON white space, or len(data).
+func skipJSONSpace[T text](data T, i int) int {
+	for i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\r' || data[i] == '\n') {
+		i++
+	}
+	return i
 }
 
 // jsonError is the first JSON syntax error of input file, at its line and

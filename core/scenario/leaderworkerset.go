@@ -74,7 +74,7 @@ func (d *decoder) leaderWorkerSet(st *state, o *rawObject) {
 		pts = append(pts, s.pt)
 	}
 	for i := int32(0); i < replicas && len(sets) > 0; i++ {
-		w := *proto
+		w := proto.clone()
 		// GetWorkloadName: the owner name is "<name>-<group index>".
 		w.wl.Name = jobWorkloadName(o.kind, fmt.Sprintf("%s-%d", m.name, i))
 		w.wl.PodSets = nil
@@ -82,7 +82,7 @@ func (d *decoder) leaderWorkerSet(st *state, o *rawObject) {
 			w.wl.PodSets = append(w.wl.PodSets, s.pt.podSet(s.name, s.count, ""))
 		}
 		w.pc = firstPriorityClass(pts...)
-		ws = append(ws, &w)
+		ws = append(ws, w)
 	}
 	d.addJob(st, o, m, ws...)
 }

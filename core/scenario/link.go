@@ -122,13 +122,13 @@ func (d *decoder) linkJobs(st *state) {
 		if w.noQueueLabel {
 			if lqs[w.wl.Namespace+"/"+defaultLocalQueueName] {
 				w.wl.Queue = defaultLocalQueueName
-				w.queue = ref{name: defaultLocalQueueName, node: w.node, path: key("metadata.labels", labelQueueName)}
+				w.queue = wref{name: defaultLocalQueueName, at: w.objAt, path: key("metadata.labels", labelQueueName)}
 				if !d.registerJobWorkload(st, w) {
 					w.dropped = true
 					continue
 				}
 			} else {
-				d.warnObj(w.label, w.node, key("metadata.labels", labelQueueName), "%s has no %s label; Kueue does not manage it, so the playground leaves it out", w.jobKind, labelQueueName)
+				d.warnObj(w.label, w.objAt.node(), key("metadata.labels", labelQueueName), "%s has no %s label; Kueue does not manage it, so the playground leaves it out", w.jobKind, labelQueueName)
 				w.dropped = true
 				continue
 			}
@@ -223,7 +223,7 @@ func (d *decoder) registerJobWorkload(st *state, w *wlInfo) bool {
 	obj := d.obj
 	d.obj = w.label
 	defer func() { d.obj = obj }()
-	return d.register(st, "Workload", w.wl.Namespace, w.wl.Name, w.nameNode, w.jobRef())
+	return d.register(st, "Workload", w.wl.Namespace, w.wl.Name, w.nameAt.node(), w.jobRef())
 }
 
 // jobPriority mirrors jobframework.ExtractPriority: the
@@ -280,9 +280,9 @@ func (d *decoder) linkWorkloads(st *state) {
 		}
 		if !lqs[w.wl.Namespace+"/"+w.queue.name] {
 			if w.wl.Admission != nil {
-				d.warnObj(w.label, w.queue.node, w.queue.path, "LocalQueue %q does not exist in namespace %q: the workload keeps its admission, but it could not be queued again after an eviction; paste the LocalQueues too (kubectl get localqueues -A -o yaml)", w.queue.name, w.wl.Namespace)
+				d.warnObj(w.label, w.queue.at.node(), w.queue.path, "LocalQueue %q does not exist in namespace %q: the workload keeps its admission, but it could not be queued again after an eviction; paste the LocalQueues too (kubectl get localqueues -A -o yaml)", w.queue.name, w.wl.Namespace)
 			} else {
-				d.warnObj(w.label, w.queue.node, w.queue.path, "LocalQueue %q does not exist in namespace %q: the workload stays pending; paste the LocalQueue (kubectl get localqueues -A -o yaml) or fix the queue name", w.queue.name, w.wl.Namespace)
+				d.warnObj(w.label, w.queue.at.node(), w.queue.path, "LocalQueue %q does not exist in namespace %q: the workload stays pending; paste the LocalQueue (kubectl get localqueues -A -o yaml) or fix the queue name", w.queue.name, w.wl.Namespace)
 			}
 		}
 		if w.wl.Admission != nil && w.admissionCQ.name != "" && !cqs[w.admissionCQ.name] {
@@ -327,7 +327,7 @@ func (d *decoder) linkTimes(st *state) {
 		if w.wl.Eviction != nil && w.evictedAt != nil {
 			w.wl.Eviction.At = *rel(w.evictedAt)
 		}
-		if w.requeueAt != nil && w.wl.Admission == nil {
+		if w.wlMore != nil && w.requeueAt != nil && w.wl.Admission == nil {
 			w.wl.RequeueAt = rel(w.requeueAt)
 		}
 	}

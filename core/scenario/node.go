@@ -66,6 +66,11 @@ type decoder struct {
 	itemSlab  slab[*yaml.Node]
 	// paths holds the field paths built so far (see maxPaths).
 	paths map[pathKey]string
+	// spareObjects are rawObjects of recycled documents (stream), handed
+	// out again by rawObject.
+	spareObjects []*rawObject
+	// reqLists holds the request lists of the fast path (see reqList).
+	reqLists map[reqKey]rlist
 }
 
 // keepSlabs leaves what smallPairs and items handed out for the last

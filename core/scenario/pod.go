@@ -258,7 +258,7 @@ func (d *decoder) buildPodGroup(g *podGroup) {
 		return
 	}
 	if len(pods) < total {
-		d.warnObj(w.label, w.nameNode, key("metadata.annotations", annotationPodGroupTotalCount), "pod group %q has %d of its %d pods in the file: Kueue creates the group's Workload only once all of them exist, so the playground leaves the group out", group, len(pods), total)
+		d.warnObj(w.label, w.nameAt.node(), key("metadata.annotations", annotationPodGroupTotalCount), "pod group %q has %d of its %d pods in the file: Kueue creates the group's Workload only once all of them exist, so the playground leaves the group out", group, len(pods), total)
 		w.dropped = true
 		return
 	}
@@ -282,7 +282,7 @@ func (d *decoder) buildPodGroup(g *podGroup) {
 		pts = append(pts, p.pt)
 	}
 	if len(w.wl.PodSets) > maxPodSets {
-		d.errorObj(w.label, w.nameNode, "metadata.labels", "pod group %q has %d roles (pods with different scheduling needs); a Workload has at most %d pod sets, so Kueue cannot create it", group, len(w.wl.PodSets), maxPodSets)
+		d.errorObj(w.label, w.nameAt.node(), "metadata.labels", "pod group %q has %d roles (pods with different scheduling needs); a Workload has at most %d pod sets, so Kueue cannot create it", group, len(w.wl.PodSets), maxPodSets)
 		w.dropped = true
 		return
 	}

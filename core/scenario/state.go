@@ -51,7 +51,14 @@ type state struct {
 	deployments []*depInfo
 	podOwners   map[string]*depInfo
 	// workloads holds Workload objects and Jobs, in document order.
-	workloads      []*wlInfo
+	workloads []*wlInfo
+	// fastWorkloads holds the Workloads fastWorkload decodes, in order,
+	// up to its capacity fastCap (stream sets it to the number of
+	// documents at most; 0 leaves each Workload on its own): when they are all the Scenario's workloads, build gives it
+	// the slice rather than a copy (issue 20: 3.4 MB of the 15,000-workload
+	// file, at the decoder's peak). Its elements are never moved.
+	fastWorkloads  []core.Workload
+	fastCap        int
 	priorityClass  map[string]*pcInfo
 	workloadPClass map[string]*pcInfo
 	// defaultPriorityClass is the PriorityClass with globalDefault: true.
@@ -113,20 +120,93 @@ type pcInfo struct {
 	node          *yaml.Node
 }
 
+// at is where a node is: its (shifted) line and column, all the state
+// keeps of the nodes every Workload has, which the cross-object checks
+// read only for positions (issue 20: three kept 176-byte yaml.Nodes per
+// Workload were 7.9 MB of decoding the 15,000-workload file). The zero at
+// is no position.
+type at struct{ line, col int }
+
+// atOf is where n is; the zero at for nil.
+func atOf(n *yaml.Node) at {
+	if n == nil {
+		return at{}
+	}
+	return at{n.Line, n.Column}
+}
+
+// node returns a node at a, for the functions that report about nodes;
+// nil for the zero at.
+func (a at) node() *yaml.Node {
+	if a == (at{}) {
+		return nil
+	}
+	return &yaml.Node{Line: a.line, Column: a.col}
+}
+
+// wref is a ref a Workload keeps: the name, where it is written, and the
+// field path.
+type wref struct {
+	name string
+	at   at
+	path string
+}
+
 // wlInfo is a decoded Workload, or a Job that becomes one.
 type wlInfo struct {
-	wl    core.Workload
+	// wl is the Workload: for those fastWorkload decodes, an element of
+	// state.fastWorkloads, which build can give the Scenario as they are.
+	wl    *core.Workload
 	label string
 	// queue is spec.queueName (or the Job's queue-name label).
-	queue ref
-	// node is the object's mapping; nameNode its metadata.name.
-	node, nameNode *yaml.Node
-
-	// admittedAt is the QuotaReserved condition's lastTransitionTime.
-	admittedAt *time.Time
+	queue wref
+	// objAt is where the object's mapping is; nameAt its metadata.name.
+	objAt, nameAt at
 	// latest is the latest lastTransitionTime of any condition: the file's
 	// virtual time 0 is the latest over all workloads (linkTimes).
 	latest *time.Time
+	// job is set for Jobs (any job kind Kueue queues: batch/v1 Job,
+	// JobSet, ...).
+	job bool
+
+	// uid is the object's metadata.uid; owner its controller
+	// ownerReference (Workload objects: the job that owns it).
+	uid   string
+	owner *ownerRef
+	// mergedInto is the Workload object that is this job's workload (its
+	// controller ownerReference names the job); the job is then dropped.
+	mergedInto *wlInfo
+
+	// dropped workloads are left out of the Scenario (finished, or a Job
+	// Kueue does not manage).
+	dropped bool
+
+	// wlMore is the rest, which only Jobs and Workload objects with a
+	// status have: it is nil for the Workloads fastWorkload decodes (issue
+	// 20: their state is 416 bytes rather than 640), and every read of
+	// its fields is behind w.job, w.wl.Admission or w.wl.Eviction, or in
+	// the decoding of a Job or of d.workload.
+	*wlMore
+}
+
+// clone returns a copy of w with a Workload and a wlMore of its own (the
+// slices and maps in them are shared).
+func (w *wlInfo) clone() *wlInfo {
+	c := *w
+	wl := *w.wl
+	c.wl = &wl
+	if w.wlMore != nil {
+		more := *w.wlMore
+		c.wlMore = &more
+	}
+	return &c
+}
+
+// wlMore is the part of a wlInfo that Workloads of the fast path do not
+// have.
+type wlMore struct {
+	// admittedAt is the QuotaReserved condition's lastTransitionTime.
+	admittedAt *time.Time
 	// evicted is the Evicted=True condition; evictedAt its time.
 	evicted   *core.Eviction
 	evictedAt *time.Time
@@ -136,8 +216,7 @@ type wlInfo struct {
 	// admissionCQ is status.admission.clusterQueue.
 	admissionCQ ref
 
-	// Jobs only (any job kind Kueue queues: batch/v1 Job, JobSet, ...).
-	job     bool
+	// Jobs only.
 	jobName string
 	// jobGroup and jobKind are the API group ("batch", "jobset.x-k8s.io")
 	// and kind of the job object, for matching the controller
@@ -152,18 +231,6 @@ type wlInfo struct {
 	// wpc is the kueue.x-k8s.io/priority-class label; pc the pod template's
 	// priorityClassName.
 	wpc, pc ref
-
-	// uid is the object's metadata.uid; owner its controller
-	// ownerReference (Workload objects: the job that owns it).
-	uid   string
-	owner *ownerRef
-	// mergedInto is the Workload object that is this job's workload (its
-	// controller ownerReference names the job); the job is then dropped.
-	mergedInto *wlInfo
-
-	// dropped workloads are left out of the Scenario (finished, or a Job
-	// Kueue does not manage).
-	dropped bool
 }
 
 // depInfo is a decoded Deployment or ReplicaSet.
@@ -239,6 +306,25 @@ type scaleRef struct {
 	path     string
 }
 
+// onlyFast reports whether the kept workloads (kept of them) are
+// st.fastWorkloads, in order.
+func (st *state) onlyFast(kept int) bool {
+	if kept == 0 || kept != len(st.fastWorkloads) {
+		return false
+	}
+	i := 0
+	for _, w := range st.workloads {
+		if w.dropped {
+			continue
+		}
+		if w.wl != &st.fastWorkloads[i] {
+			return false
+		}
+		i++
+	}
+	return true
+}
+
 // build assembles the Scenario.
 func (st *state) build() *core.Scenario {
 	sc := st.scenario.sc
@@ -260,19 +346,29 @@ func (st *state) build() *core.Scenario {
 			kept++
 		}
 	}
-	sc.Workloads = make([]core.Workload, 0, kept)
 	// index maps a kept workload to its index in sc.Workloads, for the
 	// Deployments (only: a map of 15,000 workloads is not free).
 	var index map[*wlInfo]int
 	if len(st.deployments) > 0 {
 		index = make(map[*wlInfo]int, kept)
 	}
-	for _, w := range st.workloads {
-		if !w.dropped {
-			if index != nil {
-				index[w] = len(sc.Workloads)
+	if st.onlyFast(kept) {
+		sc.Workloads = st.fastWorkloads[:kept:kept]
+	} else {
+		sc.Workloads = make([]core.Workload, 0, kept)
+		for _, w := range st.workloads {
+			if !w.dropped {
+				sc.Workloads = append(sc.Workloads, *w.wl)
 			}
-			sc.Workloads = append(sc.Workloads, w.wl)
+		}
+	}
+	if index != nil {
+		i := 0
+		for _, w := range st.workloads {
+			if !w.dropped {
+				index[w] = i
+				i++
+			}
 		}
 	}
 	sc.Nodes = st.nodes

@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"bytes"
+	"strings"
 
 	"go.yaml.in/yaml/v3"
 
@@ -30,17 +31,17 @@ func (d *decoder) stream(inputs []Input) (*core.Scenario, bool) {
 	last := -1 // the last input that may hold a decodedFirst object
 	marks := make([]int, len(inputs))
 	for k, in := range inputs {
-		if looksJSON(in.Data) {
+		if in.looksJSON() {
 			return nil, false
 		}
 		// deepFlow cannot find flow nesting deeper than maxFlowScanDepth
 		// with fewer brackets than that; counting them is much cheaper.
-		if bytes.Count(in.Data, []byte("["))+bytes.Count(in.Data, []byte("{")) > maxFlowScanDepth {
-			if _, _, deep := deepFlow(in.Data, maxFlowScanDepth); deep {
+		if in.count("[")+in.count("{") > maxFlowScanDepth {
+			if _, _, deep := in.deepFlow(maxFlowScanDepth); deep {
 				return nil, false
 			}
 		}
-		marks[k] = mayHoldFirst(in.Data)
+		marks[k] = in.mayHoldFirst()
 		if marks[k] >= 0 {
 			last = k
 		}
@@ -51,7 +52,7 @@ func (d *decoder) stream(inputs []Input) (*core.Scenario, bool) {
 	// reported as runTrees would, but without holding 60,000 trees.
 	maybe := 0
 	for _, in := range inputs {
-		maybe += bytes.Count(in.Data, []byte("\n---")) + 1
+		maybe += in.count("\n---") + 1
 	}
 	if maybe > MaxObjects {
 		line, col, over, ok := d.countDocs(inputs)
@@ -67,6 +68,7 @@ func (d *decoder) stream(inputs []Input) (*core.Scenario, bool) {
 	// Most documents are one object with a key: the map is sized for them
 	// rather than grown (and rehashed) as 15,000 Workloads come.
 	st.keys = make(map[string]keyInfo, min(maybe, MaxObjects))
+	st.fastCap = min(maybe, MaxObjects)
 	d.streaming = true
 	d.pairSlab.size, d.itemSlab.size = nodeChunk, contentChunk
 	defer func() { d.streaming = false }()
@@ -82,7 +84,7 @@ func (d *decoder) stream(inputs []Input) (*core.Scenario, bool) {
 	docs, objects := 0, 0
 	var objs []*rawObject
 	for k, in := range inputs {
-		p := newFastParser(in.Data, d.files[k].base)
+		p := in.parser(d.files[k].base)
 		if p == nil {
 			return nil, false
 		}
@@ -120,11 +122,13 @@ func (d *decoder) stream(inputs []Input) (*core.Scenario, bool) {
 					waiting = append(waiting, o)
 				}
 			}
-			clear(objs)
 			if recycle {
 				p.recycle()
 				d.recycleSlabs()
-			} else {
+				d.spareObjects = append(d.spareObjects, objs...)
+			}
+			clear(objs)
+			if !recycle {
 				d.keepSlabs()
 			}
 			if !flushed && (k > last || k == last && p.cur > marks[k]) {
@@ -151,7 +155,7 @@ func (d *decoder) stream(inputs []Input) (*core.Scenario, bool) {
 func (d *decoder) countDocs(inputs []Input) (line, col int, over, ok bool) {
 	docs := 0
 	for k, in := range inputs {
-		p := newFastParser(in.Data, d.files[k].base)
+		p := in.parser(d.files[k].base)
 		if p == nil {
 			return 0, 0, false, false
 		}
@@ -177,13 +181,13 @@ func (d *decoder) countDocs(inputs []Input) (line, col int, over, ok bool) {
 // none. Without an escape (\x, \u, \U) in a double-quoted scalar, which
 // the fast parser decodes, a scalar can only have the value "Scenario"
 // when the input holds those letters.
-func mayHoldFirst(data []byte) int {
+func mayHoldFirst[T text](data T) int {
 	last := -1
 	for _, m := range []string{"Scenario", "Configuration", "ConfigMap", `\x`, `\u`, `\U`} {
 		// Forward, occurrence after occurrence: bytes.Index is much faster
 		// than bytes.LastIndex, and the words are rare.
 		for at := 0; ; {
-			i := bytes.Index(data[at:], []byte(m))
+			i := indexOf(data[at:], m)
 			if i < 0 {
 				break
 			}
@@ -192,6 +196,14 @@ func mayHoldFirst(data []byte) int {
 		}
 	}
 	return last
+}
+
+// indexOf is bytes.Index (strings.Index) of sep in s.
+func indexOf[T text](s T, sep string) int {
+	if b, ok := any(s).([]byte); ok {
+		return bytes.Index(b, []byte(sep))
+	}
+	return strings.Index(string(s), sep)
 }
 
 // dispatchStream decodes o. The state keeps some nodes of a Workload,
@@ -212,8 +224,10 @@ func (d *decoder) dispatchStream(st *state, o *rawObject) {
 		d.dispatch(st, o)
 	}
 	for _, w := range st.workloads[n:] {
-		for _, np := range []**yaml.Node{&w.node, &w.nameNode, &w.queue.node, &w.requeueAtNode, &w.admissionCQ.node, &w.wpc.node, &w.pc.node} {
-			*np = d.keepNode(*np)
+		if w.wlMore != nil {
+			for _, np := range []**yaml.Node{&w.requeueAtNode, &w.admissionCQ.node, &w.wpc.node, &w.pc.node} {
+				*np = d.keepNode(*np)
+			}
 		}
 		if w.owner != nil {
 			w.owner.node = d.keepNode(w.owner.node)

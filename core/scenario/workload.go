@@ -22,7 +22,7 @@ const defaultPodSetName = "main"
 func (d *decoder) workload(st *state, o *rawObject, v1beta1 bool) {
 	m, rest := d.begin(o, true, nameSubdomain)
 	sa := d.annotations(m, annWorkload, o.kind)
-	w := &wlInfo{label: m.label, node: o.node, nameNode: m.nameNode, uid: m.uid, owner: m.owner}
+	w := &wlInfo{label: m.label, objAt: atOf(o.node), nameAt: atOf(m.nameNode), uid: m.uid, owner: m.owner, wlMore: &wlMore{}}
 	wl := core.Workload{
 		Namespace:        m.namespace,
 		Name:             m.name,
@@ -49,7 +49,7 @@ func (d *decoder) workload(st *state, o *rawObject, v1beta1 bool) {
 					d.errorf(p.val, fp, "invalid LocalQueue name: %s", msg)
 				}
 				wl.Queue = s
-				w.queue = ref{name: s, node: p.val, path: fp}
+				w.queue = wref{name: s, at: atOf(p.val), path: fp}
 			}
 		case "priority":
 			if v, ok := d.int32v(p.val, fp, -1<<31); ok {
@@ -108,7 +108,7 @@ func (d *decoder) workload(st *state, o *rawObject, v1beta1 bool) {
 		className = ""
 	}
 	wl.PriorityClass = className
-	if w.queue.node == nil {
+	if w.queue.at == (at{}) {
 		d.errorf(orNode(specNode, o.node), "spec.queueName", "missing required field \"queueName\": a Workload must name the LocalQueue it is submitted to")
 	}
 	if !havePodSets {
@@ -134,7 +134,7 @@ func (d *decoder) workload(st *state, o *rawObject, v1beta1 bool) {
 		d.warnf(cond.finishedNode, "status.conditions", "the Workload has finished (condition Finished is True): Kueue no longer counts it, so the playground leaves it out")
 		w.dropped = true
 	}
-	w.wl = wl
+	w.wl = &wl
 	if m.name == "" || !d.register(st, "Workload", m.namespace, m.name, m.nameNode, "") {
 		return
 	}
