@@ -134,7 +134,7 @@ func (d *decoder) embedded(v *yaml.Node, path string) *yaml.Node {
 		l, c := where(line, col)
 		return &yaml.Node{Line: l, Column: c}
 	}
-	if line, col, deep := deepFlow(text, maxFlowScanDepth); deep {
+	if line, col, deep := deepFlow(v.Value, maxFlowScanDepth); deep {
 		d.errorf(at(line, col), path, "YAML nesting is deeper than %d levels (MaxDepth)", MaxDepth)
 		return nil
 	}

@@ -111,6 +111,13 @@ type rawObject struct {
 }
 
 func (d *decoder) run(inputs []Input) *core.Scenario {
+	total := 0
+	for _, in := range inputs {
+		total += in.size()
+	}
+	if total <= MaxInputBytes { // else checkSize refuses them, uncopied
+		inputs = asText(inputs)
+	}
 	d.layout(inputs)
 	if !d.checkSize(inputs) {
 		return nil

@@ -183,7 +183,7 @@ func checkFastWorkload(t *testing.T, data []byte) int {
 		}
 		run := func(useFast bool) (*decoder, *state, bool) {
 			d := &decoder{aliasBudget: MaxAliasNodes}
-			d.layout([]Input{{Name: "a.yaml", Data: data}})
+			d.layout([]Input{{Name: "a.yaml", Text: string(data)}})
 			st := newState()
 			// One Workload already there: a duplicate of it must go to
 			// workload.

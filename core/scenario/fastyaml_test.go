@@ -409,6 +409,7 @@ func TestFastYAMLPositions(t *testing.T) {
 // for everything.
 func decodeTrees(inputs []Input) (*core.Scenario, error) {
 	d := &decoder{aliasBudget: MaxAliasNodes}
+	inputs = asText(inputs)
 	d.layout(inputs)
 	var sc *core.Scenario
 	if d.checkSize(inputs) {
@@ -444,6 +445,7 @@ func checkStream(t *testing.T, inputs []Input) bool {
 		t.Fatalf("diagnostics from Text differ (-trees +stream):\n%s", diff)
 	}
 	d := &decoder{aliasBudget: MaxAliasNodes}
+	inputs = asText(inputs)
 	d.layout(inputs)
 	_, ok := d.stream(inputs)
 	return ok

@@ -1,7 +1,6 @@
 package scenario
 
 import (
-	"bytes"
 	"fmt"
 	"slices"
 	"strings"
@@ -25,64 +24,49 @@ type Input struct {
 	Text string
 }
 
-// text is an input's bytes as the caller gave them: Data or Text.
+// text is an input's bytes: a string, or a []byte for yaml.v3's path.
 type text interface{ ~string | ~[]byte }
 
-// isText reports whether the input is given as Text.
-func (in Input) isText() bool { return in.Data == nil && in.Text != "" }
+// asText returns the inputs with each Data copied into Text (the one copy
+// the decoder makes: the names and values it decodes point into it), so
+// that the scans below have one form, a string. An input given as Text is
+// not copied. (Issue 20: keeping a []byte form of every scan beside the
+// string one cost the page's WebAssembly about 9 KB with brotli.)
+func asText(inputs []Input) []Input {
+	out := make([]Input, len(inputs))
+	for k, in := range inputs {
+		out[k] = Input{Name: in.Name, Text: in.Text}
+		if in.Data != nil {
+			out[k].Text = string(in.Data)
+		}
+	}
+	return out
+}
 
 func (in Input) size() int {
-	if in.isText() {
-		return len(in.Text)
+	if in.Data != nil {
+		return len(in.Data)
 	}
-	return len(in.Data)
+	return len(in.Text)
 }
 
-// bytes returns the input as a []byte: Data, or a copy of Text (for
-// yaml.v3, and the rare positions that read the input again).
-func (in Input) bytes() []byte {
-	if in.isText() {
-		return []byte(in.Text)
-	}
-	return in.Data
-}
+// bytes returns a copy of the input's Text as a []byte (for yaml.v3, and
+// the rare positions that read the input again).
+func (in Input) bytes() []byte { return []byte(in.Text) }
 
-// count is bytes.Count (strings.Count) of sep in the input.
-func (in Input) count(sep string) int {
-	if in.isText() {
-		return strings.Count(in.Text, sep)
-	}
-	return bytes.Count(in.Data, []byte(sep))
-}
+// count is strings.Count of sep in the input's Text.
+func (in Input) count(sep string) int { return strings.Count(in.Text, sep) }
 
-func (in Input) looksJSON() bool {
-	if in.isText() {
-		return looksJSON(in.Text)
-	}
-	return looksJSON(in.Data)
-}
+func (in Input) looksJSON() bool { return looksJSON(in.Text) }
 
 func (in Input) deepFlow(limit int) (line, col int, found bool) {
-	if in.isText() {
-		return deepFlow(in.Text, limit)
-	}
-	return deepFlow(in.Data, limit)
+	return deepFlow(in.Text, limit)
 }
 
-func (in Input) mayHoldFirst() int {
-	if in.isText() {
-		return mayHoldFirst(in.Text)
-	}
-	return mayHoldFirst(in.Data)
-}
+func (in Input) mayHoldFirst() int { return mayHoldFirst(in.Text) }
 
-// parser returns a fast parser of the input (newFastParser).
-func (in Input) parser(base int) *fastParser {
-	if in.isText() {
-		return newFastParser(in.Text, base)
-	}
-	return newFastParser(in.Data, base)
-}
+// parser returns a fast parser of the input's Text (newFastParser).
+func (in Input) parser(base int) *fastParser { return newFastParser(in.Text, base) }
 
 // DecodeFiles decodes and validates several inputs as one scenario: their
 // objects form one cluster, so a LocalQueue in one input may name a

@@ -453,7 +453,7 @@ func TestDecodeTextShared(t *testing.T) {
 				t.Fatal(err)
 			}
 			base, n := unsafe.StringData(c.in.Text), len(c.in.Text)
-			if !c.in.isText() {
+			if c.in.Data != nil {
 				base, n = unsafe.SliceData(c.in.Data), len(c.in.Data)
 			}
 			w := sc.Workloads[0]
