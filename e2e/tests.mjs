@@ -2044,8 +2044,8 @@ status:
       t.budget("scalabilityBlockedMs", blocked, { unit: "ms", label: "15,000 workloads: long tasks in all" });
       t.budget("scalabilityEngineDecodeMs", engine["kueueplay:engine-decode"], { unit: "ms", label: "  worker: decode" });
       t.budget("scalabilityEngineSimulateMs", engine["kueueplay:engine-simulate"], { unit: "ms", label: "  worker: simulate" });
-      t.budget("scalabilityEngineLayoutMs", engine["kueueplay:engine-layout"], { unit: "ms", label: "  worker: view model, diff, event log, marks and first step laid out" });
-      t.budget("scalabilitySetRunMs", engine["kueueplay:set-run"], { unit: "ms", label: "  page: marks and the event log's first entries drawn" });
+      t.budget("scalabilityEngineLayoutMs", engine["kueueplay:engine-layout"], { unit: "ms", label: "  worker: view model, summary, diff and first step laid out (before the first answer)" });
+      t.budget("scalabilitySetRunMs", engine["kueueplay:set-run"], { unit: "ms", label: "  page: the event log's first entries and first 250 marks drawn (after the result)" });
       t.budget("scalabilityOverviewMs", engine["kueueplay:overview"], { unit: "ms", label: "  Overview: asked, computed and laid out by the worker, drawn" });
     },
   },

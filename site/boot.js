@@ -426,6 +426,8 @@
   // hears of each step drawn.
   const $ = (id) => document.getElementById(id);
   const all = (el, sel) => el.querySelectorAll(sel);
+  // marksPart is how many of the scrubber's marks are drawn in a task.
+  const marksPart = 250;
   const views = {
     // run: the id of the run on screen (the worker's answers about an
     // older one are dropped); cmp: Compare mode, with the right-hand run
@@ -439,6 +441,7 @@
     set(info) {
       views.info = info;
       views.want = null;
+      views.shown = { left: null, right: null };
     },
     step(left, right) {
       views.want = { left, right, start: performance.now() };
@@ -472,13 +475,80 @@
       const app = $("app");
       app.dataset.step = String(i);
       app.dataset.steps = String(n);
+      views.markMarks(i);
+      if (views.onStep) views.onStep(i);
+      performance.measure("kueueplay:step", { start, end: performance.now() });
+    },
+    // markMarks marks step i (and, in Compare mode, the first
+    // difference) among the scrubber's marks.
+    markMarks(i) {
       const marks = $("marks");
       for (const m of all(marks, ".current, .differs")) m.classList.remove("current", "differs");
       const d = views.info.diff;
       if (views.info.cmp && d) marks.querySelector(`[data-goto-step="${d.leftStep}"]`)?.classList.add("differs");
       marks.querySelector(`[data-goto-step="${i}"]`)?.classList.add("current");
-      if (views.onStep) views.onStep(i);
-      performance.measure("kueueplay:step", { start, end: performance.now() });
+    },
+    // panels draws a run's whole-run panels, which the worker sends after
+    // the result whose first step is already on screen (Go has set
+    // views.info from that result in an earlier task): each side's event
+    // log with its first entries, and the scrubber's marks (null past
+    // layout.MaxMarks: the scrubber alone). The steps shown are marked
+    // in them.
+    panels(m) {
+      if (m.id !== views.info.run) return;
+      const start = performance.now();
+      const logs = m.logs || [];
+      for (let k = 0; k < logs.length; k++) {
+        const root = $(k ? "view-right" : "view-left");
+        const log = root.querySelector('[data-panel="events"] .panel-body');
+        boot.render(log, logs[k]);
+        const v = k ? views.shown.right : views.shown.left;
+        if (v != null) views.markLog(log, v);
+      }
+      views.marks(m.id, m.marks);
+      views.markMarks(views.shown.left ?? 0);
+      performance.measure("kueueplay:set-run", { start, end: performance.now() });
+    },
+    // shown is the step on screen on each side.
+    shown: { left: null, right: null },
+    // markLog marks the entries of step index in a side's event log and
+    // scrolls the log itself to them, never the page (scrollIntoView
+    // would move every scrolling ancestor).
+    markLog(log, index) {
+      for (const li of all(log, "li.current")) {
+        li.classList.remove("current");
+        li.removeAttribute("aria-current");
+      }
+      const cur = all(log, `li[data-step="${index}"]`);
+      for (const li of cur) {
+        li.classList.add("current");
+        li.setAttribute("aria-current", "step");
+      }
+      if (cur.length) {
+        const top = cur[0].offsetTop;
+        if (top < log.scrollTop || top + cur[0].offsetHeight > log.scrollTop + log.clientHeight) {
+          log.scrollTop = Math.max(0, top - Math.floor(log.clientHeight / 3));
+        }
+      }
+    },
+    // marks draws the scrubber's marks (tree, an svg of one rect a step)
+    // for run id: the svg with its first marksPart marks at once, the
+    // rest marksPart a task (the 1,883 marks of Kueue's scalability test
+    // are 366 KB of tree, 0.1-0.3 s of the page's thread in one task),
+    // unless a newer run has come meanwhile. The step shown is marked in
+    // each part.
+    marks(id, tree) {
+      if (!tree) return $("marks").replaceChildren();
+      const kids = tree[3] || [];
+      boot.render($("marks"), [tree[0], tree[1], tree[2], kids.slice(0, marksPart)]);
+      const svg = $("marks").firstElementChild;
+      const part = (from) => {
+        if (id !== views.info.run || svg.parentNode !== $("marks")) return;
+        for (const k of kids.slice(from, from + marksPart)) svg.append(make(k, true));
+        views.markMarks(views.shown.left ?? 0);
+        if (from + marksPart < kids.length) setTimeout(part, 0, from + marksPart);
+      };
+      if (kids.length > marksPart) setTimeout(part, 0, marksPart);
     },
     // log appends a part of a side's event log (wasm/worker.go sends a
     // long log in parts, each handled in its own task), marking the
@@ -509,24 +579,8 @@
         root.querySelector(`[data-panel="${name}"]`).hidden = !v.cluster;
         if (v.cluster) boot.render(panel(name), v[name]);
       }
-      // Mark the log entries of this step; scroll the log itself, never
-      // the page (scrollIntoView would move every scrolling ancestor).
-      const log = panel("events");
-      for (const li of all(log, "li.current")) {
-        li.classList.remove("current");
-        li.removeAttribute("aria-current");
-      }
-      const cur = all(log, `li[data-step="${v.index}"]`);
-      for (const li of cur) {
-        li.classList.add("current");
-        li.setAttribute("aria-current", "step");
-      }
-      if (cur.length) {
-        const top = cur[0].offsetTop;
-        if (top < log.scrollTop || top + cur[0].offsetHeight > log.scrollTop + log.clientHeight) {
-          log.scrollTop = Math.max(0, top - Math.floor(log.clientHeight / 3));
-        }
-      }
+      views.shown[k ? "right" : "left"] = v.index;
+      views.markLog(panel("events"), v.index);
       // Compare mode: at the first difference, outline what differs.
       const d = views.info.diff;
       if (views.info.cmp && d && d.workload && v.index === (k ? d.rightStep : d.leftStep)) {
@@ -550,6 +604,7 @@
   worker.onmessage = (e) => {
     const m = typeof e.data === "string" ? JSON.parse(e.data) : e.data;
     if (m.type === "step") views.answer(m);
+    else if (m.type === "panels") views.panels(m);
     else if (m.type === "log") views.log(m);
     else if (boot.engine.onMessage) boot.engine.onMessage(m);
   };

@@ -30,8 +30,14 @@ const yieldEvery = 30
 //	{type: "overview", seq}
 //	{type: "download", seq, what: "json"|"svg", step, theme, heading}
 //
-// After a result come its event logs' further entries, a part a message
-// ({type: "log", id, variant, items}).
+// A run is answered with one "result" message carrying what the page
+// paints first: the scenario's problems (decoded), the summary, the first
+// difference and the first step's panels, laid out. The whole-run panels
+// follow in a "panels" message (the event logs' first entries and the
+// scrubber's marks), then the event logs' further entries, a part a
+// message ({type: "log", id, variant, items}); site/boot.js draws these
+// two without the page's Go. A run slow enough to report progress sends
+// its problems ("decoded") before its first progress line instead.
 //
 // Its answers are a message (below) as one JSON string, which the page
 // reads with one JSON.parse (site/boot.js), laid-out trees included, so
@@ -64,18 +70,20 @@ type message struct {
 	Variant int   `json:"variant"`
 	Cycle   int   `json:"cycle"`
 	TimeMs  int64 `json:"timeMs"`
-	// decoded: engine.Decoded, as a string the page's Go reads.
+	// decoded, or result when no "decoded" came before it: engine.Decoded,
+	// as a string the page's Go reads, and how long decoding took.
 	Decoded string  `json:"decoded,omitempty"`
 	Ms      float64 `json:"ms"`
-	// result: engine.Summary as a string the page's Go reads, the sides'
-	// event logs, the left one's marks, the first difference, laid out,
-	// and the first step to show.
-	Summary    string            `json:"summary,omitempty"`
-	Logs       []json.RawMessage `json:"logs,omitempty"`
-	Marks      json.RawMessage   `json:"marks,omitempty"`
-	Difference json.RawMessage   `json:"difference,omitempty"`
-	SimulateMs float64           `json:"simulateMs"`
-	LayoutMs   float64           `json:"layoutMs"`
+	// result: engine.Summary as a string the page's Go reads, the first
+	// difference, laid out, and the first step to show.
+	Summary    string          `json:"summary,omitempty"`
+	Difference json.RawMessage `json:"difference,omitempty"`
+	SimulateMs float64         `json:"simulateMs"`
+	LayoutMs   float64         `json:"layoutMs"`
+	// panels: the sides' event logs (their first entries) and the left
+	// one's marks, laid out.
+	Logs  []json.RawMessage `json:"logs,omitempty"`
+	Marks json.RawMessage   `json:"marks,omitempty"`
 	// result, step; Start is a step request's, sent back for the page's
 	// measure.
 	View  *pairView `json:"view,omitempty"`
@@ -103,7 +111,7 @@ func serveWorker() {
 			w.current = id
 			var req engine.Request
 			if err := json.Unmarshal([]byte(m.Get("request").String()), &req); err != nil {
-				post(message{Type: "decoded", ID: id, Decoded: mustJSON(engine.Decoded{Error: "the page's request: " + err.Error()})})
+				post(message{Type: "result", ID: id, Decoded: mustJSON(engine.Decoded{Error: "the page's request: " + err.Error()})})
 				return nil
 			}
 			go w.run(id, req, m.Get("text").String(), m.Get("left").Int(), m.Get("right").Int())
@@ -190,8 +198,11 @@ func mustJSON(v any) string {
 func (w *worker) stopped(id int) bool { return w.current != id || w.cancelled[id] }
 
 // run decodes and simulates one request in its own goroutine, then holds
-// the result as the session and sends its summary, its whole-run panels
-// and the steps left and right (right -1: aligned with left).
+// the result as the session and answers: first the "result" the page
+// paints (the scenario's problems unless sent before, the summary and the
+// steps left and right; right -1: aligned with left), then the whole-run
+// panels, which cost more to lay out (a stopped long run's event log and
+// marks) and are drawn after it.
 func (w *worker) run(id int, req engine.Request, text string, left, right int) {
 	defer delete(w.cancelled, id)
 	defer func() {
@@ -202,9 +213,19 @@ func (w *worker) run(id int, req engine.Request, text string, left, right int) {
 	t0 := now()
 	sc, dec := engine.Decode(req.File, []byte(text))
 	text = ""
-	post(message{Type: "decoded", ID: id, Decoded: mustJSON(dec), Ms: now() - t0})
+	// decoded is the scenario's problems, sent with the first progress
+	// line or else with the result: one message for a quick run.
+	decoded := message{Type: "decoded", ID: id, Decoded: mustJSON(dec), Ms: now() - t0}
 	if sc == nil {
+		decoded.Type = "result"
+		post(decoded)
 		return
+	}
+	result := func(m message) message {
+		if decoded.Decoded != "" {
+			m.Decoded, m.Ms = decoded.Decoded, decoded.Ms
+		}
+		return m
 	}
 	var traces []*trace.Trace
 	var capped []bool
@@ -218,6 +239,10 @@ func (w *worker) run(id int, req engine.Request, text string, left, right int) {
 			if now()-last < yieldEvery {
 				return false
 			}
+			if decoded.Decoded != "" {
+				post(decoded)
+				decoded.Decoded = ""
+			}
 			post(message{Type: "progress", ID: id, Variant: k, Cycle: st.Cycle, TimeMs: st.TimeMs})
 			pause()
 			last = now()
@@ -230,7 +255,7 @@ func (w *worker) run(id int, req engine.Request, text string, left, right int) {
 			if k > 0 {
 				err = fmt.Errorf("Right-hand variant: %w", err)
 			}
-			post(message{Type: "result", ID: id, Error: err.Error()})
+			post(result(message{Type: "result", ID: id, Error: err.Error()}))
 			return
 		}
 		traces, capped = append(traces, tr), append(capped, c)
@@ -241,20 +266,22 @@ func (w *worker) run(id int, req engine.Request, text string, left, right int) {
 	t2 := now()
 	s := engine.NewSession(traces, capped)
 	w.session, w.sessionID = s, id
-	out := message{Type: "result", ID: id, Summary: mustJSON(s.Summary()), Difference: s.DifferenceLayout(), View: stepView(s, left, right)}
+	out := result(message{Type: "result", ID: id, Summary: mustJSON(s.Summary()), Difference: s.DifferenceLayout(), View: stepView(s, left, right)})
+	out.SimulateMs, out.LayoutMs = t2-t1, now()-t2
+	post(out)
+	// The whole-run panels, then the rest of the event logs, a part a
+	// message: the page draws each in its own task.
+	panels := message{Type: "panels", ID: id}
 	var rest [][]json.RawMessage
 	for k := range s.Sides() {
 		l := s.Layouts(k, logPart)
-		out.Logs = append(out.Logs, l.EventLog)
+		panels.Logs = append(panels.Logs, l.EventLog)
 		rest = append(rest, l.LogRest)
 		if k == 0 {
-			out.Marks = l.Marks
+			panels.Marks = l.Marks
 		}
 	}
-	out.SimulateMs, out.LayoutMs = t2-t1, now()-t2
-	post(out)
-	// The rest of the event logs, a part a message: the page appends each
-	// in its own task.
+	post(panels)
 	for k, parts := range rest {
 		for _, p := range parts {
 			post(message{Type: "log", ID: id, Variant: k, Items: p})

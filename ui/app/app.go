@@ -371,7 +371,8 @@ type runJob struct {
 	slow bool
 	// cmp is the run's right-hand variant in Compare mode.
 	cmp bool
-	// msgs gets the worker's "decoded" and "result" messages for the job;
+	// msgs gets the worker's "decoded" (a slow run's, before its
+	// progress) and "result" messages for the job;
 	// App.run closes it when a newer run supersedes the job.
 	msgs chan js.Value
 	done chan struct{}
@@ -492,13 +493,35 @@ func (a *App) ask(msg map[string]any, f func(js.Value)) {
 }
 
 // await runs in the job's goroutine: it shows the scenario's problems
-// once the worker has decoded it, then the run's result.
+// (in the result, or before it for a slow run), then the run's result:
+// its status and first step. The whole-run panels (event log, marks)
+// come in a later message, which boot.js draws (views.panels).
 func (a *App) await(j *runJob, start float64) {
 	defer close(j.done)
 	m, ok := <-j.msgs
 	if !ok {
 		return
 	}
+	if m.Get("decoded").Truthy() && !a.decoded(m) {
+		return
+	}
+	if m.Get("type").String() == "decoded" {
+		if m, ok = <-j.msgs; !ok {
+			return
+		}
+	}
+	a.endJob()
+	if e := m.Get("error"); e.Truthy() {
+		a.status("error", e.String())
+		a.setStale(true)
+		return
+	}
+	a.result(j, m, start)
+}
+
+// decoded shows the scenario's problems and, when it decoded, what the
+// page shows of it; false when it did not decode (the run ends there).
+func (a *App) decoded(m js.Value) bool {
 	measureMs("kueueplay:engine-decode", m.Get("ms").Float())
 	var dec engine.Decoded
 	if err := json.Unmarshal([]byte(m.Get("decoded").String()), &dec); err != nil {
@@ -513,7 +536,7 @@ func (a *App) await(j *runJob, start float64) {
 		a.endJob()
 		a.status("error", "Fix the errors in the scenario to run it; the last run stays on screen.")
 		a.setStale(true)
-		return
+		return false
 	}
 	a.dec = &dec
 	a.byID("description").SetTextContent(dec.Description)
@@ -522,15 +545,13 @@ func (a *App) await(j *runJob, start float64) {
 		a.showScenarioName()
 	}
 	a.syncControls()
-	if m, ok = <-j.msgs; !ok {
-		return
-	}
-	a.endJob()
-	if e := m.Get("error"); e.Truthy() {
-		a.status("error", e.String())
-		a.setStale(true)
-		return
-	}
+	return true
+}
+
+// result shows job j's result m: the status line and the first step
+// (boot.js's views draw it), the scrubber's bounds, and in Compare mode
+// the first difference.
+func (a *App) result(j *runJob, m js.Value, start float64) {
 	measureMs("kueueplay:engine-simulate", m.Get("simulateMs").Float())
 	measureMs("kueueplay:engine-layout", m.Get("layoutMs").Float())
 	var sum engine.Summary
@@ -543,8 +564,7 @@ func (a *App) await(j *runJob, start float64) {
 	a.shownRun, a.sum = j.gen, &sum
 	a.asks = nil // answers about the older run are dropped
 	a.setStale(false)
-	logs := m.Get("logs")
-	a.setRun(a.left, &sum.Sides[0], logs.Index(0), m.Get("marks"))
+	a.setRun(a.left, &sum.Sides[0])
 	shown, prefix := &sum.Sides[0], "" // the run the status line speaks of
 	if j.cmp {
 		a.diff = nil
@@ -554,11 +574,11 @@ func (a *App) await(j *runJob, start float64) {
 			a.clearSide(a.right)
 			d.SetTextContent("Cancelled before the right-hand variant ran.")
 		case sum.Sides[1].End == "stopped":
-			a.setRun(a.right, &sum.Sides[1], logs.Index(1), js.Null())
+			a.setRun(a.right, &sum.Sides[1])
 			d.SetTextContent("The right-hand run was cancelled: no comparison.")
 			shown, prefix = &sum.Sides[1], "Right-hand variant: "
 		default:
-			a.setRun(a.right, &sum.Sides[1], logs.Index(1), js.Null())
+			a.setRun(a.right, &sum.Sides[1])
 			a.diff = sum.Difference
 			render(d, m.Get("difference"))
 		}
@@ -659,15 +679,12 @@ func (a *App) runStatus(r *engine.SideSummary, ms float64) (string, string) {
 		r.Cycles, r.Steps, view.FormatTime(r.EndMs), end, ms)
 }
 
-// setRun puts a new run into a side and renders what depends on the whole
-// run, laid out by the worker: the event log (and, on the left, the
-// scrubber's marks; marks is "" past layout.MaxMarks, the scrubber alone).
-func (a *App) setRun(s *side, sum *engine.SideSummary, log, marks js.Value) {
-	defer measure("kueueplay:set-run", now())
+// setRun puts a new run into a side (on the left, the scrubber's bounds).
+// What depends on the whole run, the event log and the scrubber's marks,
+// comes after the first step, and boot.js draws it (views.panels).
+func (a *App) setRun(s *side, sum *engine.SideSummary) {
 	s.sum = sum
-	render(s.panel("events"), log)
 	if s == a.left {
-		render(a.byID("marks"), marks)
 		a.byID("scrubber").SetAttribute("max", strconv.Itoa(max(0, sum.Steps-1)))
 	}
 }
