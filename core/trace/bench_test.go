@@ -19,33 +19,19 @@ import (
 //
 //	go test ./core/trace -run '^$' -bench WriteJSON -benchmem
 func BenchmarkWriteJSON(b *testing.B) {
-	for _, n := range []int{1500, 15000} {
-		b.Run(fmt.Sprint(n), func(b *testing.B) {
-			var in bytes.Buffer
-			if _, err := scalability.Write(&in, n, 100*time.Millisecond); err != nil {
-				b.Fatal(err)
-			}
-			sc, err := scenario.Decode("scalability.yaml", in.Bytes())
-			if err != nil {
-				b.Fatal(err)
-			}
-			tr := sim.Run(sc, sim.Options{})
-			var c countWriter
-			b.ResetTimer()
-			for b.Loop() {
-				c = 0
-				if err := trace.WriteJSON(&c, tr); err != nil {
-					b.Fatal(err)
-				}
-			}
-			b.ReportMetric(float64(c), "json-bytes")
-		})
-	}
+	benchWrite(b, "json-bytes", trace.WriteJSON)
 }
 
 // BenchmarkFormat is the text format's cost on Kueue's scalability shape
 // (what `kueueplay run` spends beyond the simulation).
 func BenchmarkFormat(b *testing.B) {
+	benchWrite(b, "text-bytes", trace.Format)
+}
+
+// benchWrite simulates Kueue's scalability shape at 1,500 and 15,000
+// workloads once each, then times write on the whole trace into a byte
+// counter, reported as metric.
+func benchWrite(b *testing.B, metric string, write func(io.Writer, *trace.Trace) error) {
 	for _, n := range []int{1500, 15000} {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
 			var in bytes.Buffer
@@ -61,11 +47,11 @@ func BenchmarkFormat(b *testing.B) {
 			b.ResetTimer()
 			for b.Loop() {
 				c = 0
-				if err := trace.Format(&c, tr); err != nil {
+				if err := write(&c, tr); err != nil {
 					b.Fatal(err)
 				}
 			}
-			b.ReportMetric(float64(c), "text-bytes")
+			b.ReportMetric(float64(c), metric)
 		})
 	}
 }
