@@ -40,6 +40,7 @@ package trace
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -564,8 +565,8 @@ type stepAlias Step
 // written.
 type stepJSON struct {
 	*stepAlias
-	Heads     json.RawMessage `json:"heads"`
-	Decisions []decisionJSON  `json:"decisions"`
+	Heads     json.RawMessage   `json:"heads"`
+	Decisions []json.RawMessage `json:"decisions"`
 }
 
 // UnmarshalJSON reads a step written by MarshalJSON (or by format v2),
@@ -579,7 +580,7 @@ func (st *Step) UnmarshalJSON(data []byte) error {
 	if aux.Decisions != nil {
 		st.Decisions = make([]Decision, len(aux.Decisions))
 		for i := range aux.Decisions {
-			if err := aux.Decisions[i].decode(&st.Decisions[i], st.Decisions[:i]); err != nil {
+			if err := decodeDecision(aux.Decisions[i], &st.Decisions[i], st.Decisions[:i]); err != nil {
 				return err
 			}
 		}
@@ -966,58 +967,41 @@ type decisionJSON struct {
 	Admission     json.RawMessage `json:"admission"`
 }
 
-func (aux *decisionJSON) UnmarshalJSON(data []byte) error {
-	*aux = decisionJSON{decisionAlias: new(decisionAlias)}
-	type plain decisionJSON
-	return json.Unmarshal(data, (*plain)(aux))
-}
-
 // UnmarshalJSON reads a decision written by MarshalJSON (or by format
 // v2), restoring what was left out. A decision that refers to an earlier
 // one of its step is read by its step's UnmarshalJSON only.
 func (d *Decision) UnmarshalJSON(data []byte) error {
-	var aux decisionJSON
-	if err := json.Unmarshal(data, &aux); err != nil {
-		return err
-	}
-	return aux.decode(d, nil)
+	return decodeDecision(data, d, nil)
 }
 
-// decode makes the decision aux read into d, restoring what was left
+// decodeDecision reads decision data into d, restoring what was left
 // out; earlier are the decisions before it in its step, which its
 // references name by 1-based position. The pod sets and the preemption
 // search it refers to are shared with the earlier decision, not copied.
-func (aux *decisionJSON) decode(d *Decision, earlier []Decision) error {
-	*d = Decision(*aux.decisionAlias)
+func decodeDecision(data []byte, d *Decision, earlier []Decision) error {
+	*d = Decision{}
+	aux := decisionJSON{decisionAlias: (*decisionAlias)(d)}
+	if err := json.Unmarshal(data, &aux); err != nil {
+		return err
+	}
 	d.Order = orderFromPosition
 	if aux.Order != nil {
 		d.Order = *aux.Order
 	}
-	ref := func(k string, pos int) (*Decision, error) {
-		if pos < 1 || pos > len(earlier) {
-			return nil, fmt.Errorf("decision %d of its step: %sOf %d is not an earlier decision of the step", len(earlier)+1, k, pos)
-		}
-		return &earlier[pos-1], nil
-	}
-	if (aux.PodSetsOf != 0 && aux.PodSets != nil) || (aux.PreemptionOf != 0 && d.Preemption != nil) {
-		return fmt.Errorf("decision %d of its step: a part written both in full and as a reference", len(earlier)+1)
-	}
 	var err error
 	if aux.PodSetsOf != 0 {
-		e, err := ref("podSets", aux.PodSetsOf)
-		if err != nil {
-			return err
+		if aux.PodSets != nil || aux.PodSetsOf < 1 || aux.PodSetsOf > len(earlier) {
+			return badReference("podSetsOf", aux.PodSetsOf, len(earlier))
 		}
-		d.PodSets = e.PodSets
+		d.PodSets = earlier[aux.PodSetsOf-1].PodSets
 	} else if d.PodSets, err = decodePodSets(aux.PodSets, d.Mode); err != nil {
 		return err
 	}
 	if aux.PreemptionOf != 0 {
-		e, err := ref("preemption", aux.PreemptionOf)
-		if err != nil {
-			return err
+		if d.Preemption != nil || aux.PreemptionOf < 1 || aux.PreemptionOf > len(earlier) {
+			return badReference("preemptionOf", aux.PreemptionOf, len(earlier))
 		}
-		d.Preemption = e.Preemption
+		d.Preemption = earlier[aux.PreemptionOf-1].Preemption
 	}
 	if aux.Message != nil {
 		d.Message = *aux.Message
@@ -1034,6 +1018,14 @@ func (aux *decisionJSON) decode(d *Decision, earlier []Decision) error {
 		return nil
 	}
 	return json.Unmarshal(aux.Admission, &d.Admission)
+}
+
+// badReference is the error for a decision, after n others in its step,
+// whose reference k is not to one of them, or that has the part it
+// refers to written in full as well.
+func badReference(k string, pos, n int) error {
+	return errors.New("decision " + strconv.Itoa(n+1) + " of its step: " + k + " " + strconv.Itoa(pos) +
+		" is not an earlier decision of the step, or the part is written in full as well")
 }
 
 func deref(s *string) string {

@@ -419,7 +419,7 @@ func TestJSONSameAsRejects(t *testing.T) {
 		"a reference to itself":        {data: `{"steps":[{"decisions":[` + first + `,{"workload":"b","clusterQueue":"cq","podSetsOf":2,"outcome":"NoFit"}]}]}`, want: "podSetsOf 2 is not an earlier decision"},
 		"a reference to a later one":   {data: `{"steps":[{"decisions":[{"workload":"b","clusterQueue":"cq","podSetsOf":2,"outcome":"NoFit"},` + first + `]}]}`, want: "podSetsOf 2 is not an earlier decision"},
 		"a negative reference":         {data: `{"steps":[{"decisions":[` + first + `,{"workload":"b","clusterQueue":"cq","preemptionOf":-1,"outcome":"NoFit"}]}]}`, want: "preemptionOf -1 is not an earlier decision"},
-		"both in full and a reference": {data: `{"steps":[{"decisions":[` + first + `,{"workload":"b","clusterQueue":"cq","podSets":[],"podSetsOf":1,"outcome":"NoFit"}]}]}`, want: "both in full and as a reference"},
+		"both in full and a reference": {data: `{"steps":[{"decisions":[` + first + `,{"workload":"b","clusterQueue":"cq","podSets":[],"podSetsOf":1,"outcome":"NoFit"}]}]}`, want: "podSetsOf 1 is not an earlier decision of the step, or the part is written in full as well"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			var tr trace.Trace
