@@ -309,8 +309,13 @@ func FuzzJSONRoundTrip(f *testing.F) {
 			PodSets: []trace.PodSetDecision{{PodSet: "p", Mode: mode, Message: msg,
 				Requests: []trace.Quantity{{Resource: res, Amount: amount, Text: text}},
 				Groups:   []trace.GroupAttempt{{Resources: []string{res}, Resume: trace.Resume(resume), TriedIndex: tried}}}}}
+		// The same pod sets again (written as a reference to d), and under
+		// another mode (written in full).
+		same, other := d, d
+		same.Workload, other.Workload, other.Mode = wl+"2", wl+"3", mode+"x"
 		tr := &trace.Trace{Version: trace.Version, Steps: []trace.Step{{Kind: trace.StepCycle,
-			Heads: []trace.Head{{ClusterQueue: cq, Workload: wl}}, Decisions: []trace.Decision{d},
+			Heads:     []trace.Head{{ClusterQueue: cq, Workload: wl}, {ClusterQueue: cq, Workload: wl + "2"}, {ClusterQueue: cq, Workload: wl + "3"}},
+			Decisions: []trace.Decision{d, same, other},
 			Events: []trace.Event{{Kind: trace.EventArrival, Workload: wl, Message: msg, LocalQueue: cq},
 				{Kind: trace.EventFinish, Workload: wl, Runtime: (*time.Duration)(&dur), Quota: []trace.Quantity{{Flavor: cq, Resource: res, Amount: amount, Text: text}}},
 				{Kind: trace.EventEvict, Workload: wl, Preemptor: cq, Reason: msg, Delay: time.Duration(dur)},
