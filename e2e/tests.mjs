@@ -1007,7 +1007,7 @@ export const tests = [
       } catch (err) {
         fail(`the downloaded trace is not JSON: ${err.message}`);
       }
-      check(tr.version === "kueueplay.trace/v4", `the trace's version is ${tr.version}`);
+      check(tr.version === "kueueplay.trace/v5", `the trace's version is ${tr.version}`);
       check(tr.scenario === "default", `the trace's scenario is ${tr.scenario}`);
       check(Array.isArray(tr.steps) && tr.steps.length === steps, `the trace has ${tr.steps?.length} steps; the page shows ${steps}`);
 

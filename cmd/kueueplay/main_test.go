@@ -74,7 +74,7 @@ func TestCLI(t *testing.T) {
 		wantOut  []string // regular expressions the output must match
 	}{
 		"run text":         {args: []string{"run", ok}, wantCode: 0, wantOut: []string{`(?m)^  decide    default/a cq=cq .* -> Admitted`, `(?m)^# end quiescent`}},
-		"run json":         {args: []string{"run", ok, "-o", "json"}, wantCode: 0, wantOut: []string{`{"version":"kueueplay.trace/v4",`}},
+		"run json":         {args: []string{"run", ok, "-o", "json"}, wantCode: 0, wantOut: []string{`{"version":"kueueplay.trace/v5",`}},
 		"run bad format":   {args: []string{"run", ok, "-o", "xml"}, wantCode: 2},
 		"run summary":      {args: []string{"run", ok, "-o", "summary"}, wantCode: 0, wantOut: []string{"time from creation to first admission, by ClusterQueue and priority:", "ClusterQueue usage, time-weighted average over the run:"}},
 		"run unknown gate": {args: []string{"run", ok, "-gate", "Nope=true"}, wantCode: 2},

@@ -1,7 +1,8 @@
 package trace
 
 import (
-	"fmt"
+	"io"
+	"strconv"
 	"strings"
 
 	"github.com/kueueplay/kueueplay/core"
@@ -128,17 +129,34 @@ func (r ResetReason) Text() string {
 
 // ResumeText says in words where the search started and why.
 func (g *GroupAttempt) ResumeText() string {
+	if g.Resume == ResumeReset {
+		return "started from the first flavor: " + g.Reset.Text()
+	}
+	return g.resumeText()
+}
+
+// writeResume writes ResumeText to w (the text format writes it without
+// building the string).
+func (g *GroupAttempt) writeResume(w io.StringWriter) {
+	if g.Resume == ResumeReset {
+		w.WriteString("started from the first flavor: ")
+		w.WriteString(g.Reset.Text())
+		return
+	}
+	w.WriteString(g.resumeText())
+}
+
+// resumeText is ResumeText but for a reset.
+func (g *GroupAttempt) resumeText() string {
 	switch g.Resume {
 	case ResumeFirstFit:
 		return "FlavorFungibility gate off: first flavor that fits wins, no resume"
 	case ResumeAfter:
-		return fmt.Sprintf("resumed after flavor %s (index %d), the last one tried in the previous attempt", g.ResumedAfter, g.StartIndex-1)
+		return "resumed after flavor " + g.ResumedAfter + " (index " + strconv.Itoa(g.StartIndex-1) + "), the last one tried in the previous attempt"
 	case ResumeGeneration:
 		return "started from the first flavor: the ClusterQueue's generation changed since the last attempt"
 	case ResumeLastReached:
 		return "started from the first flavor: the previous attempt reached the last flavor"
-	case ResumeReset:
-		return "started from the first flavor: " + g.Reset.Text()
 	case ResumeFirst:
 		return "started from the first flavor"
 	case ResumeNoGroup:
@@ -160,43 +178,96 @@ func (g *GroupAttempt) OrderText() string {
 // with, keeping the earlier flavor) the others under the group's order.
 // It is empty when no flavor was chosen.
 func (g *GroupAttempt) WhyText() string {
+	var b strings.Builder
+	g.writeWhy(&b)
+	return b.String()
+}
+
+// writeWhy writes WhyText to w (the text format writes it without
+// building the string).
+func (g *GroupAttempt) writeWhy(w io.StringWriter) {
 	if g.Chosen == "" {
-		return ""
+		return
 	}
 	var chosen *FlavorAttempt
-	var others []string
+	others := 0
 	for i := range g.Attempts {
 		a := &g.Attempts[i]
 		if a.Flavor == g.Chosen {
 			chosen = a
 		} else if a.Mode != "NoFit" {
-			others = append(others, fmt.Sprintf("%s (%s, borrowing level %d)", a.Flavor, a.Mode, a.Borrowing))
+			others++
 		}
 	}
 	if chosen == nil {
-		return ""
+		return
 	}
-	desc := fmt.Sprintf("%s (%s, borrowing level %d)", chosen.Flavor, chosen.Mode, chosen.Borrowing)
+	if chosen.Rule == RuleFirstFitStop {
+		w.WriteString(chosen.Flavor)
+		w.WriteString(" is the first flavor that fits")
+		return
+	}
+	chosen.writeDescription(w)
 	switch {
-	case chosen.Rule == RuleFirstFitStop:
-		return fmt.Sprintf("%s is the first flavor that fits", chosen.Flavor)
 	case g.Resume == ResumeFirstFit:
-		return desc + " has the best mode among the tried flavors"
+		w.WriteString(" has the best mode among the tried flavors")
+		return
 	case !chosen.Continue:
-		if len(others) == 0 {
-			return desc + " stopped the search"
+		w.WriteString(" stopped the search")
+		if others > 0 {
+			w.WriteString("; earlier candidates: ")
+			g.writeOthers(w)
 		}
-		return desc + " stopped the search; earlier candidates: " + strings.Join(others, ", ")
-	case len(others) == 0:
-		return desc + " is the only tried flavor that is not NoFit"
+		return
+	case others == 0:
+		w.WriteString(" is the only tried flavor that is not NoFit")
+		return
 	}
+	tie := false
 	for i := range g.Attempts {
 		a := &g.Attempts[i]
 		if a != chosen && a.Mode == chosen.Mode && a.Borrowing == chosen.Borrowing {
-			return fmt.Sprintf("%s ties with %s when comparing %s; the earlier flavor is kept", desc, strings.Join(others, ", "), g.OrderText())
+			tie = true
+			break
 		}
 	}
-	return fmt.Sprintf("%s beats %s when comparing %s", desc, strings.Join(others, ", "), g.OrderText())
+	if tie {
+		w.WriteString(" ties with ")
+	} else {
+		w.WriteString(" beats ")
+	}
+	g.writeOthers(w)
+	w.WriteString(" when comparing ")
+	w.WriteString(g.OrderText())
+	if tie {
+		w.WriteString("; the earlier flavor is kept")
+	}
+}
+
+// writeOthers writes the attempts other than the chosen flavor that are
+// not NoFit, described, separated by ", ".
+func (g *GroupAttempt) writeOthers(w io.StringWriter) {
+	n := 0
+	for i := range g.Attempts {
+		if a := &g.Attempts[i]; a.Flavor != g.Chosen && a.Mode != "NoFit" {
+			if n > 0 {
+				w.WriteString(", ")
+			}
+			n++
+			a.writeDescription(w)
+		}
+	}
+}
+
+// writeDescription writes the attempt as WhyText names it: "spot (Fit,
+// borrowing level 1)".
+func (a *FlavorAttempt) writeDescription(w io.StringWriter) {
+	w.WriteString(a.Flavor)
+	w.WriteString(" (")
+	w.WriteString(a.Mode)
+	w.WriteString(", borrowing level ")
+	w.WriteString(strconv.Itoa(a.Borrowing))
+	w.WriteString(")")
 }
 
 // ReasonCode names why a flavor does not fit a pod set now: the reasons

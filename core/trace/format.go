@@ -283,32 +283,64 @@ func formatDecision(b *bufio.Writer, d *Decision) {
 			b.WriteString(q.Text)
 		}
 		b.WriteByte('\n')
-		for _, g := range ps.Groups {
+		for i := range ps.Groups {
+			g := &ps.Groups[i]
+			b.WriteString("      group ")
+			writeJoined(b, g.Resources, ",")
+			b.WriteString(": ")
 			if g.Unavailable != "" {
-				fmt.Fprintf(b, "      group %s: %s\n", strings.Join(g.Resources, ","), g.Unavailable)
+				b.WriteString(g.Unavailable)
+				b.WriteByte('\n')
 				continue
 			}
-			fmt.Fprintf(b, "      group %s: %s\n", strings.Join(g.Resources, ","), g.ResumeText())
-			for _, a := range g.Attempts {
-				fmt.Fprintf(b, "        try %d %s %s borrow=%d: %s", a.Index, a.Flavor, a.Mode, a.Borrowing, a.RuleText())
+			g.writeResume(b)
+			b.WriteByte('\n')
+			for k := range g.Attempts {
+				a := &g.Attempts[k]
+				b.WriteString("        try ")
+				writeInt(b, int64(a.Index))
+				b.WriteByte(' ')
+				b.WriteString(a.Flavor)
+				b.WriteByte(' ')
+				b.WriteString(a.Mode)
+				b.WriteString(" borrow=")
+				writeInt(b, int64(a.Borrowing))
+				b.WriteString(": ")
+				b.WriteString(a.RuleText())
 				if a.Best {
 					b.WriteString(" [best]")
 				}
 				if len(a.Reasons) > 0 {
-					fmt.Fprintf(b, " (%s)", strings.Join(a.ReasonTexts(), "; "))
+					b.WriteString(" (")
+					for r := range a.Reasons {
+						if r > 0 {
+							b.WriteString("; ")
+						}
+						b.WriteString(a.Reasons[r].Text(a.Flavor))
+					}
+					b.WriteByte(')')
 				}
 				if len(a.PreemptionTargets) > 0 {
-					fmt.Fprintf(b, " oracle-targets=%s", strings.Join(a.PreemptionTargets, ","))
+					b.WriteString(" oracle-targets=")
+					writeJoined(b, a.PreemptionTargets, ",")
 				}
-				b.WriteString("\n")
+				b.WriteByte('\n')
 			}
 			if g.Chosen != "" {
-				fmt.Fprintf(b, "      chosen %s: %s; next attempt index %d\n", g.Chosen, g.WhyText(), g.TriedIndex)
+				b.WriteString("      chosen ")
+				b.WriteString(g.Chosen)
+				b.WriteString(": ")
+				g.writeWhy(b)
+				b.WriteString("; next attempt index ")
+				writeInt(b, int64(g.TriedIndex))
+				b.WriteByte('\n')
 			} else {
 				b.WriteString("      chosen none\n")
 			}
 			if g.PreferenceNote != "" {
-				fmt.Fprintf(b, "      note %s\n", g.PreferenceNote)
+				b.WriteString("      note ")
+				b.WriteString(g.PreferenceNote)
+				b.WriteByte('\n')
 			}
 		}
 	}
@@ -397,6 +429,17 @@ func quantities(qs []Quantity) string {
 }
 
 // writeInt writes v in decimal (%d).
+// writeJoined writes ss separated by sep (strings.Join without the
+// string).
+func writeJoined(b *bufio.Writer, ss []string, sep string) {
+	for i, s := range ss {
+		if i > 0 {
+			b.WriteString(sep)
+		}
+		b.WriteString(s)
+	}
+}
+
 func writeInt(b *bufio.Writer, v int64) {
 	b.Write(strconv.AppendInt(b.AvailableBuffer(), v, 10))
 }

@@ -1,6 +1,6 @@
 package trace
 
-// The trace's JSON (format kueueplay.trace/v4) leaves out what a reader
+// The trace's JSON (format kueueplay.trace/v5) leaves out what a reader
 // can derive from what stays, and the hot types are written by hand
 // rather than through reflection (a 15,000-workload run writes some
 // 30,000 decisions). Every value left out is restored by the types'
@@ -28,7 +28,11 @@ package trace
 //   - a step's heads when they are its decisions' workloads in the order
 //     of their ClusterQueues' names (headsOf);
 //   - an event's message when its facts say it (Event.Text, event.go:
-//     the engine writes no message then, and the JSON has none).
+//     the engine writes no message then, and the JSON has none);
+//   - a decision's pod sets, and its preemption search, when an earlier
+//     decision of the same step wrote the same JSON for them (and, for
+//     pod sets, had the same mode): "podSetsOf" and "preemptionOf" give
+//     that decision's 1-based position in the step instead (sameAs).
 //
 // A field that differs from its derivation is written as it is, even
 // when empty ("message":""), so nothing depends on the engine keeping
@@ -36,6 +40,7 @@ package trace
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -308,6 +313,22 @@ type jsonBuf struct {
 	first bool // the next field is the object's first
 	err   error
 	heads []Head // scratch space for headsDerived
+	// shared are the pod sets and preemption searches written in full so
+	// far in the step being written, which a later decision of the step
+	// refers to when its own are written the same (sameAs).
+	shared []sharedPart
+}
+
+// sharedPart is a part of a decision written in full: which (its key),
+// where in b (from its comma to its end), for the pos-th decision of the
+// step, whose mode was mode (pod sets leave out a mode that is their
+// decision's, so the same bytes mean the same pod sets only under the
+// same mode).
+type sharedPart struct {
+	key        string
+	start, end int
+	pos        int
+	mode       string
 }
 
 func (j *jsonBuf) open()  { j.b = append(j.b, '{'); j.first = true }
@@ -502,6 +523,7 @@ func (st *Step) appendJSON(j *jsonBuf) {
 	if len(st.Decisions) > 0 {
 		j.key("decisions")
 		j.b = append(j.b, '[')
+		j.shared = j.shared[:0]
 		for i := range st.Decisions {
 			if i > 0 {
 				j.b = append(j.b, ',')
@@ -543,7 +565,8 @@ type stepAlias Step
 // written.
 type stepJSON struct {
 	*stepAlias
-	Heads json.RawMessage `json:"heads"`
+	Heads     json.RawMessage   `json:"heads"`
+	Decisions []json.RawMessage `json:"decisions"`
 }
 
 // UnmarshalJSON reads a step written by MarshalJSON (or by format v2),
@@ -553,6 +576,14 @@ func (st *Step) UnmarshalJSON(data []byte) error {
 	aux := stepJSON{stepAlias: (*stepAlias)(st)}
 	if err := json.Unmarshal(data, &aux); err != nil {
 		return err
+	}
+	if aux.Decisions != nil {
+		st.Decisions = make([]Decision, len(aux.Decisions))
+		for i := range aux.Decisions {
+			if err := decodeDecision(aux.Decisions[i], &st.Decisions[i], st.Decisions[:i]); err != nil {
+				return err
+			}
+		}
 	}
 	for i := range st.Decisions {
 		if st.Decisions[i].Order == orderFromPosition {
@@ -592,7 +623,9 @@ func (j *jsonBuf) decision(d *Decision, pos int) {
 	if d.Order != pos {
 		j.int("order", int64(d.Order))
 	}
+	start := len(j.b)
 	j.podSets("podSets", d.PodSets, d.Mode)
+	j.sameAs(start, pos, "podSets", d.Mode)
 	j.strOmit("mode", d.Mode)
 	j.intOmit("borrowing", int64(d.Borrowing))
 	j.str("outcome", string(d.Outcome))
@@ -610,14 +643,39 @@ func (j *jsonBuf) decision(d *Decision, pos int) {
 		listAlways(j, "admission", d.Admission, (*jsonBuf).podSetFlavors)
 	}
 	if d.Preemption != nil {
+		start := len(j.b)
 		j.key("preemption")
 		j.preemption(d.Preemption)
+		j.sameAs(start, pos, "preemption", "")
 	}
 	if d.Recomputed != nil {
 		j.key("recomputed")
 		j.recomputation(d.Recomputed)
 	}
 	j.close()
+}
+
+// sameAs replaces the part of the pos-th decision of a step just written
+// from start (key k's field, with its comma) by a reference to the first
+// decision of the step that wrote the same bytes under the same mode:
+// k+"Of" and that decision's position ("podSetsOf":3). A decision alone
+// (pos -1) and a part not written (empty) are left as they are. The
+// decisions of a cycle are mostly the same few pod sets and searches
+// (one head per ClusterQueue, all asking for the same flavor), so most
+// of a large trace's decisions refer to one a few entries earlier.
+func (j *jsonBuf) sameAs(start, pos int, k, mode string) {
+	if pos < 1 || len(j.b) == start {
+		return
+	}
+	part := j.b[start:]
+	for _, s := range j.shared {
+		if s.key == k && s.mode == mode && string(j.b[s.start:s.end]) == string(part) {
+			j.b = j.b[:start]
+			j.int(k+"Of", int64(s.pos))
+			return
+		}
+	}
+	j.shared = append(j.shared, sharedPart{key: k, start: start, end: len(j.b), pos: pos, mode: mode})
 }
 
 // podSets writes a decision's pod sets under key k; mode is the
@@ -893,10 +951,16 @@ type decisionAlias Decision
 // negative).
 const orderFromPosition = -1
 
+// decisionJSON decodes a decision; pointers and raw values tell absent
+// (derived) from written, and PodSetsOf and PreemptionOf are references
+// to an earlier decision of the step (v5: sameAs), which only the step
+// resolves (decode).
 type decisionJSON struct {
 	*decisionAlias
 	Order         *int            `json:"order"`
 	PodSets       []podSetJSON    `json:"podSets"`
+	PodSetsOf     int             `json:"podSetsOf"`
+	PreemptionOf  int             `json:"preemptionOf"`
 	Message       *string         `json:"message"`
 	Requeue       *string         `json:"requeue"`
 	RequeueReason *string         `json:"requeueReason"`
@@ -904,8 +968,17 @@ type decisionJSON struct {
 }
 
 // UnmarshalJSON reads a decision written by MarshalJSON (or by format
-// v2), restoring what was left out.
+// v2), restoring what was left out. A decision that refers to an earlier
+// one of its step is read by its step's UnmarshalJSON only.
 func (d *Decision) UnmarshalJSON(data []byte) error {
+	return decodeDecision(data, d, nil)
+}
+
+// decodeDecision reads decision data into d, restoring what was left
+// out; earlier are the decisions before it in its step, which its
+// references name by 1-based position. The pod sets and the preemption
+// search it refers to are shared with the earlier decision, not copied.
+func decodeDecision(data []byte, d *Decision, earlier []Decision) error {
 	*d = Decision{}
 	aux := decisionJSON{decisionAlias: (*decisionAlias)(d)}
 	if err := json.Unmarshal(data, &aux); err != nil {
@@ -916,8 +989,19 @@ func (d *Decision) UnmarshalJSON(data []byte) error {
 		d.Order = *aux.Order
 	}
 	var err error
-	if d.PodSets, err = decodePodSets(aux.PodSets, d.Mode); err != nil {
+	if aux.PodSetsOf != 0 {
+		if aux.PodSets != nil || aux.PodSetsOf < 1 || aux.PodSetsOf > len(earlier) {
+			return badReference("podSetsOf", aux.PodSetsOf, len(earlier))
+		}
+		d.PodSets = earlier[aux.PodSetsOf-1].PodSets
+	} else if d.PodSets, err = decodePodSets(aux.PodSets, d.Mode); err != nil {
 		return err
+	}
+	if aux.PreemptionOf != 0 {
+		if d.Preemption != nil || aux.PreemptionOf < 1 || aux.PreemptionOf > len(earlier) {
+			return badReference("preemptionOf", aux.PreemptionOf, len(earlier))
+		}
+		d.Preemption = earlier[aux.PreemptionOf-1].Preemption
 	}
 	if aux.Message != nil {
 		d.Message = *aux.Message
@@ -934,6 +1018,14 @@ func (d *Decision) UnmarshalJSON(data []byte) error {
 		return nil
 	}
 	return json.Unmarshal(aux.Admission, &d.Admission)
+}
+
+// badReference is the error for a decision, after n others in its step,
+// whose reference k is not to one of them, or that has the part it
+// refers to written in full as well.
+func badReference(k string, pos, n int) error {
+	return errors.New("decision " + strconv.Itoa(n+1) + " of its step: " + k + " " + strconv.Itoa(pos) +
+		" is not an earlier decision of the step, or the part is written in full as well")
 }
 
 func deref(s *string) string {

@@ -72,18 +72,20 @@ func TestJSONRoundTrip(t *testing.T) {
 }
 
 // TestJSONOlder reads traces in formats v2 (written before v3 left
-// derived fields out: testdata/v2/*.json) and v3 (before v4 wrote a flavor
-// attempt's reasons as codes: testdata/v3/*.json), each from the CLI at
-// that version: they decode to the same Trace as the run today, but for
-// the version; the reasons, which they have in words only (code "words",
-// the same words); the events, which then held their words and none of
+// derived fields out: testdata/v2/*.json), v3 (before v4 wrote a flavor
+// attempt's reasons as codes: testdata/v3/*.json) and v4 (before v5
+// wrote a decision's pod sets and preemption search as a reference to an
+// equal earlier decision of its step: testdata/v4/*.json), each from the
+// CLI at that version: they decode to the same Trace as the run today,
+// but for the version; the reasons, which v2 and v3 have in words only
+// (code "words", the same words); the events, which then held their words and none of
 // their facts (LocalQueue, Runtime, Quota...): an event is compared by
 // what it says; and the counts of queue changes, which were all written
 // then and are 0 now when they are their list's length: both replay to
 // the same queues.
 func TestJSONOlder(t *testing.T) {
 	reasons := 0
-	for _, version := range []string{"v2", "v3"} {
+	for _, version := range []string{"v2", "v3", "v4"} {
 		files, err := filepath.Glob(filepath.Join("testdata", version, "*.json"))
 		if err != nil || len(files) == 0 {
 			t.Fatalf("no %s trace in testdata/%s (%v)", version, version, err)
@@ -104,7 +106,9 @@ func TestJSONOlder(t *testing.T) {
 				}
 				old.Version = trace.Version
 				want := runScenario(t, filepath.Join(scenarioDir, name+".yaml"))
-				reasons += inWords(want)
+				if version != "v4" {
+					reasons += inWords(want)
+				}
 				wantQ, gotQ := replayedQueues(want), replayedQueues(&old)
 				if d := cmp.Diff(wantQ, gotQ, cmpopts.EquateEmpty()); d != "" {
 					t.Errorf("the %s trace replays to other queues (-run today +%s):\n%s", version, version, d)
@@ -305,8 +309,13 @@ func FuzzJSONRoundTrip(f *testing.F) {
 			PodSets: []trace.PodSetDecision{{PodSet: "p", Mode: mode, Message: msg,
 				Requests: []trace.Quantity{{Resource: res, Amount: amount, Text: text}},
 				Groups:   []trace.GroupAttempt{{Resources: []string{res}, Resume: trace.Resume(resume), TriedIndex: tried}}}}}
+		// The same pod sets again (written as a reference to d), and under
+		// another mode (written in full).
+		same, other := d, d
+		same.Workload, other.Workload, other.Mode = wl+"2", wl+"3", mode+"x"
 		tr := &trace.Trace{Version: trace.Version, Steps: []trace.Step{{Kind: trace.StepCycle,
-			Heads: []trace.Head{{ClusterQueue: cq, Workload: wl}}, Decisions: []trace.Decision{d},
+			Heads:     []trace.Head{{ClusterQueue: cq, Workload: wl}, {ClusterQueue: cq, Workload: wl + "2"}, {ClusterQueue: cq, Workload: wl + "3"}},
+			Decisions: []trace.Decision{d, same, other},
 			Events: []trace.Event{{Kind: trace.EventArrival, Workload: wl, Message: msg, LocalQueue: cq},
 				{Kind: trace.EventFinish, Workload: wl, Runtime: (*time.Duration)(&dur), Quota: []trace.Quantity{{Flavor: cq, Resource: res, Amount: amount, Text: text}}},
 				{Kind: trace.EventEvict, Workload: wl, Preemptor: cq, Reason: msg, Delay: time.Duration(dur)},
@@ -327,4 +336,106 @@ func FuzzJSONRoundTrip(f *testing.F) {
 			t.Errorf("decode(encode(trace)) differs (-want +got):\n%s", d)
 		}
 	})
+}
+
+// TestJSONSameAs pins when a decision's pod sets and preemption search
+// are written as a reference to an earlier decision of its step, and
+// that a reader gives them back.
+func TestJSONSameAs(t *testing.T) {
+	ps := func(amount int64) []trace.PodSetDecision {
+		return []trace.PodSetDecision{{PodSet: "main", Count: 1, Mode: "Fit",
+			Requests: []trace.Quantity{{Resource: "cpu", Amount: amount, Text: core.FormatAmount("cpu", amount)}},
+			Groups: []trace.GroupAttempt{{Resources: []string{"cpu"}, Resume: trace.ResumeFirst, TriedIndex: -1, Chosen: "a",
+				Attempts: []trace.FlavorAttempt{{Flavor: "a", Mode: "Fit", Rule: "fitStop", Best: true}}}}}}
+	}
+	noTargets := func() *trace.Preemption {
+		return &trace.Preemption{Resources: []string{"a/cpu"}, Passes: []trace.PreemptionPass{{AllowBorrowing: true}},
+			Summary: "no workload may be preempted: no candidates under the ClusterQueue's preemption policies"}
+	}
+	withMode := func(p []trace.PodSetDecision, mode string) []trace.PodSetDecision {
+		p[0].Mode = mode
+		return p
+	}
+	dec := func(wl string, p []trace.PodSetDecision, mode string, pre *trace.Preemption) trace.Decision {
+		d := trace.Decision{Workload: wl, ClusterQueue: "cq-" + wl, Order: 0, Mode: mode, PodSets: p, Preemption: pre,
+			Outcome: trace.OutcomeNoFit, Requeue: "parked", RequeueReason: "Generic"}
+		return d
+	}
+	for name, c := range map[string]struct {
+		ds       []trace.Decision
+		want     []string
+		wantNone []string
+	}{
+		"the same pod sets: the second refers to the first": {
+			ds:       []trace.Decision{dec("a", ps(1000), "Fit", nil), dec("b", ps(1000), "Fit", nil)},
+			want:     []string{`"workload":"b","clusterQueue":"cq-b","order":0,"podSetsOf":1,"mode":"Fit"`},
+			wantNone: []string{`"podSetsOf":2`}},
+		"other pod sets, then the first's again": {
+			ds:   []trace.Decision{dec("a", ps(1000), "Fit", nil), dec("b", ps(2000), "Fit", nil), dec("c", ps(1000), "Fit", nil)},
+			want: []string{`"workload":"b","clusterQueue":"cq-b","order":0,"podSets":[`, `"workload":"c","clusterQueue":"cq-c","order":0,"podSetsOf":1,`}},
+		"the same bytes under another mode are other pod sets": {
+			// Each pod set's mode is its decision's, so it is left out of
+			// both: the same bytes, but not the same pod sets.
+			ds:       []trace.Decision{dec("a", ps(1000), "Fit", nil), dec("b", withMode(ps(1000), "Preempt"), "Preempt", nil), dec("c", withMode(ps(1000), "Preempt"), "Preempt", nil)},
+			want:     []string{`"workload":"b","clusterQueue":"cq-b","order":0,"podSets":[`, `"workload":"c","clusterQueue":"cq-c","order":0,"podSetsOf":2,`},
+			wantNone: []string{`"podSetsOf":1`}},
+		"the same preemption search": {
+			ds:   []trace.Decision{dec("a", ps(1000), "Fit", noTargets()), dec("b", ps(2000), "Fit", noTargets())},
+			want: []string{`"outcome":"NoFit","preemptionOf":1}`}},
+		"another preemption search": {
+			ds: []trace.Decision{dec("a", ps(1000), "Fit", noTargets()), dec("b", ps(2000), "Fit", &trace.Preemption{Resources: []string{"b/cpu"},
+				Summary: "no workload may be preempted: no candidates under the ClusterQueue's preemption policies"})},
+			wantNone: []string{`"preemptionOf"`}},
+		"no pod sets: nothing to refer to": {
+			ds:       []trace.Decision{dec("a", nil, "", nil), dec("b", nil, "", nil)},
+			wantNone: []string{`"podSetsOf"`, `"podSets"`}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			tr := &trace.Trace{Version: trace.Version, Steps: []trace.Step{{Index: 1, Kind: trace.StepCycle, Cycle: 1, Decisions: c.ds}}}
+			for _, d := range c.ds {
+				tr.Steps[0].Heads = append(tr.Steps[0].Heads, trace.Head{ClusterQueue: d.ClusterQueue, Workload: d.Workload})
+			}
+			back, data := roundTrip(t, tr)
+			for _, w := range c.want {
+				if !bytes.Contains(data, []byte(w)) {
+					t.Errorf("the JSON lacks %s:\n%s", w, data)
+				}
+			}
+			for _, w := range c.wantNone {
+				if bytes.Contains(data, []byte(w)) {
+					t.Errorf("the JSON has %s:\n%s", w, data)
+				}
+			}
+			if d := cmp.Diff(tr, back, cmpopts.EquateEmpty()); d != "" {
+				t.Errorf("decode(encode(trace)) differs (-want +got):\n%s", d)
+			}
+		})
+	}
+}
+
+// TestJSONSameAsRejects: a reference to no earlier decision of the step,
+// or a part written both ways, is an error, not a guess.
+func TestJSONSameAsRejects(t *testing.T) {
+	const first = `{"workload":"a","clusterQueue":"cq","podSets":[{"requests":[],"groups":[]}],"outcome":"NoFit"}`
+	for name, c := range map[string]struct {
+		data string
+		want string
+	}{
+		"a reference to itself":        {data: `{"steps":[{"decisions":[` + first + `,{"workload":"b","clusterQueue":"cq","podSetsOf":2,"outcome":"NoFit"}]}]}`, want: "podSetsOf 2 is not an earlier decision"},
+		"a reference to a later one":   {data: `{"steps":[{"decisions":[{"workload":"b","clusterQueue":"cq","podSetsOf":2,"outcome":"NoFit"},` + first + `]}]}`, want: "podSetsOf 2 is not an earlier decision"},
+		"a negative reference":         {data: `{"steps":[{"decisions":[` + first + `,{"workload":"b","clusterQueue":"cq","preemptionOf":-1,"outcome":"NoFit"}]}]}`, want: "preemptionOf -1 is not an earlier decision"},
+		"both in full and a reference": {data: `{"steps":[{"decisions":[` + first + `,{"workload":"b","clusterQueue":"cq","podSets":[],"podSetsOf":1,"outcome":"NoFit"}]}]}`, want: "podSetsOf 1 is not an earlier decision of the step, or the part is written in full as well"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			var tr trace.Trace
+			err := json.Unmarshal([]byte(c.data), &tr)
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("error %v, want one saying %q", err, c.want)
+			}
+		})
+	}
+	var d trace.Decision
+	if err := json.Unmarshal([]byte(`{"workload":"b","clusterQueue":"cq","podSetsOf":1,"outcome":"NoFit"}`), &d); err == nil || !strings.Contains(err.Error(), "podSetsOf 1 is not an earlier decision") {
+		t.Errorf("a decision read alone with a reference: error %v, want one naming the reference", err)
+	}
 }

@@ -30,8 +30,11 @@ import (
 // stays (json.go: zeros, defaults, texts and lists that repeat other
 // fields); Step's and Decision's UnmarshalJSON restore them, and read v2.
 // v4: a flavor attempt's reasons are codes and quantities (Reason), not
-// words; Reason's UnmarshalJSON reads v2's and v3's words.
-const Version = "kueueplay.trace/v4"
+// words; Reason's UnmarshalJSON reads v2's and v3's words. v5: a
+// decision's pod sets and preemption search may be a reference to an
+// equal earlier decision of its step ("podSetsOf", "preemptionOf");
+// Step's UnmarshalJSON resolves them, and reads v2 to v4.
+const Version = "kueueplay.trace/v5"
 
 // Trace is the whole result of running a scenario.
 type Trace struct {
