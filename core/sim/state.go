@@ -170,15 +170,20 @@ type State struct {
 	// lastClaims are the KEP-4378 claims of the last cycle, for the
 	// invariant checker.
 	lastClaims []trace.Claim
-	// reported are the versions of the ClusterQueues (ClusterQueue.ver)
-	// as the last step reported them and reportedStates what it reported
-	// (queueStates reuses the state of a queue whose version did not
-	// move); both are replaced, never modified.
-	reported       []uint64
+	// reportedStates is what the last step reported of the queues, in
+	// step reportedAt, and reportedParts what each queue's state was
+	// computed from (its version and the sources of its parts), so that
+	// queueStates reuses the state of a queue whose version did not move
+	// and the parts of one whose heap moved. Without a recycler both are
+	// replaced, never modified.
 	reportedStates []trace.QueueState
-	// reportedParts are what each part of a reported state was computed
-	// from, so that a queue whose heap moved keeps the rest of its report.
-	reportedParts []queueParts
+	reportedParts  []queueParts
+	reportedAt     int
+	// reportedRows is what the last step reported of the usage.
+	reportedRows []trace.UsageRow
+	// rec recycles the reports' space (Run without Observe); nil for a
+	// State that Step copies.
+	rec *recycler
 	// scratch is the space a cycle reuses (cycleScratch).
 	scratch *cycleScratch
 	// frNames remembers the preemption trace's "flavor/resource" names;
@@ -264,6 +269,7 @@ func (s *State) clone() *State {
 	n.gen = s.gen + 1
 	n.words = nil
 	n.scratch = nil
+	n.rec = nil
 	n.frNames = nil
 	n.Tree = s.Tree.Clone()
 	n.Queues = slices.Clone(s.Queues)
