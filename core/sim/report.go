@@ -207,9 +207,9 @@ func (s *State) queueStates() []trace.QueueState {
 // generation bumped, terminate); ver is the queue's version. The born
 // steps are the steps that first reported each part's lists (recycler).
 type queueParts struct {
-	ver, heap, parked, holding             uint64
-	sticky                                 int
-	generation                             int64
+	ver, heap, parked, holding           uint64
+	sticky                               int
+	generation                           int64
 	pendingBorn, parkedBorn, holdingBorn int
 }
 
