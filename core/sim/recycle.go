@@ -16,69 +16,67 @@ import "github.com/kueueplay/kueueplay/core/trace"
 type recycler struct {
 	// lastFull is the last step compacted whole.
 	lastFull int
-	// retired are the pieces the report being built or the last one
-	// replaced, with the step each was first reported in: they are free
-	// after the step that replaced them is compacted.
-	retiredRows   []bornRows
-	retiredQueues []bornQueues
-	retiredLists  []bornList
+	// retired are the pieces the report being built replaced: they are
+	// free after its step is compacted.
+	retired []piece
 	// rows, queues and lists are free.
 	rows   [][]trace.UsageRow
 	queues [][]trace.QueueState
 	lists  [][]string
 }
 
-type bornRows struct {
-	born int
-	v    []trace.UsageRow
-}
-
-type bornQueues struct {
-	born int
-	v    []trace.QueueState
-}
-
-type bornList struct {
-	born int
-	v    []string
+// piece is one piece of a report (one of its fields set) and the step
+// that first reported it.
+type piece struct {
+	born   int
+	rows   []trace.UsageRow
+	queues []trace.QueueState
+	list   []string
 }
 
 // compacted records that step idx was compacted (whole if full) and
-// frees what the reports up to idx replaced and no kept step holds.
+// frees what its report replaced and no kept step holds.
 func (r *recycler) compacted(idx int, full bool) {
-	for _, p := range r.retiredRows {
-		if r.lastFull < p.born {
-			r.rows = append(r.rows, p.v[:0])
+	for _, p := range r.retired {
+		if r.lastFull >= p.born {
+			continue
+		}
+		// What a freed piece still points to is not written; it is
+		// overwritten when the piece is used again.
+		switch {
+		case p.rows != nil:
+			r.rows = append(r.rows, p.rows[:0])
+		case p.queues != nil:
+			r.queues = append(r.queues, p.queues)
+		default:
+			r.lists = append(r.lists, p.list)
 		}
 	}
-	for _, p := range r.retiredQueues {
-		if r.lastFull < p.born {
-			clear(p.v)
-			r.queues = append(r.queues, p.v[:0])
-		}
-	}
-	for _, p := range r.retiredLists {
-		if r.lastFull < p.born {
-			clear(p.v[:cap(p.v)])
-			r.lists = append(r.lists, p.v[:0])
-		}
-	}
-	clear(r.retiredRows)
-	clear(r.retiredQueues)
-	clear(r.retiredLists)
-	r.retiredRows, r.retiredQueues, r.retiredLists = r.retiredRows[:0], r.retiredQueues[:0], r.retiredLists[:0]
+	clear(r.retired)
+	r.retired = r.retired[:0]
 	if full {
 		r.lastFull = idx
 	}
 }
 
+// retire records that the report being built replaces p, unless p is
+// empty.
+//
+//go:noinline
+func (r *recycler) retire(p piece) {
+	if r != nil && (cap(p.rows) > 0 || cap(p.queues) > 0 || cap(p.list) > 0) {
+		r.retired = append(r.retired, p)
+	}
+}
+
 // usageRows returns room for n usage rows.
+//
+//go:noinline
 func (r *recycler) usageRows(n int) []trace.UsageRow {
 	if r != nil {
-		for len(r.rows) > 0 {
-			v := r.rows[len(r.rows)-1]
-			r.rows[len(r.rows)-1] = nil
-			r.rows = r.rows[:len(r.rows)-1]
+		for k := len(r.rows) - 1; k >= 0; k-- {
+			v := r.rows[k]
+			r.rows[k], r.rows = nil, r.rows[:k]
 			if cap(v) >= n {
 				return v
 			}
@@ -88,51 +86,33 @@ func (r *recycler) usageRows(n int) []trace.UsageRow {
 }
 
 // queueStates returns n zero queue states.
+//
+//go:noinline
 func (r *recycler) queueStates(n int) []trace.QueueState {
 	if r != nil {
-		for len(r.queues) > 0 {
-			v := r.queues[len(r.queues)-1]
-			r.queues[len(r.queues)-1] = nil
-			r.queues = r.queues[:len(r.queues)-1]
+		for k := len(r.queues) - 1; k >= 0; k-- {
+			v := r.queues[k]
+			r.queues[k], r.queues = nil, r.queues[:k]
 			if cap(v) >= n {
-				return v[:n]
+				return v[:n] // every state is written
 			}
 		}
 	}
 	return make([]trace.QueueState, n)
 }
 
-// list returns room for a list of n names (n > 0).
+// list returns room for a list of n names (n > 0), with no more.
+//
+//go:noinline
 func (r *recycler) list(n int) []string {
 	if r != nil {
-		for len(r.lists) > 0 {
-			v := r.lists[len(r.lists)-1]
-			r.lists[len(r.lists)-1] = nil
-			r.lists = r.lists[:len(r.lists)-1]
+		for k := len(r.lists) - 1; k >= 0; k-- {
+			v := r.lists[k]
+			r.lists[k], r.lists = nil, r.lists[:k]
 			if cap(v) >= n {
 				return v[:0:n]
 			}
 		}
 	}
 	return make([]string, 0, n)
-}
-
-// retireRows, retireQueues and retireList record that the report being
-// built replaces v, first reported in step born.
-func (r *recycler) retireRows(v []trace.UsageRow, born int) {
-	if r != nil && cap(v) > 0 {
-		r.retiredRows = append(r.retiredRows, bornRows{born, v})
-	}
-}
-
-func (r *recycler) retireQueues(v []trace.QueueState, born int) {
-	if r != nil && cap(v) > 0 {
-		r.retiredQueues = append(r.retiredQueues, bornQueues{born, v})
-	}
-}
-
-func (r *recycler) retireList(v []string, born int) {
-	if r != nil && cap(v) > 0 {
-		r.retiredLists = append(r.retiredLists, bornList{born, v})
-	}
 }

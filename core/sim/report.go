@@ -108,7 +108,7 @@ func (s *State) usageRows() []trace.UsageRow {
 			rows = append(rows, row)
 		}
 	}
-	s.rec.retireRows(s.reportedRows, s.reportedAt)
+	s.rec.retire(piece{born: s.reportedAt, rows: s.reportedRows})
 	s.reportedRows = rows
 	return rows
 }
@@ -195,7 +195,7 @@ func (s *State) queueStates() []trace.QueueState {
 		}
 		out[qi], parts[qi] = s.queueStateAfter(qi, prev, pp, rec)
 	}
-	rec.retireQueues(s.reportedStates, s.reportedAt)
+	rec.retire(piece{born: s.reportedAt, queues: s.reportedStates})
 	s.reportedStates, s.reportedParts, s.reportedAt = out, parts, s.Steps
 	return out
 }
@@ -237,7 +237,7 @@ func (s *State) queueStateAfter(qi int, prev *trace.QueueState, pp *queueParts, 
 		now.pendingBorn = pp.pendingBorn
 	} else {
 		if prev != nil {
-			rec.retireList(prev.Pending, pp.pendingBorn)
+			rec.retire(piece{born: pp.pendingBorn, list: prev.Pending})
 		}
 		qs.PendingCount, qs.Pending = q.Heap.Len(), s.pendingKeys(qi, rec)
 	}
@@ -246,7 +246,7 @@ func (s *State) queueStateAfter(qi int, prev *trace.QueueState, pp *queueParts, 
 		now.parkedBorn = pp.parkedBorn
 	} else {
 		if prev != nil {
-			rec.retireList(prev.Parked, pp.parkedBorn)
+			rec.retire(piece{born: pp.parkedBorn, list: prev.Parked})
 		}
 		qs.ParkedCount, qs.Parked = s.listKeys(&q.Parked, rec)
 	}
@@ -257,8 +257,8 @@ func (s *State) queueStateAfter(qi int, prev *trace.QueueState, pp *queueParts, 
 		return qs, now
 	}
 	if prev != nil {
-		rec.retireList(prev.Admitted, pp.holdingBorn)
-		rec.retireList(prev.Terminating, pp.holdingBorn)
+		rec.retire(piece{born: pp.holdingBorn, list: prev.Admitted})
+		rec.retire(piece{born: pp.holdingBorn, list: prev.Terminating})
 	}
 	var admitted, terminating []int
 	for i := range q.Holding.All {
