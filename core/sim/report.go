@@ -284,13 +284,14 @@ func (s *State) pendingKeys(qi int, rec *recycler) []string {
 		return nil
 	}
 	out := rec.list(min(q.Heap.Len(), QueueListCap))
-	out = append(out, s.Workload(h).Key)
+	keys := s.static.keys
+	out = append(out, keys[h])
 	for w := range q.Heap.All {
 		if len(out) == cap(out) {
 			break
 		}
 		if w != h {
-			out = append(out, s.Workload(w).Key)
+			out = append(out, keys[w])
 		}
 	}
 	return out
@@ -308,7 +309,7 @@ func (s *State) listKeys(l *idxList, rec *recycler) (int, []string) {
 		if len(out) == cap(out) {
 			break
 		}
-		out = append(out, s.Workload(w).Key)
+		out = append(out, s.static.keys[w])
 	}
 	return l.Len(), out
 }
@@ -320,7 +321,7 @@ func (s *State) keys(idx []int, rec *recycler) (int, []string) {
 	}
 	out := rec.list(n)[:n]
 	for i := range n {
-		out[i] = s.Workload(idx[i]).Key
+		out[i] = s.static.keys[idx[i]]
 	}
 	return len(idx), out
 }

@@ -228,6 +228,9 @@ type static struct {
 	events []scheduled
 	// usage is the order of the usage rows (usageRows).
 	usage *usageLayout
+	// keys are the workloads' keys, by index: a report's lists read
+	// them without loading each Workload.
+	keys []string
 	// pastedSeqs is the last AdmitSeq given to a workload that starts
 	// admitted (reservedStamp).
 	pastedSeqs int
@@ -319,6 +322,7 @@ func (s *State) appendWorkload(w *Workload) {
 		s.workloads = append(s.workloads, &chunk{gen: s.gen})
 	}
 	s.workloads[s.numWL/chunkSize].items[s.numWL%chunkSize] = w
+	s.static.keys = append(s.static.keys, w.Key)
 	s.numWL++
 }
 
