@@ -188,7 +188,7 @@ type State struct {
 	scratch *cycleScratch
 	// frNames remembers the preemption trace's "flavor/resource" names;
 	// a State's own (a copy starts without).
-	frNames map[core.FlavorResource]string
+	frNames map[core.FlavorResource][]string
 	// holders caches each queue's holders as preemption sees them
 	// (holdersOf); a copy of the State copies the slice.
 	holders []holderCache
