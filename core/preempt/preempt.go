@@ -82,19 +82,23 @@ type Snapshot struct {
 	Claimed map[int]map[core.FlavorResource]core.Amount
 	// Names, if set, remembers the "flavor/resource" names the trace of a
 	// search writes, from one search (and one cycle) to the next.
-	Names map[core.FlavorResource]string
+	Names map[core.FlavorResource][]string
 }
 
 // name is fr's "flavor/resource" name, remembered in s.Names if set.
-func (s *Snapshot) name(fr core.FlavorResource) string {
+func (s *Snapshot) name(fr core.FlavorResource) string { return s.names(fr)[0] }
+
+// names is []string{fr's name}, remembered in s.Names if set: shared,
+// since the trace never changes a list.
+func (s *Snapshot) names(fr core.FlavorResource) []string {
 	n, ok := s.Names[fr]
 	if !ok {
-		n = string(fr.Flavor) + "/" + string(fr.Resource)
+		n = []string{string(fr.Flavor) + "/" + string(fr.Resource)}
 		if s.Names != nil {
 			s.Names[fr] = n
 		}
 	}
-	return n
+	return n[:1:1]
 }
 
 // remaining is what removing w still frees: its usage minus what was
@@ -490,10 +494,16 @@ func Targets(s *Snapshot, p *Preemptor, record bool) ([]Target, *trace.Preemptio
 	se := &search
 	var tr *trace.Preemption
 	if record {
-		tr = &trace.Preemption{}
+		// The description and its passes (at most two) in one allocation.
+		rec := &struct {
+			p      trace.Preemption
+			passes [2]trace.PreemptionPass
+		}{}
+		tr = &rec.p
+		tr.Passes = rec.passes[:0]
 		if len(p.Need) == 1 {
 			for fr := range p.Need {
-				tr.Resources = []string{s.name(fr)}
+				tr.Resources = s.names(fr)
 			}
 		} else {
 			for _, fr := range quota.SortedKeys(p.Need) {

@@ -99,7 +99,7 @@ func (s *State) preemptSnapshot(c *cycleCtx) *preempt.Snapshot {
 		return c.psnap
 	}
 	if s.frNames == nil {
-		s.frNames = map[core.FlavorResource]string{}
+		s.frNames = map[core.FlavorResource][]string{}
 	}
 	ps := &preempt.Snapshot{
 		Names:   s.frNames,

@@ -68,7 +68,7 @@ func (s *State) usageRows() []trace.UsageRow {
 			}
 		}
 	}
-	rows := make([]trace.UsageRow, 0, layout.rows)
+	rows := s.rec.usageRows(layout.rows)
 	for _, i := range layout.nodes {
 		n := &t.Nodes[i]
 		frs := layout.frs[i]
@@ -108,6 +108,8 @@ func (s *State) usageRows() []trace.UsageRow {
 			rows = append(rows, row)
 		}
 	}
+	s.rec.retire(piece{born: s.reportedAt, rows: s.reportedRows})
+	s.reportedRows = rows
 	return rows
 }
 
@@ -166,7 +168,14 @@ func (s *State) lentAmounts() []core.Amount {
 
 // queueStates reports every ClusterQueue's queue, by name.
 func (s *State) queueStates() []trace.QueueState {
-	out := make([]trace.QueueState, len(s.Queues))
+	rec := s.rec
+	out := rec.queueStates(len(s.Queues))
+	parts := s.reportedParts
+	if rec == nil || len(parts) != len(s.Queues) {
+		// Without a recycler a report's parts are replaced, never
+		// modified (a copy of the State may hold them).
+		parts = make([]queueParts, len(s.Queues))
+	}
 	for qi, q := range s.Queues {
 		// A queue's state is a function of its *ClusterQueue (heap,
 		// parked list, holders, sticky head, activity; every change
@@ -175,8 +184,8 @@ func (s *State) queueStates() []trace.QueueState {
 		// queue's generation bumped, terminate): the same version as at
 		// the last report means the same state. CheckInvariants checks
 		// it.
-		if qi < len(s.reported) && s.reported[qi] == q.ver {
-			out[qi] = s.reportedStates[qi]
+		if qi < len(s.reportedParts) && s.reportedParts[qi].ver == q.ver {
+			out[qi], parts[qi] = s.reportedStates[qi], s.reportedParts[qi]
 			continue
 		}
 		var prev *trace.QueueState
@@ -184,15 +193,10 @@ func (s *State) queueStates() []trace.QueueState {
 		if qi < len(s.reportedParts) {
 			prev, pp = &s.reportedStates[qi], &s.reportedParts[qi]
 		}
-		out[qi] = s.queueStateAfter(qi, prev, pp)
+		out[qi], parts[qi] = s.queueStateAfter(qi, prev, pp, rec)
 	}
-	ver := make([]uint64, len(s.Queues))
-	parts := make([]queueParts, len(s.Queues))
-	for qi, q := range s.Queues {
-		ver[qi] = q.ver
-		parts[qi] = partsOf(q)
-	}
-	s.reported, s.reportedStates, s.reportedParts = ver, out, parts
+	rec.retire(piece{born: s.reportedAt, queues: s.reportedStates})
+	s.reportedStates, s.reportedParts, s.reportedAt = out, parts, s.Steps
 	return out
 }
 
@@ -200,40 +204,61 @@ func (s *State) queueStates() []trace.QueueState {
 // pending list from the heap and the sticky head, the parked list from
 // the parked set, the admitted and terminating lists from the holders and
 // their statuses (a holder becomes Terminating only with its queue's
-// generation bumped, terminate).
+// generation bumped, terminate); ver is the queue's version. The born
+// steps are the steps that first reported each part's lists (recycler).
 type queueParts struct {
-	heap, parked, holding uint64
-	sticky                int
-	generation            int64
+	ver, heap, parked, holding           uint64
+	sticky                               int
+	generation                           int64
+	pendingBorn, parkedBorn, holdingBorn int
 }
 
 func partsOf(q *ClusterQueue) queueParts {
-	return queueParts{heap: q.Heap.ver, parked: q.Parked.ver, holding: q.Holding.ver, sticky: q.Sticky, generation: q.Generation}
+	return queueParts{ver: q.ver, heap: q.Heap.ver, parked: q.Parked.ver, holding: q.Holding.ver, sticky: q.Sticky, generation: q.Generation}
 }
 
 // queueState computes ClusterQueue qi's state from scratch.
-func (s *State) queueState(qi int) trace.QueueState { return s.queueStateAfter(qi, nil, nil) }
+func (s *State) queueState(qi int) trace.QueueState {
+	qs, _ := s.queueStateAfter(qi, nil, nil, nil)
+	return qs
+}
 
-// queueStateAfter computes ClusterQueue qi's state, reusing the parts of
-// prev (the last report, computed from pp) whose sources did not change.
-func (s *State) queueStateAfter(qi int, prev *trace.QueueState, pp *queueParts) trace.QueueState {
+// queueStateAfter computes ClusterQueue qi's state and its parts, reusing
+// the parts of prev (the last report, computed from pp) whose sources did
+// not change. With a recycler, the lists it replaces are retired and the
+// new ones made in recycled space.
+func (s *State) queueStateAfter(qi int, prev *trace.QueueState, pp *queueParts, rec *recycler) (trace.QueueState, queueParts) {
 	q := s.Queues[qi]
 	now := partsOf(q)
+	now.pendingBorn, now.parkedBorn, now.holdingBorn = s.Steps, s.Steps, s.Steps
 	qs := trace.QueueState{ClusterQueue: q.Spec.Name, Active: q.Active, InactiveReason: q.InactiveReason}
 	if prev != nil && pp.heap == now.heap && pp.sticky == now.sticky {
 		qs.PendingCount, qs.Pending = prev.PendingCount, prev.Pending
+		now.pendingBorn = pp.pendingBorn
 	} else {
-		qs.PendingCount, qs.Pending = q.Heap.Len(), s.pendingKeys(qi)
+		if prev != nil {
+			rec.retire(piece{born: pp.pendingBorn, list: prev.Pending})
+		}
+		qs.PendingCount, qs.Pending = q.Heap.Len(), s.pendingKeys(qi, rec)
 	}
 	if prev != nil && pp.parked == now.parked {
 		qs.ParkedCount, qs.Parked = prev.ParkedCount, prev.Parked
+		now.parkedBorn = pp.parkedBorn
 	} else {
-		qs.ParkedCount, qs.Parked = s.listKeys(&q.Parked)
+		if prev != nil {
+			rec.retire(piece{born: pp.parkedBorn, list: prev.Parked})
+		}
+		qs.ParkedCount, qs.Parked = s.listKeys(&q.Parked, rec)
 	}
 	if prev != nil && pp.holding == now.holding && pp.generation == now.generation {
 		qs.AdmittedCount, qs.Admitted = prev.AdmittedCount, prev.Admitted
 		qs.TerminatingCount, qs.Terminating = prev.TerminatingCount, prev.Terminating
-		return qs
+		now.holdingBorn = pp.holdingBorn
+		return qs, now
+	}
+	if prev != nil {
+		rec.retire(piece{born: pp.holdingBorn, list: prev.Admitted})
+		rec.retire(piece{born: pp.holdingBorn, list: prev.Terminating})
 	}
 	var admitted, terminating []int
 	for i := range q.Holding.All {
@@ -245,27 +270,28 @@ func (s *State) queueStateAfter(qi int, prev *trace.QueueState, pp *queueParts) 
 	}
 	slices.SortFunc(admitted, s.byKey)
 	slices.SortFunc(terminating, s.byKey)
-	qs.AdmittedCount, qs.Admitted = s.keys(admitted)
-	qs.TerminatingCount, qs.Terminating = s.keys(terminating)
-	return qs
+	qs.AdmittedCount, qs.Admitted = s.keys(admitted, rec)
+	qs.TerminatingCount, qs.Terminating = s.keys(terminating, rec)
+	return qs, now
 }
 
 // pendingKeys lists at most QueueListCap workloads of queue qi's heap in
 // queue order, the head (the sticky workload, if any) first.
-func (s *State) pendingKeys(qi int) []string {
+func (s *State) pendingKeys(qi int, rec *recycler) []string {
 	q := s.Queues[qi]
 	h := s.head(qi)
 	if h < 0 {
 		return nil
 	}
-	out := make([]string, 0, min(q.Heap.Len(), QueueListCap))
-	out = append(out, s.Workload(h).Key)
+	out := rec.list(min(q.Heap.Len(), QueueListCap))
+	keys := s.static.keys
+	out = append(out, keys[h])
 	for w := range q.Heap.All {
 		if len(out) == cap(out) {
 			break
 		}
 		if w != h {
-			out = append(out, s.Workload(w).Key)
+			out = append(out, keys[w])
 		}
 	}
 	return out
@@ -273,22 +299,29 @@ func (s *State) pendingKeys(qi int) []string {
 
 // listKeys is keys for an idxList: its length and the keys of its first
 // QueueListCap workloads.
-func (s *State) listKeys(l *idxList) (int, []string) {
-	out := make([]string, 0, min(l.Len(), QueueListCap))
+func (s *State) listKeys(l *idxList, rec *recycler) (int, []string) {
+	n := min(l.Len(), QueueListCap)
+	if n == 0 {
+		return l.Len(), []string{}
+	}
+	out := rec.list(n)
 	for w := range l.All {
 		if len(out) == cap(out) {
 			break
 		}
-		out = append(out, s.Workload(w).Key)
+		out = append(out, s.static.keys[w])
 	}
 	return l.Len(), out
 }
 
-func (s *State) keys(idx []int) (int, []string) {
+func (s *State) keys(idx []int, rec *recycler) (int, []string) {
 	n := min(len(idx), QueueListCap)
-	out := make([]string, n)
+	if n == 0 {
+		return len(idx), []string{}
+	}
+	out := rec.list(n)[:n]
 	for i := range n {
-		out[i] = s.Workload(idx[i]).Key
+		out[i] = s.static.keys[idx[i]]
 	}
 	return len(idx), out
 }

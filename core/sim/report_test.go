@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/kueueplay/kueueplay/core"
 	"github.com/kueueplay/kueueplay/core/coretest"
@@ -43,36 +44,50 @@ func TestUsageRowsOutsideQuota(t *testing.T) {
 	}
 }
 
-// TestPendingListsStay: a queue's pending list is often the next window
-// of the array the list before it is in (pendingKeysAfter), and a list
-// can also shrink and grow again; every list a step reported must stay as
-// it was while later steps write that array. Run steps one State in place,
-// as the windows' owner.
-func TestPendingListsStay(t *testing.T) {
+// TestReportsStay: without Observe, Run reuses the space of the full
+// usage and queues the trace does not keep (recycler), and a queue's
+// lists can also shrink and grow again; the trace must still replay to
+// every step's usage and queues as they were reported, with the lists
+// kept in whole steps unchanged by the later steps that write recycled
+// space.
+func TestReportsStay(t *testing.T) {
 	sc := perfScenario()
 	until := 12 * time.Second
 	sc.Until = &until
-	type kept struct {
-		step      int
-		got, want []string
+	type seen struct {
+		usage  []trace.UsageRow
+		queues []trace.QueueState
 	}
-	var lists []kept
+	var steps []seen
 	full := 0
 	tr := sim.Run(sc, sim.Options{Stop: func(st *trace.Step) bool {
-		for _, q := range st.Queues {
-			lists = append(lists, kept{st.Index, q.Pending, slices.Clone(q.Pending)})
+		qs := slices.Clone(st.Queues)
+		for i := range qs {
+			q := &qs[i]
+			q.Pending, q.Parked, q.Admitted, q.Terminating = slices.Clone(q.Pending), slices.Clone(q.Parked), slices.Clone(q.Admitted), slices.Clone(q.Terminating)
 			if len(q.Pending) == sim.QueueListCap {
 				full++
 			}
 		}
+		steps = append(steps, seen{slices.Clone(st.Usage), qs})
 		return false
 	}})
-	if tr.Cycles < 500 || full == 0 {
-		t.Fatalf("%d cycles and %d full pending lists: too short a run to move the lists", tr.Cycles, full)
+	if tr.Cycles < 500 || full == 0 || len(steps) < 3*trace.KeyframeInterval {
+		t.Fatalf("%d cycles, %d steps and %d full pending lists: too short a run to reuse the reports' space", tr.Cycles, len(steps), full)
 	}
-	for _, l := range lists {
-		if d := cmp.Diff(l.want, l.got); d != "" {
-			t.Fatalf("step %d's pending list changed after it was reported (-want +got):\n%s", l.step, d)
+	r := trace.NewReplay(tr)
+	for i := 0; r.Next(); i++ {
+		if i >= len(steps) {
+			t.Fatalf("the trace has more steps than the %d reported", len(steps))
 		}
+		if d := cmp.Diff(steps[i].usage, r.Usage()); d != "" {
+			t.Fatalf("step %d's usage as the trace replays it (-reported +replayed):\n%s", i, d)
+		}
+		if d := cmp.Diff(steps[i].queues, r.Queues(), cmpopts.EquateEmpty()); d != "" {
+			t.Fatalf("step %d's queues as the trace replays it (-reported +replayed):\n%s", i, d)
+		}
+	}
+	if r.Broken() || r.Index() != len(steps)-1 {
+		t.Fatalf("the replay ended at step %d (broken %t) of %d", r.Index(), r.Broken(), len(steps))
 	}
 }

@@ -23,7 +23,8 @@ type Options struct {
 	// Stop, if set, is called after every step (the initial one included)
 	// with that step; when it returns true the run ends there, with End
 	// "stopped". Callers use it for a work budget (the HTTP API); the
-	// trace up to that step is complete and valid.
+	// trace up to that step is complete and valid. Stop must not keep the
+	// step's Usage or Queues: without Observe, Run reuses their space.
 	Stop func(step *trace.Step) bool
 	// Sink, if set, receives every step as the trace keeps it (compacted),
 	// in order, with tr's header (everything before Steps) filled in; the
@@ -58,22 +59,32 @@ func Run(sc *core.Scenario, opts Options) *trace.Trace {
 	// queues in full only every so often); Observe and Stop see the full
 	// step first.
 	var compact trace.Compactor
+	// Without Observe no one sees a State but this loop, so each step
+	// changes the one State in place instead of a copy (State.advance),
+	// and the space of the full usage and queues the trace does not keep
+	// is reused (recycler).
+	inPlace := opts.Observe == nil
+	if inPlace {
+		s.rec = &recycler{lastFull: -1}
+	}
 	initial := s.initialStep()
 	if opts.Observe != nil {
 		opts.Observe(s, &initial)
 	}
-	keep := func(st trace.Step) {
+	keep := func(full trace.Step) {
+		st := compact.Compact(full)
+		idx, whole := st.Index, st.Full
 		if opts.Sink != nil {
 			opts.Sink(tr, &st)
-			return
+		} else {
+			tr.Steps = append(tr.Steps, st)
 		}
-		tr.Steps = append(tr.Steps, st)
+		if s.rec != nil {
+			s.rec.compacted(idx, whole)
+		}
 	}
 	stopped := opts.Stop != nil && opts.Stop(&initial)
-	keep(compact.Compact(initial))
-	// Without Observe no one sees a State but this loop, so each step
-	// changes the one State in place instead of a copy (State.advance).
-	inPlace := opts.Observe == nil
+	keep(initial)
 	step := func(ev Event) bool {
 		var ts trace.Step
 		var changed bool
@@ -91,7 +102,7 @@ func Run(sc *core.Scenario, opts Options) *trace.Trace {
 		if opts.Stop != nil && opts.Stop(&ts) {
 			stopped = true
 		}
-		keep(compact.Compact(ts))
+		keep(ts)
 		return changed
 	}
 	cycleDuration := sc.CycleDuration

@@ -170,20 +170,25 @@ type State struct {
 	// lastClaims are the KEP-4378 claims of the last cycle, for the
 	// invariant checker.
 	lastClaims []trace.Claim
-	// reported are the versions of the ClusterQueues (ClusterQueue.ver)
-	// as the last step reported them and reportedStates what it reported
-	// (queueStates reuses the state of a queue whose version did not
-	// move); both are replaced, never modified.
-	reported       []uint64
+	// reportedStates is what the last step reported of the queues, in
+	// step reportedAt, and reportedParts what each queue's state was
+	// computed from (its version and the sources of its parts), so that
+	// queueStates reuses the state of a queue whose version did not move
+	// and the parts of one whose heap moved. Without a recycler both are
+	// replaced, never modified.
 	reportedStates []trace.QueueState
-	// reportedParts are what each part of a reported state was computed
-	// from, so that a queue whose heap moved keeps the rest of its report.
-	reportedParts []queueParts
+	reportedParts  []queueParts
+	reportedAt     int
+	// reportedRows is what the last step reported of the usage.
+	reportedRows []trace.UsageRow
+	// rec recycles the reports' space (Run without Observe); nil for a
+	// State that Step copies.
+	rec *recycler
 	// scratch is the space a cycle reuses (cycleScratch).
 	scratch *cycleScratch
 	// frNames remembers the preemption trace's "flavor/resource" names;
 	// a State's own (a copy starts without).
-	frNames map[core.FlavorResource]string
+	frNames map[core.FlavorResource][]string
 	// holders caches each queue's holders as preemption sees them
 	// (holdersOf); a copy of the State copies the slice.
 	holders []holderCache
@@ -223,6 +228,9 @@ type static struct {
 	events []scheduled
 	// usage is the order of the usage rows (usageRows).
 	usage *usageLayout
+	// keys are the workloads' keys, by index: a report's lists read
+	// them without loading each Workload.
+	keys []string
 	// pastedSeqs is the last AdmitSeq given to a workload that starts
 	// admitted (reservedStamp).
 	pastedSeqs int
@@ -264,6 +272,7 @@ func (s *State) clone() *State {
 	n.gen = s.gen + 1
 	n.words = nil
 	n.scratch = nil
+	n.rec = nil
 	n.frNames = nil
 	n.Tree = s.Tree.Clone()
 	n.Queues = slices.Clone(s.Queues)
@@ -313,6 +322,7 @@ func (s *State) appendWorkload(w *Workload) {
 		s.workloads = append(s.workloads, &chunk{gen: s.gen})
 	}
 	s.workloads[s.numWL/chunkSize].items[s.numWL%chunkSize] = w
+	s.static.keys = append(s.static.keys, w.Key)
 	s.numWL++
 }
 

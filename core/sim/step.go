@@ -357,4 +357,4 @@ func admissionFlavors(a *Admission) []trace.PodSetFlavors {
 }
 
 // byKey orders workload indexes by key.
-func (s *State) byKey(a, b int) int { return cmp.Compare(s.Workload(a).Key, s.Workload(b).Key) }
+func (s *State) byKey(a, b int) int { return cmp.Compare(s.static.keys[a], s.static.keys[b]) }
