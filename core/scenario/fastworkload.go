@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"hash/maphash"
 	"slices"
 	"strings"
 	"time"
@@ -111,15 +112,16 @@ func (d *decoder) fastWorkload(st *state, o *rawObject) bool {
 		return false
 	}
 
-	// As workload and register: the label is the object's key.
-	label := objectLabel(o.kind, name, namespace, true)
-	if _, dup := st.keys[label]; dup {
+	// As workload and register, without a label: the key is the
+	// object's, which must be new.
+	if d.keyTaken(st, namespace, name) {
 		return false
 	}
-	d.obj = label
-	w := &wlInfo{label: label, objAt: atOf(o.node), nameAt: atOf(nameNode)}
-	w.queue = wref{name: queue, at: atOf(queueNode), path: d.join("spec", "queueName")}
-	wl := core.Workload{
+	if st.fastWorkloads == nil && st.fastCap > 0 {
+		st.fastWorkloads = make([]core.Workload, 0, st.fastCap)
+		st.fastAt = make([]fastAt, 0, st.fastCap)
+	}
+	st.fastWorkloads = append(st.fastWorkloads, core.Workload{
 		Namespace:        namespace,
 		Name:             name,
 		Queue:            queue,
@@ -130,21 +132,109 @@ func (d *decoder) fastWorkload(st *state, o *rawObject) bool {
 		TerminationDelay: sa.terminationDelay,
 		PodSets:          podSets,
 		Pos:              d.pos(o.node),
-	}
-	if st.fastWorkloads == nil && st.fastCap > 0 {
-		st.fastWorkloads = make([]core.Workload, 0, st.fastCap)
-	}
-	if n := len(st.fastWorkloads); n < cap(st.fastWorkloads) {
-		st.fastWorkloads = append(st.fastWorkloads, wl)
-		w.wl = &st.fastWorkloads[n]
-	} else {
-		own := wl // only here on the heap: wl would be, in every case
-		w.wl = &own
-	}
-	if d.register(st, "Workload", namespace, name, nameNode, "") { // a new key: checked above
-		st.workloads = append(st.workloads, w)
-	}
+	})
+	st.fastAt = append(st.fastAt, fastAt{
+		objLine: int32(o.node.Line), objCol: int32(o.node.Column),
+		nameLine:  int32(nameNode.Line),
+		queueLine: int32(queueNode.Line), queueCol: int32(queueNode.Column),
+	})
+	st.fastKeys.add(st.fastWorkloads, len(st.fastWorkloads)-1)
 	return true
+}
+
+// keyTaken reports whether the key of a Workload namespace/name is
+// registered (a Workload of the fast path included), without building it.
+func (d *decoder) keyTaken(st *state, namespace, name string) bool {
+	if st.fastKeys.find(st.fastWorkloads, namespace, name) >= 0 {
+		return true
+	}
+	k := append(append(append(append(d.keyBuf[:0], "Workload/"...), namespace...), '/'), name...)
+	d.keyBuf = k
+	_, taken := st.keys[string(k)]
+	return taken
+}
+
+// fastAt is where a Workload of the fast path is written, in the shared
+// line space: its object, its metadata.name (a line: the duplicate-name
+// messages name only that) and its spec.queueName, for the cross-object
+// checks, which report about it only rarely.
+type fastAt struct {
+	objLine, objCol     int32
+	nameLine            int32
+	queueLine, queueCol int32
+}
+
+func (a fastAt) obj() *yaml.Node { return &yaml.Node{Line: int(a.objLine), Column: int(a.objCol)} }
+func (a fastAt) queue() *yaml.Node {
+	return &yaml.Node{Line: int(a.queueLine), Column: int(a.queueCol)}
+}
+
+// fastLabel is the label (objectLabel) of a Workload of the fast path.
+func fastLabel(wl *core.Workload) string {
+	return "Workload/" + wl.Namespace + "/" + wl.Name
+}
+
+// fastKeys finds the Workloads of the fast path by namespace and name, in
+// place of keys: an open-addressing table (linear probing) of their
+// indexes in state.fastWorkloads, plus one, at most half full. It keeps 4
+// to 8 bytes a Workload where keys kept a label and a keyInfo. The seed
+// changes only where an index lands, never what is found.
+type fastKeys struct {
+	seed  maphash.Seed
+	slots []int32
+	n     int
+}
+
+func (k *fastKeys) slot(namespace, name string) int {
+	var h maphash.Hash
+	h.SetSeed(k.seed)
+	h.WriteString(namespace)
+	h.WriteByte('/')
+	h.WriteString(name)
+	return int(h.Sum64() & uint64(len(k.slots)-1))
+}
+
+// find returns the index in wls of the Workload namespace/name, or -1.
+func (k *fastKeys) find(wls []core.Workload, namespace, name string) int {
+	if k.n == 0 {
+		return -1
+	}
+	for s := k.slot(namespace, name); ; s = (s + 1) & (len(k.slots) - 1) {
+		i := int(k.slots[s]) - 1
+		if i < 0 {
+			return -1
+		}
+		if wls[i].Name == name && wls[i].Namespace == namespace {
+			return i
+		}
+	}
+}
+
+// add adds wls[i], whose key is not in k yet.
+func (k *fastKeys) add(wls []core.Workload, i int) {
+	if 2*(k.n+1) > len(k.slots) {
+		if k.slots == nil {
+			k.seed = maphash.MakeSeed()
+		}
+		size := 64
+		for size < 2*cap(wls) || size < 2*(k.n+1) {
+			size *= 2
+		}
+		k.slots, k.n = make([]int32, size), 0
+		for j := range i {
+			k.put(wls, j)
+		}
+	}
+	k.put(wls, i)
+}
+
+func (k *fastKeys) put(wls []core.Workload, i int) {
+	s := k.slot(wls[i].Namespace, wls[i].Name)
+	for k.slots[s] != 0 {
+		s = (s + 1) & (len(k.slots) - 1)
+	}
+	k.slots[s] = int32(i + 1)
+	k.n++
 }
 
 // plainMapping reports whether n is a mapping of at most maxSmallMapping

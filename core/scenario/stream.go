@@ -65,9 +65,6 @@ func (d *decoder) stream(inputs []Input) (*core.Scenario, bool) {
 		}
 	}
 	st := newState()
-	// Most documents are one object with a key: the map is sized for them
-	// rather than grown (and rehashed) as 15,000 Workloads come.
-	st.keys = make(map[string]keyInfo, min(maybe, MaxObjects))
 	st.fastCap = min(maybe, MaxObjects)
 	d.streaming = true
 	d.pairSlab.size, d.itemSlab.size = nodeChunk, contentChunk
@@ -224,10 +221,8 @@ func (d *decoder) dispatchStream(st *state, o *rawObject) {
 		d.dispatch(st, o)
 	}
 	for _, w := range st.workloads[n:] {
-		if w.wlMore != nil {
-			for _, np := range []**yaml.Node{&w.requeueAtNode, &w.admissionCQ.node, &w.wpc.node, &w.pc.node} {
-				*np = d.keepNode(*np)
-			}
+		for _, np := range []**yaml.Node{&w.requeueAtNode, &w.admissionCQ.node, &w.wpc.node, &w.pc.node} {
+			*np = d.keepNode(*np)
 		}
 		if w.owner != nil {
 			w.owner.node = d.keepNode(w.owner.node)
