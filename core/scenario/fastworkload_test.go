@@ -492,3 +492,72 @@ func TestWlInfoClone(t *testing.T) {
 		t.Errorf("clone: %q, %q", c.wl.Name, c.jobName)
 	}
 }
+
+// TestStreamFastCrossObject runs the cross-object checks on Workloads of
+// the fast path, which keep no wlInfo: duplicates of each other, of
+// other Workloads and of jobs' Workloads, in either order and across
+// inputs, missing LocalQueues, a Configuration's transformations,
+// Deployments with their names and the Scenario's references. Each file
+// decodes as the yaml.v3 trees do (checkStream) and reports what is
+// wanted, at the line wanted.
+func TestStreamFastCrossObject(t *testing.T) {
+	// fast is a Workload of the fast path's shape; slow one that is not
+	// (a label).
+	fast := func(name string) string {
+		return "---\napiVersion: kueue.x-k8s.io/v1beta2\nkind: Workload\nmetadata:\n  name: " + name + "\n  namespace: ns\nspec:\n  queueName: q\n  podSets:\n  - name: main\n    template:\n      spec:\n        containers:\n        - name: c\n          resources:\n            requests:\n              cpu: \"1\"\n              example.com/gpu-type1: \"1\"\n"
+	}
+	slow := func(name string) string {
+		return "---\napiVersion: kueue.x-k8s.io/v1beta2\nkind: Workload\nmetadata:\n  name: " + name + "\n  namespace: ns\n  labels: {a: b}\nspec:\n  queueName: q\n  podSets: [{template: {spec: {containers: [{name: c}]}}}]\n"
+	}
+	job := func(name, labels string) string {
+		return "---\napiVersion: batch/v1\nkind: Job\nmetadata: {name: " + name + ", namespace: ns" + labels + "}\nspec:\n  template: {spec: {restartPolicy: Never, containers: [{name: c}]}}\n"
+	}
+	const queue = "---\napiVersion: kueue.x-k8s.io/v1beta2\nkind: LocalQueue\nmetadata: {name: q, namespace: ns}\nspec: {clusterQueue: cq}\n"
+	const defaultQueue = "---\napiVersion: kueue.x-k8s.io/v1beta2\nkind: LocalQueue\nmetadata: {name: default, namespace: ns}\nspec: {clusterQueue: cq}\n"
+	const deployment = "---\napiVersion: apps/v1\nkind: Deployment\nmetadata: {name: a, namespace: ns}\nspec:\n  selector: {matchLabels: {app: a}}\n  template:\n    metadata: {labels: {app: a}}\n    spec: {containers: [{name: c}]}\n---\napiVersion: apps/v1\nkind: Deployment\nmetadata: {name: b-main, namespace: ns}\nspec:\n  selector: {matchLabels: {app: b}}\n  template:\n    metadata: {labels: {app: b}}\n    spec: {containers: [{name: c}]}\n"
+	const config = "---\napiVersion: config.kueue.x-k8s.io/v1beta2\nkind: Configuration\nresources:\n  transformations:\n  - input: example.com/gpu-type1\n    strategy: Retain\n    outputs: {cpu: \"2\"}\n"
+	const scenario = "apiVersion: kueueplay/v1alpha1\nkind: Scenario\nspec:\n  events:\n  - {at: 1s, finish: ns/a}\n  - {at: 2s, finish: ns/b}\n  - {at: 3s, finish: ns/zz}\n  - {at: 4s, scale: ns/a, replicas: 2}\n"
+	for _, c := range []struct {
+		name   string
+		inputs []string
+		want   []string // in the diagnostics' text, in order
+	}{
+		{"two of the fast path", []string{queue + fast("a") + fast("a")}, []string{`t0.yaml:28:9: Workload/ns/a: metadata.name: duplicate Workload "ns/a" (first defined at line 10)`}},
+		{"another first", []string{queue + slow("a") + fast("a")}, []string{`t0.yaml:20:9: Workload/ns/a: metadata.name: duplicate Workload "ns/a" (first defined at line 10)`}},
+		{"another second", []string{queue + fast("a") + slow("a")}, []string{`t0.yaml:28:9: Workload/ns/a: metadata.name: duplicate Workload "ns/a" (first defined at line 10)`}},
+		{"across inputs", []string{queue + fast("a"), fast("a")}, []string{`t1.yaml:5:9: Workload/ns/a: metadata.name: duplicate Workload "ns/a" (first defined at t0.yaml:10)`}},
+		{"a Job's Workload second", []string{queue + fast("job-a") + job("a", ", labels: {kueue.x-k8s.io/queue-name: q}")}, []string{`metadata.name: duplicate Workload "ns/job-a": Job "a" becomes this Workload, which is already defined at line 10`}},
+		{"a Job's Workload first", []string{queue + job("a", ", labels: {kueue.x-k8s.io/queue-name: q}") + fast("job-a")}, []string{`duplicate Workload "ns/job-a": Job "a" (line 9) already becomes this Workload`}},
+		{"a Job's defaulted queue", []string{queue + defaultQueue + job("a", "") + fast("job-a")}, []string{`duplicate Workload "ns/job-a": Job "a" becomes this Workload, which is already defined at line 21`}},
+		{"no LocalQueue", []string{fast("a") + fast("b")}, []string{`t0.yaml:8:14: warning: Workload/ns/a: spec.queueName: LocalQueue "q" does not exist in namespace "ns"`, `t0.yaml:26:14: warning: Workload/ns/b: spec.queueName: LocalQueue "q"`}},
+		{"transformations", []string{queue + fast("a") + slow("b") + fast("c") + config}, []string{`t0.yaml:7:1: warning: Workload/ns/a: pod set "main" requests "cpu", which the Configuration's resources.transformations also output`, `t0.yaml:35:1: warning: Workload/ns/c: pod set "main" requests "cpu"`}},
+		{"Deployments", []string{queue + fast("a") + fast("b") + deployment}, []string{`Deployment "ns/a" has the same namespace and name as Workload "ns/a" (line 10)`, `Deployment "ns/b-main" would name its pods b-main-0, b-main-1, ..., the names the pods of pod set "main" of Workload "ns/b" (line 28) get`}},
+		{"the Scenario's references", []string{scenario + queue + fast("a") + slow("b")}, []string{`unknown workload "ns/zz"`, `"ns/a" is a workload: scale applies to Deployments and ReplicaSets only`}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var inputs []Input
+			for k, in := range c.inputs {
+				inputs = append(inputs, Input{Name: fmt.Sprintf("t%d.yaml", k), Data: []byte(in)})
+			}
+			if !checkStream(t, inputs) {
+				t.Fatal("not streamed")
+			}
+			sc, err := DecodeFiles(inputs)
+			var diags []core.Diagnostic
+			if err != nil {
+				diags = err.(*core.DiagnosticsError).Diagnostics
+			} else {
+				diags = sc.Warnings
+			}
+			text := fmt.Sprint(diags)
+			at := 0
+			for _, w := range c.want {
+				i := strings.Index(text[at:], w)
+				if i < 0 {
+					t.Fatalf("want %q after offset %d of the diagnostics:\n%s", w, at, text)
+				}
+				at += i + len(w)
+			}
+		})
+	}
+}
