@@ -148,6 +148,9 @@ func (d *decoder) keyTaken(st *state, namespace, name string) bool {
 	if st.fastKeys.find(st.fastWorkloads, namespace, name) >= 0 {
 		return true
 	}
+	if st.workloadKeys == 0 {
+		return false
+	}
 	k := append(append(append(append(d.keyBuf[:0], "Workload/"...), namespace...), '/'), name...)
 	d.keyBuf = k
 	_, taken := st.keys[string(k)]
@@ -291,10 +294,13 @@ func fastInt(n *yaml.Node, min, max int64) (int64, bool) {
 func fastAnnotations(n *yaml.Node, sa *simAnnotations) bool {
 	for i := 0; i < len(n.Content); i += 2 {
 		k, v := n.Content[i].Value, n.Content[i+1]
-		if !isStr(v) || checkQualifiedName(k) != "" {
+		if !isStr(v) {
 			return false
 		}
 		if !strings.HasPrefix(k, annotationPrefix) {
+			if checkQualifiedName(k) != "" {
+				return false
+			}
 			continue
 		}
 		dur, err := time.ParseDuration(strings.TrimSpace(v.Value))

@@ -188,6 +188,7 @@ func checkFastWorkload(t *testing.T, data []byte) int {
 			// A Workload already there, and one of the fast path: a
 			// duplicate of either must go to workload, which reports it.
 			st.keys["Workload/ns/taken"] = keyInfo{line: 1}
+			st.workloadKeys = 1
 			st.fastWorkloads = append(st.fastWorkloads, core.Workload{Namespace: "ns", Name: "fast-taken"})
 			st.fastAt = append(st.fastAt, fastAt{nameLine: 2})
 			st.fastKeys.add(st.fastWorkloads, 0)

@@ -294,6 +294,7 @@ func fastTableCases() []fastCase {
 		{"escapes", "a: \"\\0\\a\\b\\n\\v\\f\\r\\e\\ \\'\"\n", true},
 		{"comments", "# head\na: 1 # line\n# between\nb: x#y\n  # more indented\nc: 'q' # c\n", true},
 		{"tags", "a: 1\nb: -2\nc: 0x1F\nd: 1.5\ne: .inf\nf: true\ng: ~\nh: null\ni: 2001-12-14\nj: 09\nk: 1_000\nl: 0o17\nm: -0b101\nn: 100ms\no: 1e3\np: +5\nq: yes\nr: 18446744073709551615\ns: 2001-12-14t21:59:43.10-05:00\nt: .5\nu: .x\nv: 0b2\n", true},
+		{"decimal tags", "a: 0\nb: 00\nc: 007\nd: 123456789012345678\ne: 1234567890123456789\nf: 9223372036854775808\ng: 99999999999999999999\nh: 50\n", true},
 		{"merge", "a: &x {b: 1}\n", false},
 		{"merge key", "<<: {b: 1}\nc: <<\n", true},
 		{"flow", "a: [x, 'y', \"z\", [1], {b: c}]\nb: {}\nc: []\nd: { e: f , g: [ ] }\n", true},

@@ -296,9 +296,15 @@ func (d *decoder) linkWorkloads(st *state) {
 		}
 	}
 	// The fast path's Workloads: each names a queue, and none is admitted.
+	// Neighbours mostly name the same queue, looked up once.
+	var last nsName
+	lastOK := false
 	for i := range st.fastWorkloads {
 		wl := &st.fastWorkloads[i]
-		if !lqs[nsName{wl.Namespace, wl.Queue}] {
+		if q := (nsName{wl.Namespace, wl.Queue}); i == 0 || q != last {
+			last, lastOK = q, lqs[q]
+		}
+		if !lastOK {
 			pending(fastLabel(wl), st.fastAt[i].queue(), "spec.queueName", wl.Queue, wl.Namespace)
 		}
 	}

@@ -321,6 +321,9 @@ func (d *decoder) register(st *state, kind, namespace, name string, n *yaml.Node
 	}
 	if !dup {
 		st.keys[k] = keyInfo{line: n.Line, byJob: byJob}
+		if kind == "Workload" {
+			st.workloadKeys++
+		}
 		return true
 	}
 	shown := name

@@ -11,8 +11,10 @@ import (
 // state collects the decoded objects of one file, with the positions the
 // cross-object checks (link) need.
 type state struct {
-	// keys detects duplicate objects: "Kind/name" or "Kind/ns/name".
-	keys map[string]keyInfo
+	// keys detects duplicate objects: "Kind/name" or "Kind/ns/name";
+	// workloadKeys counts its "Workload/..." keys.
+	keys         map[string]keyInfo
+	workloadKeys int
 
 	scenarioSeen bool
 	// scenarioLine is the (shifted) line of the first Scenario's kind.

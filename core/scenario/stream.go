@@ -98,7 +98,9 @@ func (d *decoder) stream(inputs []Input) (*core.Scenario, bool) {
 				return nil, false
 			}
 			d.obj = "" // as in runTrees, where collect runs first
-			objs = d.collectRoot(objs[:0], root)
+			// The fast parser's collections nest p.deepest deep, and
+			// their scalars one deeper.
+			objs = d.collectRoot(objs[:0], root, p.deepest < MaxDepth)
 			if objects += len(objs); objects > MaxObjects {
 				return nil, false
 			}
