@@ -1,7 +1,6 @@
 package scenario
 
 import (
-	"hash/maphash"
 	"slices"
 	"strings"
 	"time"
@@ -138,7 +137,10 @@ func (d *decoder) fastWorkload(st *state, o *rawObject) bool {
 		nameLine:  int32(nameNode.Line),
 		queueLine: int32(queueNode.Line), queueCol: int32(queueNode.Column),
 	})
-	st.fastKeys.add(st.fastWorkloads, len(st.fastWorkloads)-1)
+	if !st.fastKeys.add(st.fastWorkloads, len(st.fastWorkloads)-1, st.fastCap) {
+		st.fastWorkloads, st.fastAt = st.fastWorkloads[:len(st.fastWorkloads)-1], st.fastAt[:len(st.fastAt)-1]
+		return false
+	}
 	return true
 }
 
@@ -179,22 +181,33 @@ func fastLabel(wl *core.Workload) string {
 
 // fastKeys finds the Workloads of the fast path by namespace and name, in
 // place of keys: an open-addressing table (linear probing) of their
-// indexes in state.fastWorkloads, plus one, at most half full. It keeps 4
-// to 8 bytes a Workload where keys kept a label and a keyInfo. The seed
-// changes only where an index lands, never what is found.
+// indexes in state.fastWorkloads, plus one, 4 bytes a slot, sized once
+// for twice as many as the input may hold (fastCap). It keeps
+// each Workload at most maxProbe slots from where its key hashes to, so
+// that no input can make a lookup long: a Workload that would go further
+// (or into a table half full) is refused, and fastWorkload leaves it to
+// workload and keys.
 type fastKeys struct {
-	seed  maphash.Seed
 	slots []int32
+	shift uint
 	n     int
 }
 
+// maxProbe is how far from its slot fastKeys keeps a Workload.
+const maxProbe = 32
+
+// slot is where namespace/name hashes to: FNV-1a, then Fibonacci hashing
+// for the table's size.
 func (k *fastKeys) slot(namespace, name string) int {
-	var h maphash.Hash
-	h.SetSeed(k.seed)
-	h.WriteString(namespace)
-	h.WriteByte('/')
-	h.WriteString(name)
-	return int(h.Sum64() & uint64(len(k.slots)-1))
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(namespace); i++ {
+		h = (h ^ uint64(namespace[i])) * 1099511628211
+	}
+	h = (h ^ '/') * 1099511628211
+	for i := 0; i < len(name); i++ {
+		h = (h ^ uint64(name[i])) * 1099511628211
+	}
+	return int(h * 0x9E3779B97F4A7C15 >> k.shift)
 }
 
 // find returns the index in wls of the Workload namespace/name, or -1.
@@ -202,7 +215,8 @@ func (k *fastKeys) find(wls []core.Workload, namespace, name string) int {
 	if k.n == 0 {
 		return -1
 	}
-	for s := k.slot(namespace, name); ; s = (s + 1) & (len(k.slots) - 1) {
+	s := k.slot(namespace, name)
+	for range maxProbe + 1 {
 		i := int(k.slots[s]) - 1
 		if i < 0 {
 			return -1
@@ -210,34 +224,35 @@ func (k *fastKeys) find(wls []core.Workload, namespace, name string) int {
 		if wls[i].Name == name && wls[i].Namespace == namespace {
 			return i
 		}
-	}
-}
-
-// add adds wls[i], whose key is not in k yet.
-func (k *fastKeys) add(wls []core.Workload, i int) {
-	if 2*(k.n+1) > len(k.slots) {
-		if k.slots == nil {
-			k.seed = maphash.MakeSeed()
-		}
-		size := 64
-		for size < 2*cap(wls) || size < 2*(k.n+1) {
-			size *= 2
-		}
-		k.slots, k.n = make([]int32, size), 0
-		for j := range i {
-			k.put(wls, j)
-		}
-	}
-	k.put(wls, i)
-}
-
-func (k *fastKeys) put(wls []core.Workload, i int) {
-	s := k.slot(wls[i].Namespace, wls[i].Name)
-	for k.slots[s] != 0 {
 		s = (s + 1) & (len(k.slots) - 1)
 	}
-	k.slots[s] = int32(i + 1)
-	k.n++
+	return -1
+}
+
+// add adds wls[i], whose key is not in k, unless it would go further than
+// maxProbe, or k is half full; a table for at least capacity Workloads is
+// made on the first add.
+func (k *fastKeys) add(wls []core.Workload, i, capacity int) bool {
+	if k.slots == nil {
+		size, bits := 64, uint(6)
+		for size < 2*capacity {
+			size, bits = size*2, bits+1
+		}
+		k.slots, k.shift = make([]int32, size), 64-bits
+	}
+	if 2*(k.n+1) > len(k.slots) {
+		return false
+	}
+	s := k.slot(wls[i].Namespace, wls[i].Name)
+	for range maxProbe + 1 {
+		if k.slots[s] == 0 {
+			k.slots[s] = int32(i + 1)
+			k.n++
+			return true
+		}
+		s = (s + 1) & (len(k.slots) - 1)
+	}
+	return false
 }
 
 // plainMapping reports whether n is a mapping of at most maxSmallMapping

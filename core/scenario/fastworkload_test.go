@@ -191,7 +191,7 @@ func checkFastWorkload(t *testing.T, data []byte) int {
 			st.workloadKeys = 1
 			st.fastWorkloads = append(st.fastWorkloads, core.Workload{Namespace: "ns", Name: "fast-taken"})
 			st.fastAt = append(st.fastAt, fastAt{nameLine: 2})
-			st.fastKeys.add(st.fastWorkloads, 0)
+			st.fastKeys.add(st.fastWorkloads, 0, 0)
 			if useFast {
 				return d, st, d.fastWorkload(st, o)
 			}
@@ -440,42 +440,67 @@ func TestBuildFastWorkloads(t *testing.T) {
 	}
 }
 
-// TestFastKeys checks that fastKeys finds each Workload added, by
-// namespace and name, through its growth, and nothing else.
+// TestFastKeys checks that fastKeys finds each Workload it took, by
+// namespace and name, and nothing else, and that it refuses the Workloads
+// past half its size or maxProbe slots from their own.
 func TestFastKeys(t *testing.T) {
+	// names are n keys: the same names in two namespaces, and namespaces
+	// and names swapped.
+	names := func(n int) [][2]string {
+		var out [][2]string
+		for i := range n {
+			ns, name := fmt.Sprint("ns", i%2), fmt.Sprint("w", i/2)
+			if i%3 == 0 {
+				ns, name = name, ns
+			}
+			out = append(out, [2]string{ns, name})
+		}
+		return out
+	}
+	// colliding are n keys that hash to one slot of a table of 256.
+	colliding := func(n int) [][2]string {
+		k := fastKeys{shift: 64 - 8}
+		var out [][2]string
+		for i := 0; len(out) < n; i++ {
+			if name := fmt.Sprint("w", i); k.slot("ns", name) == 7 {
+				out = append(out, [2]string{"ns", name})
+			}
+		}
+		return out
+	}
 	for _, c := range []struct {
-		name    string
-		n, cap_ int
+		name     string
+		keys     [][2]string
+		capacity int
+		taken    int // the first taken are, the others refused
 	}{
-		{"one", 1, 0},
-		{"grows", 1000, 0},
-		{"sized", 1000, 1000},
+		{"one", names(1), 0, 1},
+		{"sized", names(1000), 1000, 1000},
+		{"half full", names(40), 0, 32},
+		{"colliding", colliding(maxProbe + 5), 128, maxProbe + 1},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var k fastKeys
-			wls := make([]core.Workload, 0, c.cap_)
-			for i := range c.n {
-				// The same names in two namespaces, and the namespace and
-				// name swapped.
-				ns, name := fmt.Sprint("ns", i%2), fmt.Sprint("w", i/2)
-				if i%3 == 0 {
-					ns, name = name, ns
+			var wls []core.Workload
+			for i, key := range c.keys {
+				wls = append(wls, core.Workload{Namespace: key[0], Name: key[1]})
+				if got, want := k.add(wls, i, c.capacity), i < c.taken; got != want {
+					t.Fatalf("add(%q) = %v, want %v", key, got, want)
 				}
-				wls = append(wls, core.Workload{Namespace: ns, Name: name})
-				k.add(wls, i)
 			}
 			for i, wl := range wls {
-				if got := k.find(wls, wl.Namespace, wl.Name); got != i {
-					t.Fatalf("find(%q, %q) = %d, want %d", wl.Namespace, wl.Name, got, i)
+				want := i
+				if i >= c.taken {
+					want = -1
+				}
+				if got := k.find(wls, wl.Namespace, wl.Name); got != want {
+					t.Errorf("find(%q, %q) = %d, want %d", wl.Namespace, wl.Name, got, want)
 				}
 			}
 			for _, miss := range [][2]string{{"ns0", "x"}, {"x", "w0"}, {"", ""}, {"ns0/w0", ""}} {
 				if got := k.find(wls, miss[0], miss[1]); got != -1 {
 					t.Errorf("find(%q, %q) = %d, want -1", miss[0], miss[1], got)
 				}
-			}
-			if 2*k.n > len(k.slots) {
-				t.Errorf("%d keys in %d slots: more than half full", k.n, len(k.slots))
 			}
 		})
 	}
@@ -518,11 +543,36 @@ func TestStreamFastCrossObject(t *testing.T) {
 	const deployment = "---\napiVersion: apps/v1\nkind: Deployment\nmetadata: {name: a, namespace: ns}\nspec:\n  selector: {matchLabels: {app: a}}\n  template:\n    metadata: {labels: {app: a}}\n    spec: {containers: [{name: c}]}\n---\napiVersion: apps/v1\nkind: Deployment\nmetadata: {name: b-main, namespace: ns}\nspec:\n  selector: {matchLabels: {app: b}}\n  template:\n    metadata: {labels: {app: b}}\n    spec: {containers: [{name: c}]}\n"
 	const config = "---\napiVersion: config.kueue.x-k8s.io/v1beta2\nkind: Configuration\nresources:\n  transformations:\n  - input: example.com/gpu-type1\n    strategy: Retain\n    outputs: {cpu: \"2\"}\n"
 	const scenario = "apiVersion: kueueplay/v1alpha1\nkind: Scenario\nspec:\n  events:\n  - {at: 1s, finish: ns/a}\n  - {at: 2s, finish: ns/b}\n  - {at: 3s, finish: ns/zz}\n  - {at: 4s, scale: ns/a, replicas: 2}\n"
+	// collide is a file of n Workloads of the fast path whose keys hash to
+	// one slot of the table stream makes for the file, the last one a
+	// duplicate of the one before: past maxProbe they go to workload and
+	// keys.
+	collide := func(n int) string {
+		size, bits := 64, uint(6) // as add, for stream's fastCap: n+1 documents
+		for size < 2*(n+1) {
+			size, bits = size*2, bits+1
+		}
+		k := fastKeys{shift: 64 - bits}
+		var b strings.Builder
+		b.WriteString(queue)
+		for i, last := 0, ""; n > 0; i++ {
+			if name := fmt.Sprint("w", i); k.slot("ns", name) == 3 {
+				if n == 1 {
+					name = last
+				}
+				b.WriteString(fast(name))
+				last = name
+				n--
+			}
+		}
+		return b.String()
+	}
 	for _, c := range []struct {
 		name   string
 		inputs []string
 		want   []string // in the diagnostics' text, in order
 	}{
+		{"past maxProbe", []string{collide(maxProbe + 5)}, []string{`metadata.name: duplicate Workload "ns/w`}},
 		{"two of the fast path", []string{queue + fast("a") + fast("a")}, []string{`t0.yaml:28:9: Workload/ns/a: metadata.name: duplicate Workload "ns/a" (first defined at line 10)`}},
 		{"another first", []string{queue + slow("a") + fast("a")}, []string{`t0.yaml:20:9: Workload/ns/a: metadata.name: duplicate Workload "ns/a" (first defined at line 10)`}},
 		{"another second", []string{queue + fast("a") + slow("a")}, []string{`t0.yaml:28:9: Workload/ns/a: metadata.name: duplicate Workload "ns/a" (first defined at line 10)`}},
