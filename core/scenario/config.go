@@ -532,31 +532,20 @@ func (d *decoder) linkConfiguration(st *state) {
 	if ci.noPods && slices.ContainsFunc(st.workloads, func(w *wlInfo) bool { return !w.dropped && w.job && w.jobKind == "Pod" }) {
 		d.warnObj(ci.label, ci.noPodsAt.node, ci.noPodsAt.path, "integrations.frameworks enables no pod integration (pod, or deployment, statefulset or leaderworkerset, which enable it), and that is not simulated for Pods: Kueue would not queue the Pods of the input, which the playground queues")
 	}
-	// apply transforms the requests of w's Workload, or with w nil of the
-	// fast path's Workload i.
+	// apply transforms the requests of w's Workload, or with w nil of
+	// fastWorkloads[i].
 	apply := func(w *wlInfo, i int) {
-		var wl *core.Workload
-		if w != nil {
-			wl = w.wl
-		} else {
-			wl = &st.fastWorkloads[i]
-		}
-		obj := func() (string, *yaml.Node) {
-			if w != nil {
-				return w.label, w.objAt.node()
-			}
-			return fastLabel(wl), st.fastAt[i].obj()
-		}
+		wl := st.workload(w, i)
 		for j := range wl.PodSets {
 			ps := &wl.PodSets[j]
 			out, conflicts, err := cfg.EffectiveRequests(ps.Requests)
 			if err != nil {
-				label, n := obj()
+				label, n := st.workloadAt(w, i)
 				d.errorObj(label, n, "", "pod set %q: the Configuration's resources.transformations give a request that does not fit in an int64: %v", ps.Name, err)
 				continue
 			}
 			if len(conflicts) > 0 {
-				label, n := obj()
+				label, n := st.workloadAt(w, i)
 				d.warnObj(label, n, "", "pod set %q requests %s, which the Configuration's resources.transformations also output: Kueue v0.16.1 then either adds the two or keeps only the request, by map order; the playground adds them", ps.Name, quoteResourceNames(conflicts))
 			}
 			if !maps.Equal(out, ps.Requests) {

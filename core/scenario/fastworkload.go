@@ -113,7 +113,7 @@ func (d *decoder) fastWorkload(st *state, o *rawObject) bool {
 
 	// As workload and register, without a label: the key is the
 	// object's, which must be new.
-	if d.keyTaken(st, namespace, name) {
+	if st.keyTaken(namespace, name) {
 		return false
 	}
 	if st.fastWorkloads == nil && st.fastCap > 0 {
@@ -145,17 +145,15 @@ func (d *decoder) fastWorkload(st *state, o *rawObject) bool {
 }
 
 // keyTaken reports whether the key of a Workload namespace/name is
-// registered (a Workload of the fast path included), without building it.
-func (d *decoder) keyTaken(st *state, namespace, name string) bool {
+// registered (a Workload of the fast path included).
+func (st *state) keyTaken(namespace, name string) bool {
 	if st.fastKeys.find(st.fastWorkloads, namespace, name) >= 0 {
 		return true
 	}
 	if st.workloadKeys == 0 {
 		return false
 	}
-	k := append(append(append(append(d.keyBuf[:0], "Workload/"...), namespace...), '/'), name...)
-	d.keyBuf = k
-	_, taken := st.keys[string(k)]
+	_, taken := st.keys["Workload/"+namespace+"/"+name]
 	return taken
 }
 

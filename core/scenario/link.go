@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"strings"
 	"time"
-
-	"go.yaml.in/yaml/v3"
 )
 
 // link runs the checks that span objects, once every object is decoded.
@@ -268,27 +266,23 @@ func (d *decoder) jobPriority(st *state, w *wlInfo) {
 // linkWorkloads warns about workloads whose LocalQueue or admission
 // ClusterQueue does not exist.
 func (d *decoder) linkWorkloads(st *state) {
-	type nsName struct{ namespace, name string }
-	lqs := map[nsName]bool{}
+	lqs := map[string]bool{}
 	for _, q := range st.localQueues {
-		lqs[nsName{q.lq.Namespace, q.lq.Name}] = true
+		lqs[q.lq.Namespace+"/"+q.lq.Name] = true
 	}
 	cqs := map[string]bool{}
 	for _, c := range st.clusterQueues {
 		cqs[c.cq.Name] = true
 	}
-	pending := func(label string, n *yaml.Node, path, queue, namespace string) {
-		d.warnObj(label, n, path, "LocalQueue %q does not exist in namespace %q: the workload stays pending; paste the LocalQueue (kubectl get localqueues -A -o yaml) or fix the queue name", queue, namespace)
-	}
 	for _, w := range st.workloads {
 		if w.dropped || w.queue.name == "" {
 			continue
 		}
-		if !lqs[nsName{w.wl.Namespace, w.queue.name}] {
+		if !lqs[w.wl.Namespace+"/"+w.queue.name] {
 			if w.wl.Admission != nil {
 				d.warnObj(w.label, w.queue.at.node(), w.queue.path, "LocalQueue %q does not exist in namespace %q: the workload keeps its admission, but it could not be queued again after an eviction; paste the LocalQueues too (kubectl get localqueues -A -o yaml)", w.queue.name, w.wl.Namespace)
 			} else {
-				pending(w.label, w.queue.at.node(), w.queue.path, w.queue.name, w.wl.Namespace)
+				d.warnObj(w.label, w.queue.at.node(), w.queue.path, noLocalQueue, w.queue.name, w.wl.Namespace)
 			}
 		}
 		if w.wl.Admission != nil && w.admissionCQ.name != "" && !cqs[w.admissionCQ.name] {
@@ -297,18 +291,22 @@ func (d *decoder) linkWorkloads(st *state) {
 	}
 	// The fast path's Workloads: each names a queue, and none is admitted.
 	// Neighbours mostly name the same queue, looked up once.
-	var last nsName
-	lastOK := false
+	var ns, queue string
+	found := false
 	for i := range st.fastWorkloads {
 		wl := &st.fastWorkloads[i]
-		if q := (nsName{wl.Namespace, wl.Queue}); i == 0 || q != last {
-			last, lastOK = q, lqs[q]
+		if i == 0 || wl.Namespace != ns || wl.Queue != queue {
+			ns, queue, found = wl.Namespace, wl.Queue, lqs[wl.Namespace+"/"+wl.Queue]
 		}
-		if !lastOK {
-			pending(fastLabel(wl), st.fastAt[i].queue(), "spec.queueName", wl.Queue, wl.Namespace)
+		if !found {
+			d.warnObj(fastLabel(wl), st.fastAt[i].queue(), "spec.queueName", noLocalQueue, wl.Queue, wl.Namespace)
 		}
 	}
 }
+
+// noLocalQueue is the warning on a pending workload whose LocalQueue does
+// not exist.
+const noLocalQueue = "LocalQueue %q does not exist in namespace %q: the workload stays pending; paste the LocalQueue (kubectl get localqueues -A -o yaml) or fix the queue name"
 
 // linkTimes turns the timestamps of pasted workloads into virtual time:
 // the QuotaReserved and Evicted conditions' lastTransitionTime and

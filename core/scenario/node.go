@@ -71,8 +71,6 @@ type decoder struct {
 	spareObjects []*rawObject
 	// reqLists holds the request lists of the fast path (see reqList).
 	reqLists map[reqKey]rlist
-	// keyBuf is where keyTaken builds a key to look up.
-	keyBuf []byte
 }
 
 // keepSlabs leaves what smallPairs and items handed out for the last

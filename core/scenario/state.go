@@ -306,6 +306,22 @@ type scaleRef struct {
 	path     string
 }
 
+// workload is w's Workload, or with w nil fastWorkloads[i]; workloadAt
+// is its label and its object's position, for a diagnostic.
+func (st *state) workload(w *wlInfo, i int) *core.Workload {
+	if w != nil {
+		return w.wl
+	}
+	return &st.fastWorkloads[i]
+}
+
+func (st *state) workloadAt(w *wlInfo, i int) (string, *yaml.Node) {
+	if w != nil {
+		return w.label, w.objAt.node()
+	}
+	return fastLabel(&st.fastWorkloads[i]), st.fastAt[i].obj()
+}
+
 // addWorkload appends w to the workloads.
 func (st *state) addWorkload(w *wlInfo) {
 	w.fastBefore = len(st.fastWorkloads)
