@@ -166,6 +166,10 @@ func (d *decoder) countDocs(inputs []Input) (line, col int, over, ok bool) {
 			if !more {
 				break
 			}
+			// Nothing holds the document's nodes: the next one takes them
+			// (otherwise 60,000 documents' nodes are kept, 480 MB for
+			// 60,000 Workloads).
+			p.recycle()
 			if docs++; docs > MaxObjects {
 				return p.docLine + d.files[k].base, p.docCol, true, true
 			}
