@@ -167,7 +167,12 @@ type fastAt struct {
 	queueLine, queueCol int32
 }
 
-func (a fastAt) obj() *yaml.Node { return &yaml.Node{Line: int(a.objLine), Column: int(a.objCol)} }
+// obj and queue are nodes at the object's and the queueName's positions,
+// for the functions that report about nodes.
+func (a fastAt) obj() *yaml.Node {
+	return &yaml.Node{Line: int(a.objLine), Column: int(a.objCol)}
+}
+
 func (a fastAt) queue() *yaml.Node {
 	return &yaml.Node{Line: int(a.queueLine), Column: int(a.queueCol)}
 }
@@ -180,11 +185,11 @@ func fastLabel(wl *core.Workload) string {
 // fastKeys finds the Workloads of the fast path by namespace and name, in
 // place of keys: an open-addressing table (linear probing) of their
 // indexes in state.fastWorkloads, plus one, 4 bytes a slot, sized once
-// for twice as many as the input may hold (fastCap). It keeps
-// each Workload at most maxProbe slots from where its key hashes to, so
-// that no input can make a lookup long: a Workload that would go further
-// (or into a table half full) is refused, and fastWorkload leaves it to
-// workload and keys.
+// for twice as many Workloads as the input has documents (fastCap). It
+// keeps each Workload at most maxProbe slots from where its key hashes
+// to, so that no input can make a lookup long: a Workload that would go
+// further (or into a table half full) is refused, and fastWorkload leaves
+// it to workload and keys.
 type fastKeys struct {
 	slots []int32
 	shift uint
