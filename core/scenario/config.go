@@ -532,16 +532,21 @@ func (d *decoder) linkConfiguration(st *state) {
 	if ci.noPods && slices.ContainsFunc(st.workloads, func(w *wlInfo) bool { return !w.dropped && w.job && w.jobKind == "Pod" }) {
 		d.warnObj(ci.label, ci.noPodsAt.node, ci.noPodsAt.path, "integrations.frameworks enables no pod integration (pod, or deployment, statefulset or leaderworkerset, which enable it), and that is not simulated for Pods: Kueue would not queue the Pods of the input, which the playground queues")
 	}
-	apply := func(w *wlInfo) {
-		for i := range w.wl.PodSets {
-			ps := &w.wl.PodSets[i]
+	// apply transforms the requests of w's Workload, or with w nil of
+	// fastWorkloads[i].
+	apply := func(w *wlInfo, i int) {
+		wl := st.workload(w, i)
+		for j := range wl.PodSets {
+			ps := &wl.PodSets[j]
 			out, conflicts, err := cfg.EffectiveRequests(ps.Requests)
 			if err != nil {
-				d.errorObj(w.label, w.objAt.node(), "", "pod set %q: the Configuration's resources.transformations give a request that does not fit in an int64: %v", ps.Name, err)
+				label, n := st.workloadAt(w, i)
+				d.errorObj(label, n, "", "pod set %q: the Configuration's resources.transformations give a request that does not fit in an int64: %v", ps.Name, err)
 				continue
 			}
 			if len(conflicts) > 0 {
-				d.warnObj(w.label, w.objAt.node(), "", "pod set %q requests %s, which the Configuration's resources.transformations also output: Kueue v0.16.1 then either adds the two or keeps only the request, by map order; the playground adds them", ps.Name, quoteResourceNames(conflicts))
+				label, n := st.workloadAt(w, i)
+				d.warnObj(label, n, "", "pod set %q requests %s, which the Configuration's resources.transformations also output: Kueue v0.16.1 then either adds the two or keeps only the request, by map order; the playground adds them", ps.Name, quoteResourceNames(conflicts))
 			}
 			if !maps.Equal(out, ps.Requests) {
 				ps.PodRequests, ps.Requests = ps.Requests, out
@@ -549,11 +554,14 @@ func (d *decoder) linkConfiguration(st *state) {
 		}
 	}
 	for _, w := range st.workloads {
-		apply(w)
+		apply(w, 0)
+	}
+	for i := range st.fastWorkloads {
+		apply(nil, i)
 	}
 	for _, dp := range st.deployments {
 		if dp.proto != nil {
-			apply(dp.proto) // the Workload of each of its pods
+			apply(dp.proto, 0) // the Workload of each of its pods
 		}
 	}
 }

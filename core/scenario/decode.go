@@ -340,7 +340,7 @@ func (d *decoder) collect(docs []*yaml.Node) ([]*rawObject, bool) {
 			continue
 		}
 		root := doc.Content[0]
-		objs = d.collectRoot(objs, root)
+		objs = d.collectRoot(objs, root, false)
 		if len(objs) > MaxObjects {
 			d.errorf(root, "", "more than %d objects%s (MaxObjects)", MaxObjects, d.together())
 			return nil, false
@@ -350,12 +350,14 @@ func (d *decoder) collect(docs []*yaml.Node) ([]*rawObject, bool) {
 }
 
 // collectRoot appends the objects of the document with root node root
-// (nil or null for an empty document) to objs.
-func (d *decoder) collectRoot(objs []*rawObject, root *yaml.Node) []*rawObject {
+// (nil or null for an empty document) to objs. shallow says the document
+// is known to be nested less deep than MaxDepth, which checkDepth need not
+// find out again.
+func (d *decoder) collectRoot(objs []*rawObject, root *yaml.Node, shallow bool) []*rawObject {
 	if isNull(root) {
 		return objs // an empty document
 	}
-	if !d.checkDepth(root) {
+	if !shallow && !d.checkDepth(root) {
 		return objs
 	}
 	o := d.rawObject(root, "")

@@ -135,39 +135,14 @@ func (d *decoder) replicaCount(n *yaml.Node, path string) (int32, bool) {
 func (d *decoder) linkDeployments(st *state) {
 	// Without Deployments or ReplicaSets, no name can clash (and a
 	// 15,000-workload file need not build 15,000 keys to find it out).
-	workloads := st.workloads
-	if len(st.podOwners) == 0 {
-		workloads = nil
-	}
-	for _, w := range workloads {
-		if w.dropped {
-			continue
-		}
-		k := w.wl.Namespace + "/" + w.wl.Name
-		dp, clash := st.podOwners[k]
-		if !clash {
-			continue
-		}
-		at := d.where(w.nameAt.line, dp.nameNode)
-		what := fmt.Sprintf("Workload %q (%s)", k, at)
-		if w.job {
-			what = fmt.Sprintf("the Workload of %s %q (%s)", w.jobKind, w.wl.Namespace+"/"+w.jobName, at)
-		}
-		d.errorObj(dp.label, dp.nameNode, "metadata.name", "%s %q has the same namespace and name as %s: events and expectations name both by namespace/name, so the playground requires distinct names", dp.dep.Kind, k, what)
-	}
-	// Pod names: a workload's are <workload>-<podset>-<i>, a Deployment's
-	// <deployment>-<i>; the two must never meet.
-	for _, w := range workloads {
-		if w.dropped {
-			continue
-		}
-		for _, ps := range w.wl.PodSets {
-			k := w.wl.Namespace + "/" + w.wl.Name + "-" + ps.Name
-			dp, clash := st.podOwners[k]
-			if !clash {
-				continue
+	if len(st.podOwners) > 0 {
+		for _, w := range st.workloads {
+			if !w.dropped {
+				d.deploymentClash(st, w.wl, w.nameAt.line, w)
 			}
-			d.errorObj(dp.label, dp.nameNode, "metadata.name", "%s %q would name its pods %s-0, %s-1, ..., the names the pods of pod set %q of Workload %q (%s) get: rename one", dp.dep.Kind, k, dp.dep.Name, dp.dep.Name, ps.Name, w.wl.Namespace+"/"+w.wl.Name, d.where(w.nameAt.line, dp.nameNode))
+		}
+		for i := range st.fastWorkloads {
+			d.deploymentClash(st, &st.fastWorkloads[i], int(st.fastAt[i].nameLine), nil)
 		}
 	}
 
@@ -217,7 +192,7 @@ func (d *decoder) podWorkload(o *rawObject, m objMeta, pt podTemplate, labels ma
 	w := &wlInfo{
 		label: m.label, objAt: atOf(o.node), nameAt: atOf(m.nameNode),
 		job:    true,
-		wlMore: &wlMore{jobKind: o.kind, jobName: m.name, pc: pt.priorityClassName},
+		wlMore: wlMore{jobKind: o.kind, jobName: m.name, pc: pt.priorityClassName},
 		wl:     &core.Workload{Namespace: m.namespace, Active: true, Pos: d.pos(o.node)},
 	}
 	type source struct {
@@ -332,16 +307,41 @@ func (d *decoder) linkQueuedDeployments(st *state) {
 			wl := *w.wl
 			pw := &wlInfo{
 				label: w.label, objAt: w.objAt, nameAt: w.nameAt, queue: w.queue,
-				job: true, wlMore: &wlMore{jobKind: "Pod", jobName: dp.dep.Name + suffix},
+				job: true, wlMore: wlMore{jobKind: "Pod", jobName: dp.dep.Name + suffix},
 				wl: &wl,
 			}
 			pw.wl.Name, pw.wl.PodName, pw.wl.Arrival, pw.wl.ReplicaOf = name, pw.jobName, at, dp.dep.Key()
 			if !d.registerJobWorkload(st, pw) {
 				continue
 			}
-			st.workloads = append(st.workloads, pw)
+			st.addWorkload(pw)
 			dp.workloads = append(dp.workloads, pw)
 		}
+	}
+}
+
+// deploymentClash reports the Deployments and ReplicaSets with the
+// namespace and name of wl, a kept workload whose metadata.name is on
+// nameLine, or with the names of its pods: a workload's are
+// <workload>-<podset>-<i>, a Deployment's <deployment>-<i>, and the two
+// must never meet. w is wl's wlInfo, nil on the fast path.
+func (d *decoder) deploymentClash(st *state, wl *core.Workload, nameLine int, w *wlInfo) {
+	k := wl.Namespace + "/" + wl.Name
+	if dp, clash := st.podOwners[k]; clash {
+		at := d.where(nameLine, dp.nameNode)
+		what := fmt.Sprintf("Workload %q (%s)", k, at)
+		if w != nil && w.job {
+			what = fmt.Sprintf("the Workload of %s %q (%s)", w.jobKind, wl.Namespace+"/"+w.jobName, at)
+		}
+		d.errorObj(dp.label, dp.nameNode, "metadata.name", "%s %q has the same namespace and name as %s: events and expectations name both by namespace/name, so the playground requires distinct names", dp.dep.Kind, k, what)
+	}
+	for _, ps := range wl.PodSets {
+		k := wl.Namespace + "/" + wl.Name + "-" + ps.Name
+		dp, clash := st.podOwners[k]
+		if !clash {
+			continue
+		}
+		d.errorObj(dp.label, dp.nameNode, "metadata.name", "%s %q would name its pods %s-0, %s-1, ..., the names the pods of pod set %q of Workload %q (%s) get: rename one", dp.dep.Kind, k, dp.dep.Name, dp.dep.Name, ps.Name, wl.Namespace+"/"+wl.Name, d.where(nameLine, dp.nameNode))
 	}
 }
 

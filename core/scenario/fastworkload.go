@@ -111,15 +111,16 @@ func (d *decoder) fastWorkload(st *state, o *rawObject) bool {
 		return false
 	}
 
-	// As workload and register: the label is the object's key.
-	label := objectLabel(o.kind, name, namespace, true)
-	if _, dup := st.keys[label]; dup {
+	// As workload and register, without a label: the key is the
+	// object's, which must be new.
+	if st.keyTaken(namespace, name) {
 		return false
 	}
-	d.obj = label
-	w := &wlInfo{label: label, objAt: atOf(o.node), nameAt: atOf(nameNode)}
-	w.queue = wref{name: queue, at: atOf(queueNode), path: d.join("spec", "queueName")}
-	wl := core.Workload{
+	if st.fastWorkloads == nil && st.fastCap > 0 {
+		st.fastWorkloads = make([]core.Workload, 0, st.fastCap)
+		st.fastAt = make([]fastAt, 0, st.fastCap)
+	}
+	st.fastWorkloads = append(st.fastWorkloads, core.Workload{
 		Namespace:        namespace,
 		Name:             name,
 		Queue:            queue,
@@ -130,21 +131,131 @@ func (d *decoder) fastWorkload(st *state, o *rawObject) bool {
 		TerminationDelay: sa.terminationDelay,
 		PodSets:          podSets,
 		Pos:              d.pos(o.node),
-	}
-	if st.fastWorkloads == nil && st.fastCap > 0 {
-		st.fastWorkloads = make([]core.Workload, 0, st.fastCap)
-	}
-	if n := len(st.fastWorkloads); n < cap(st.fastWorkloads) {
-		st.fastWorkloads = append(st.fastWorkloads, wl)
-		w.wl = &st.fastWorkloads[n]
-	} else {
-		own := wl // only here on the heap: wl would be, in every case
-		w.wl = &own
-	}
-	if d.register(st, "Workload", namespace, name, nameNode, "") { // a new key: checked above
-		st.workloads = append(st.workloads, w)
+	})
+	st.fastAt = append(st.fastAt, fastAt{
+		objLine: int32(o.node.Line), objCol: int32(o.node.Column),
+		nameLine:  int32(nameNode.Line),
+		queueLine: int32(queueNode.Line), queueCol: int32(queueNode.Column),
+	})
+	if !st.fastKeys.add(st.fastWorkloads, len(st.fastWorkloads)-1, st.fastCap) {
+		st.fastWorkloads, st.fastAt = st.fastWorkloads[:len(st.fastWorkloads)-1], st.fastAt[:len(st.fastAt)-1]
+		return false
 	}
 	return true
+}
+
+// keyTaken reports whether the key of a Workload namespace/name is
+// registered (a Workload of the fast path included).
+func (st *state) keyTaken(namespace, name string) bool {
+	if st.fastKeys.find(st.fastWorkloads, namespace, name) >= 0 {
+		return true
+	}
+	if st.workloadKeys == 0 {
+		return false
+	}
+	_, taken := st.keys["Workload/"+namespace+"/"+name]
+	return taken
+}
+
+// fastAt is where a Workload of the fast path is written, in the shared
+// line space: its object, its metadata.name (a line: the duplicate-name
+// messages name only that) and its spec.queueName, for the cross-object
+// checks, which report about it only rarely.
+type fastAt struct {
+	objLine, objCol     int32
+	nameLine            int32
+	queueLine, queueCol int32
+}
+
+// obj and queue are nodes at the object's and the queueName's positions,
+// for the functions that report about nodes.
+func (a fastAt) obj() *yaml.Node {
+	return &yaml.Node{Line: int(a.objLine), Column: int(a.objCol)}
+}
+
+func (a fastAt) queue() *yaml.Node {
+	return &yaml.Node{Line: int(a.queueLine), Column: int(a.queueCol)}
+}
+
+// fastLabel is the label (objectLabel) of a Workload of the fast path.
+func fastLabel(wl *core.Workload) string {
+	return "Workload/" + wl.Namespace + "/" + wl.Name
+}
+
+// fastKeys finds the Workloads of the fast path by namespace and name, in
+// place of keys: an open-addressing table (linear probing) of their
+// indexes in state.fastWorkloads, plus one, 4 bytes a slot, sized once
+// for twice as many Workloads as the input has documents (fastCap). It
+// keeps each Workload at most maxProbe slots from where its key hashes
+// to, so that no input can make a lookup long: a Workload that would go
+// further (or into a table half full) is refused, and fastWorkload leaves
+// it to workload and keys.
+type fastKeys struct {
+	slots []int32
+	shift uint
+	n     int
+}
+
+// maxProbe is how far from its slot fastKeys keeps a Workload.
+const maxProbe = 32
+
+// slot is where namespace/name hashes to: FNV-1a, then Fibonacci hashing
+// for the table's size.
+func (k *fastKeys) slot(namespace, name string) int {
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(namespace); i++ {
+		h = (h ^ uint64(namespace[i])) * 1099511628211
+	}
+	h = (h ^ '/') * 1099511628211
+	for i := 0; i < len(name); i++ {
+		h = (h ^ uint64(name[i])) * 1099511628211
+	}
+	return int(h * 0x9E3779B97F4A7C15 >> k.shift)
+}
+
+// find returns the index in wls of the Workload namespace/name, or -1.
+func (k *fastKeys) find(wls []core.Workload, namespace, name string) int {
+	if k.n == 0 {
+		return -1
+	}
+	s := k.slot(namespace, name)
+	for range maxProbe + 1 {
+		i := int(k.slots[s]) - 1
+		if i < 0 {
+			return -1
+		}
+		if wls[i].Name == name && wls[i].Namespace == namespace {
+			return i
+		}
+		s = (s + 1) & (len(k.slots) - 1)
+	}
+	return -1
+}
+
+// add adds wls[i], whose key is not in k, unless it would go further than
+// maxProbe, or k is half full; a table for at least capacity Workloads is
+// made on the first add.
+func (k *fastKeys) add(wls []core.Workload, i, capacity int) bool {
+	if k.slots == nil {
+		size, bits := 64, uint(6)
+		for size < 2*capacity {
+			size, bits = size*2, bits+1
+		}
+		k.slots, k.shift = make([]int32, size), 64-bits
+	}
+	if 2*(k.n+1) > len(k.slots) {
+		return false
+	}
+	s := k.slot(wls[i].Namespace, wls[i].Name)
+	for range maxProbe + 1 {
+		if k.slots[s] == 0 {
+			k.slots[s] = int32(i + 1)
+			k.n++
+			return true
+		}
+		s = (s + 1) & (len(k.slots) - 1)
+	}
+	return false
 }
 
 // plainMapping reports whether n is a mapping of at most maxSmallMapping
@@ -201,10 +312,13 @@ func fastInt(n *yaml.Node, min, max int64) (int64, bool) {
 func fastAnnotations(n *yaml.Node, sa *simAnnotations) bool {
 	for i := 0; i < len(n.Content); i += 2 {
 		k, v := n.Content[i].Value, n.Content[i+1]
-		if !isStr(v) || checkQualifiedName(k) != "" {
+		if !isStr(v) {
 			return false
 		}
 		if !strings.HasPrefix(k, annotationPrefix) {
+			if checkQualifiedName(k) != "" {
+				return false
+			}
 			continue
 		}
 		dur, err := time.ParseDuration(strings.TrimSpace(v.Value))

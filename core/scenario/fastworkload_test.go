@@ -185,9 +185,13 @@ func checkFastWorkload(t *testing.T, data []byte) int {
 			d := &decoder{aliasBudget: MaxAliasNodes}
 			d.layout([]Input{{Name: "a.yaml", Text: string(data)}})
 			st := newState()
-			// One Workload already there: a duplicate of it must go to
-			// workload.
+			// A Workload already there, and one of the fast path: a
+			// duplicate of either must go to workload, which reports it.
 			st.keys["Workload/ns/taken"] = keyInfo{line: 1}
+			st.workloadKeys = 1
+			st.fastWorkloads = append(st.fastWorkloads, core.Workload{Namespace: "ns", Name: "fast-taken"})
+			st.fastAt = append(st.fastAt, fastAt{nameLine: 2})
+			st.fastKeys.add(st.fastWorkloads, 0, 0)
 			if useFast {
 				return d, st, d.fastWorkload(st, o)
 			}
@@ -197,8 +201,8 @@ func checkFastWorkload(t *testing.T, data []byte) int {
 		dFast, stFast, ok := run(true)
 		dSlow, stSlow, _ := run(false)
 		if !ok {
-			if len(stFast.workloads) > 0 || len(stFast.keys) != 1 || len(dFast.diags) > 0 || dFast.obj != "" {
-				t.Fatalf("fastWorkload gave up but changed the state: %d workloads, keys %v, diagnostics %v, object %q", len(stFast.workloads), stFast.keys, dFast.diags, dFast.obj)
+			if len(stFast.workloads) > 0 || len(stFast.fastWorkloads) != 1 || len(stFast.keys) != 1 || len(dFast.diags) > 0 || dFast.obj != "" {
+				t.Fatalf("fastWorkload gave up but changed the state: %d workloads, %d of the fast path, keys %v, diagnostics %v, object %q", len(stFast.workloads), len(stFast.fastWorkloads), stFast.keys, dFast.diags, dFast.obj)
 			}
 			continue
 		}
@@ -206,28 +210,34 @@ func checkFastWorkload(t *testing.T, data []byte) int {
 		if len(dSlow.diags) > 0 {
 			t.Fatalf("fastWorkload decoded a Workload workload reports:\n%v\ndocument at line %d", dSlow.diags, root.Line)
 		}
+		if len(stFast.workloads) > 0 || len(stFast.fastWorkloads) != 2 {
+			t.Fatalf("fastWorkload made %d wlInfos and %d Workloads of the fast path, want 0 and 2", len(stFast.workloads), len(stFast.fastWorkloads))
+		}
 		// reflect.DeepEqual first: cmp.Diff runs only to show a difference.
 		if slow, fast := workloadsSeen(stSlow), workloadsSeen(stFast); !reflect.DeepEqual(slow, fast) {
 			t.Fatalf("fastWorkload's state differs from workload's (-workload +fastWorkload) at line %d:\n%s", root.Line, cmp.Diff(slow, fast))
 		}
-		if !slices.Equal(nodesSeen(stSlow), nodesSeen(stFast)) || !slices.Equal(positionsSeen(stSlow), positionsSeen(stFast)) {
-			t.Fatalf("fastWorkload's state keeps other nodes than workload's at line %d", root.Line)
+		if slices.ContainsFunc(nodesSeen(stSlow), func(n *yaml.Node) bool { return n != nil }) {
+			t.Fatalf("workload keeps nodes of a Workload of the fast path's shape at line %d", root.Line)
 		}
-		if dFast.obj != dSlow.obj || len(dFast.diags) > 0 {
-			t.Fatalf("fastWorkload: object %q, diagnostics %v; workload: %q", dFast.obj, dFast.diags, dSlow.obj)
+		if dFast.obj != "" || len(dFast.diags) > 0 {
+			t.Fatalf("fastWorkload: object %q, diagnostics %v", dFast.obj, dFast.diags)
 		}
 	}
 }
 
 // seenWorkload is what a state holds of a Workload but its nodes, in
-// exported fields, for cmp; nodesSeen has the nodes, compared by identity.
-// (cmp.Diff on these, with or without AllowUnexported and a Comparer,
-// stopped the WebAssembly test run of the whole package with the
-// runtime's "found bad pointer in Go heap" inside cmp, every run, Go
+// exported fields, for cmp; nodesSeen has the nodes. A Workload of the
+// fast path has no wlInfo: it is seen as the wlInfo workload would make
+// of it. (cmp.Diff on these, with or without AllowUnexported and a
+// Comparer, stopped the WebAssembly test run of the whole package with
+// the runtime's "found bad pointer in Go heap" inside cmp, every run, Go
 // 1.26.8; reflect.DeepEqual does not.)
 type seenWorkload struct {
 	Workload                                       core.Workload
 	Label, UID, QueueName, QueuePath               string
+	ObjAt, QueueAt                                 [2]int
+	NameLine                                       int
 	HasOwner, Job, PodGroup, NoQueueLabel, Dropped bool
 	AdmittedAt, Latest, RequeueAt                  *time.Time
 	Evicted                                        *core.Eviction
@@ -240,24 +250,11 @@ type stateSeen struct {
 	Keys      map[string]string
 }
 
-// nodesSeen lists the nodes a state holds of its Workloads.
+// nodesSeen lists the nodes a state holds of its wlInfos.
 func nodesSeen(st *state) []*yaml.Node {
 	var out []*yaml.Node
 	for _, w := range st.workloads {
-		if w.wlMore == nil {
-			out = append(out, nil, nil, nil, nil)
-			continue
-		}
 		out = append(out, w.requeueAtNode, w.admissionCQ.node, w.wpc.node, w.pc.node)
-	}
-	return out
-}
-
-// positionsSeen lists the positions a state holds of its Workloads.
-func positionsSeen(st *state) []at {
-	var out []at
-	for _, w := range st.workloads {
-		out = append(out, w.objAt, w.nameAt, w.queue.at)
 	}
 	return out
 }
@@ -267,16 +264,30 @@ func workloadsSeen(st *state) stateSeen {
 	for k, v := range st.keys {
 		out.Keys[k] = fmt.Sprintf("line %d, by %q", v.line, v.byJob)
 	}
-	for _, w := range st.workloads {
-		more := w.wlMore
-		if more == nil {
-			more = &wlMore{} // fastWorkload's: what d.workload's must hold
+	for i := range st.fastWorkloads {
+		wl, a := &st.fastWorkloads[i], st.fastAt[i]
+		if got := st.fastKeys.find(st.fastWorkloads, wl.Namespace, wl.Name); got != i {
+			out.Keys[fastLabel(wl)] = fmt.Sprintf("fastKeys finds %d, not %d", got, i)
+			continue
 		}
+		out.Keys[fastLabel(wl)] = fmt.Sprintf("line %d, by %q", a.nameLine, "")
+	}
+	// The Workloads in document order: the preset one of the fast path
+	// first.
+	for i := range st.fastWorkloads {
+		wl, a := st.fastWorkloads[i], st.fastAt[i]
+		out.Workloads = append(out.Workloads, seenWorkload{
+			Workload: wl, Label: fastLabel(&wl), QueueName: wl.Queue, QueuePath: "spec.queueName",
+			ObjAt: [2]int{int(a.objLine), int(a.objCol)}, QueueAt: [2]int{int(a.queueLine), int(a.queueCol)}, NameLine: int(a.nameLine),
+		})
+	}
+	for _, w := range st.workloads {
 		out.Workloads = append(out.Workloads, seenWorkload{
 			Workload: *w.wl, Label: w.label, UID: w.uid, QueueName: w.queue.name, QueuePath: w.queue.path,
-			HasOwner: w.owner != nil, Job: w.job, PodGroup: more.podGroup, NoQueueLabel: more.noQueueLabel, Dropped: w.dropped,
-			AdmittedAt: more.admittedAt, Latest: w.latest, RequeueAt: more.requeueAt, Evicted: more.evicted,
-			JobName: more.jobName, JobKind: more.jobKind, AdmissionCQ: more.admissionCQ.name, WPC: more.wpc.name, PC: more.pc.name,
+			ObjAt: [2]int{w.objAt.line, w.objAt.col}, QueueAt: [2]int{w.queue.at.line, w.queue.at.col}, NameLine: w.nameAt.line,
+			HasOwner: w.owner != nil, Job: w.job, PodGroup: w.podGroup, NoQueueLabel: w.noQueueLabel, Dropped: w.dropped,
+			AdmittedAt: w.admittedAt, Latest: w.latest, RequeueAt: w.requeueAt, Evicted: w.evicted,
+			JobName: w.jobName, JobKind: w.jobKind, AdmissionCQ: w.admissionCQ.name, WPC: w.wpc.name, PC: w.pc.name,
 		})
 	}
 	return out
@@ -373,55 +384,55 @@ func FuzzFastWorkload(f *testing.F) {
 	})
 }
 
-// TestBuildFastWorkloads checks that build gives the Scenario the state's
-// fastWorkloads themselves only when they are its workloads, in order,
-// and otherwise copies each kept workload.
+// TestBuildFastWorkloads checks that build puts the fast path's Workloads
+// and the others in document order, leaves the dropped ones out, and
+// gives the Scenario the state's fastWorkloads themselves only when they
+// are all its workloads.
 func TestBuildFastWorkloads(t *testing.T) {
 	for _, c := range []struct {
-		name    string
-		fast    []int  // which workloads are in fastWorkloads (by index)
-		order   []int  // st.workloads, by index
-		dropped []bool // by index
-		shared  bool
+		name string
+		// doc is the document order: f a Workload of the fast path, s one
+		// with a wlInfo, d a dropped one.
+		doc    string
+		shared bool
 	}{
-		{"all fast", []int{0, 1, 2}, []int{0, 1, 2}, nil, true},
-		{"one not fast", []int{0, 1}, []int{0, 1, 2}, nil, false},
-		{"not fast first", []int{1, 2}, []int{0, 1, 2}, nil, false},
-		{"a fast one dropped", []int{0, 1, 2}, []int{0, 1, 2}, []bool{false, true, false}, false},
-		{"the one not fast dropped", []int{0, 1}, []int{0, 1, 2}, []bool{false, false, true}, true},
-		{"another order", []int{0, 1, 2}, []int{1, 0, 2}, nil, false},
-		{"none", nil, nil, nil, false},
+		{"all fast", "fff", true},
+		{"one not fast", "ffs", false},
+		{"not fast first", "sff", false},
+		{"not fast between", "fsf", false},
+		{"the one not fast dropped", "fdf", true},
+		{"only dropped", "dd", false},
+		{"slow only", "ss", false},
+		{"interleaved", "sfdfsfd", false},
+		{"none", "", false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			st := newState()
-			ws := make([]*wlInfo, 3)
-			st.fastWorkloads = make([]core.Workload, 0, 3)
-			for _, i := range c.fast {
-				st.fastWorkloads = append(st.fastWorkloads, core.Workload{Name: fmt.Sprint("w", i)})
-				ws[i] = &wlInfo{wl: &st.fastWorkloads[len(st.fastWorkloads)-1]}
-			}
-			for i := range ws {
-				if ws[i] == nil {
-					ws[i] = &wlInfo{wl: &core.Workload{Name: fmt.Sprint("w", i)}}
+			want := []string{}
+			for i, kind := range c.doc {
+				name := fmt.Sprint("w", i)
+				switch kind {
+				case 'f':
+					st.fastWorkloads = append(st.fastWorkloads, core.Workload{Name: name})
+				default:
+					st.addWorkload(&wlInfo{wl: &core.Workload{Name: name}, dropped: kind == 'd'})
 				}
-				ws[i].dropped = c.dropped != nil && c.dropped[i]
-			}
-			var want []string
-			for _, i := range c.order {
-				st.workloads = append(st.workloads, ws[i])
-				if !ws[i].dropped {
-					want = append(want, fmt.Sprint("w", i))
+				if kind != 'd' {
+					want = append(want, name)
 				}
 			}
 			sc := st.build()
-			var got []string
+			got := []string{}
 			for _, w := range sc.Workloads {
 				got = append(got, w.Name)
 			}
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Errorf("workloads (-want +got):\n%s", diff)
 			}
-			shared := len(sc.Workloads) > 0 && &sc.Workloads[0] == &st.fastWorkloads[0]
+			if sc.Workloads == nil {
+				t.Error("the Scenario's workloads are nil, want an empty list")
+			}
+			shared := len(sc.Workloads) > 0 && len(st.fastWorkloads) > 0 && &sc.Workloads[0] == &st.fastWorkloads[0]
 			if shared != c.shared {
 				t.Errorf("shared = %v, want %v", shared, c.shared)
 			}
@@ -429,9 +440,75 @@ func TestBuildFastWorkloads(t *testing.T) {
 	}
 }
 
+// TestFastKeys checks that fastKeys finds each Workload it took, by
+// namespace and name, and nothing else, and that it refuses the Workloads
+// past half its size or maxProbe slots from their own.
+func TestFastKeys(t *testing.T) {
+	// names are n keys: the same names in two namespaces, and namespaces
+	// and names swapped.
+	names := func(n int) [][2]string {
+		var out [][2]string
+		for i := range n {
+			ns, name := fmt.Sprint("ns", i%2), fmt.Sprint("w", i/2)
+			if i%3 == 0 {
+				ns, name = name, ns
+			}
+			out = append(out, [2]string{ns, name})
+		}
+		return out
+	}
+	// colliding are n keys that hash to one slot of a table of 256.
+	colliding := func(n int) [][2]string {
+		k := fastKeys{shift: 64 - 8}
+		var out [][2]string
+		for i := 0; len(out) < n; i++ {
+			if name := fmt.Sprint("w", i); k.slot("ns", name) == 7 {
+				out = append(out, [2]string{"ns", name})
+			}
+		}
+		return out
+	}
+	for _, c := range []struct {
+		name     string
+		keys     [][2]string
+		capacity int
+		taken    int // the first taken are, the others refused
+	}{
+		{"one", names(1), 0, 1},
+		{"sized", names(1000), 1000, 1000},
+		{"half full", names(40), 0, 32},
+		{"colliding", colliding(maxProbe + 5), 128, maxProbe + 1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var k fastKeys
+			var wls []core.Workload
+			for i, key := range c.keys {
+				wls = append(wls, core.Workload{Namespace: key[0], Name: key[1]})
+				if got, want := k.add(wls, i, c.capacity), i < c.taken; got != want {
+					t.Fatalf("add(%q) = %v, want %v", key, got, want)
+				}
+			}
+			for i, wl := range wls {
+				want := i
+				if i >= c.taken {
+					want = -1
+				}
+				if got := k.find(wls, wl.Namespace, wl.Name); got != want {
+					t.Errorf("find(%q, %q) = %d, want %d", wl.Namespace, wl.Name, got, want)
+				}
+			}
+			for _, miss := range [][2]string{{"ns0", "x"}, {"x", "w0"}, {"", ""}, {"ns0/w0", ""}} {
+				if got := k.find(wls, miss[0], miss[1]); got != -1 {
+					t.Errorf("find(%q, %q) = %d, want -1", miss[0], miss[1], got)
+				}
+			}
+		})
+	}
+}
+
 // TestWlInfoClone checks that a clone's Workload and wlMore are its own.
 func TestWlInfoClone(t *testing.T) {
-	w := &wlInfo{wl: &core.Workload{Name: "a"}, wlMore: &wlMore{jobName: "j"}, label: "l"}
+	w := &wlInfo{wl: &core.Workload{Name: "a"}, wlMore: wlMore{jobName: "j"}, label: "l"}
 	c := w.clone()
 	c.wl.Name, c.jobName, c.label = "b", "k", "m"
 	if w.wl.Name != "a" || w.jobName != "j" || w.label != "l" {
@@ -440,7 +517,98 @@ func TestWlInfoClone(t *testing.T) {
 	if c.wl.Name != "b" || c.jobName != "k" {
 		t.Errorf("clone: %q, %q", c.wl.Name, c.jobName)
 	}
-	if (&wlInfo{wl: &core.Workload{}}).clone().wlMore != nil {
-		t.Error("the clone of a wlInfo without wlMore has one")
+}
+
+// TestStreamFastCrossObject runs the cross-object checks on Workloads of
+// the fast path, which keep no wlInfo: duplicates of each other, of
+// other Workloads and of jobs' Workloads, in either order and across
+// inputs, missing LocalQueues, a Configuration's transformations,
+// Deployments with their names and the Scenario's references. Each file
+// decodes as the yaml.v3 trees do (checkStream) and reports what is
+// wanted, at the line wanted.
+func TestStreamFastCrossObject(t *testing.T) {
+	// fast is a Workload of the fast path's shape; slow one that is not
+	// (a label).
+	fast := func(name string) string {
+		return "---\napiVersion: kueue.x-k8s.io/v1beta2\nkind: Workload\nmetadata:\n  name: " + name + "\n  namespace: ns\nspec:\n  queueName: q\n  podSets:\n  - name: main\n    template:\n      spec:\n        containers:\n        - name: c\n          resources:\n            requests:\n              cpu: \"1\"\n              example.com/gpu-type1: \"1\"\n"
+	}
+	slow := func(name string) string {
+		return "---\napiVersion: kueue.x-k8s.io/v1beta2\nkind: Workload\nmetadata:\n  name: " + name + "\n  namespace: ns\n  labels: {a: b}\nspec:\n  queueName: q\n  podSets: [{template: {spec: {containers: [{name: c}]}}}]\n"
+	}
+	job := func(name, labels string) string {
+		return "---\napiVersion: batch/v1\nkind: Job\nmetadata: {name: " + name + ", namespace: ns" + labels + "}\nspec:\n  template: {spec: {restartPolicy: Never, containers: [{name: c}]}}\n"
+	}
+	const queue = "---\napiVersion: kueue.x-k8s.io/v1beta2\nkind: LocalQueue\nmetadata: {name: q, namespace: ns}\nspec: {clusterQueue: cq}\n"
+	const defaultQueue = "---\napiVersion: kueue.x-k8s.io/v1beta2\nkind: LocalQueue\nmetadata: {name: default, namespace: ns}\nspec: {clusterQueue: cq}\n"
+	const deployment = "---\napiVersion: apps/v1\nkind: Deployment\nmetadata: {name: a, namespace: ns}\nspec:\n  selector: {matchLabels: {app: a}}\n  template:\n    metadata: {labels: {app: a}}\n    spec: {containers: [{name: c}]}\n---\napiVersion: apps/v1\nkind: Deployment\nmetadata: {name: b-main, namespace: ns}\nspec:\n  selector: {matchLabels: {app: b}}\n  template:\n    metadata: {labels: {app: b}}\n    spec: {containers: [{name: c}]}\n"
+	const config = "---\napiVersion: config.kueue.x-k8s.io/v1beta2\nkind: Configuration\nresources:\n  transformations:\n  - input: example.com/gpu-type1\n    strategy: Retain\n    outputs: {cpu: \"2\"}\n"
+	const scenario = "apiVersion: kueueplay/v1alpha1\nkind: Scenario\nspec:\n  events:\n  - {at: 1s, finish: ns/a}\n  - {at: 2s, finish: ns/b}\n  - {at: 3s, finish: ns/zz}\n  - {at: 4s, scale: ns/a, replicas: 2}\n"
+	// collide is a file of n Workloads of the fast path whose keys hash to
+	// one slot of the table stream makes for the file, the last one a
+	// duplicate of the one before: past maxProbe they go to workload and
+	// keys.
+	collide := func(n int) string {
+		size, bits := 64, uint(6) // as add, for stream's fastCap: n+1 documents
+		for size < 2*(n+1) {
+			size, bits = size*2, bits+1
+		}
+		k := fastKeys{shift: 64 - bits}
+		var b strings.Builder
+		b.WriteString(queue)
+		for i, last := 0, ""; n > 0; i++ {
+			if name := fmt.Sprint("w", i); k.slot("ns", name) == 3 {
+				if n == 1 {
+					name = last
+				}
+				b.WriteString(fast(name))
+				last = name
+				n--
+			}
+		}
+		return b.String()
+	}
+	for _, c := range []struct {
+		name   string
+		inputs []string
+		want   []string // in the diagnostics' text, in order
+	}{
+		{"past maxProbe", []string{collide(maxProbe + 5)}, []string{`metadata.name: duplicate Workload "ns/w`}},
+		{"two of the fast path", []string{queue + fast("a") + fast("a")}, []string{`t0.yaml:28:9: Workload/ns/a: metadata.name: duplicate Workload "ns/a" (first defined at line 10)`}},
+		{"another first", []string{queue + slow("a") + fast("a")}, []string{`t0.yaml:20:9: Workload/ns/a: metadata.name: duplicate Workload "ns/a" (first defined at line 10)`}},
+		{"another second", []string{queue + fast("a") + slow("a")}, []string{`t0.yaml:28:9: Workload/ns/a: metadata.name: duplicate Workload "ns/a" (first defined at line 10)`}},
+		{"across inputs", []string{queue + fast("a"), fast("a")}, []string{`t1.yaml:5:9: Workload/ns/a: metadata.name: duplicate Workload "ns/a" (first defined at t0.yaml:10)`}},
+		{"a Job's Workload second", []string{queue + fast("job-a") + job("a", ", labels: {kueue.x-k8s.io/queue-name: q}")}, []string{`metadata.name: duplicate Workload "ns/job-a": Job "a" becomes this Workload, which is already defined at line 10`}},
+		{"a Job's Workload first", []string{queue + job("a", ", labels: {kueue.x-k8s.io/queue-name: q}") + fast("job-a")}, []string{`duplicate Workload "ns/job-a": Job "a" (line 9) already becomes this Workload`}},
+		{"a Job's defaulted queue", []string{queue + defaultQueue + job("a", "") + fast("job-a")}, []string{`duplicate Workload "ns/job-a": Job "a" becomes this Workload, which is already defined at line 21`}},
+		{"no LocalQueue", []string{fast("a") + fast("b")}, []string{`t0.yaml:8:14: warning: Workload/ns/a: spec.queueName: LocalQueue "q" does not exist in namespace "ns"`, `t0.yaml:26:14: warning: Workload/ns/b: spec.queueName: LocalQueue "q"`}},
+		{"transformations", []string{queue + fast("a") + slow("b") + fast("c") + config}, []string{`t0.yaml:7:1: warning: Workload/ns/a: pod set "main" requests "cpu", which the Configuration's resources.transformations also output`, `t0.yaml:35:1: warning: Workload/ns/c: pod set "main" requests "cpu"`}},
+		{"Deployments", []string{queue + fast("a") + fast("b") + deployment}, []string{`Deployment "ns/a" has the same namespace and name as Workload "ns/a" (line 10)`, `Deployment "ns/b-main" would name its pods b-main-0, b-main-1, ..., the names the pods of pod set "main" of Workload "ns/b" (line 28) get`}},
+		{"the Scenario's references", []string{scenario + queue + fast("a") + slow("b")}, []string{`unknown workload "ns/zz"`, `"ns/a" is a workload: scale applies to Deployments and ReplicaSets only`}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var inputs []Input
+			for k, in := range c.inputs {
+				inputs = append(inputs, Input{Name: fmt.Sprintf("t%d.yaml", k), Data: []byte(in)})
+			}
+			if !checkStream(t, inputs) {
+				t.Fatal("not streamed")
+			}
+			sc, err := DecodeFiles(inputs)
+			var diags []core.Diagnostic
+			if err != nil {
+				diags = err.(*core.DiagnosticsError).Diagnostics
+			} else {
+				diags = sc.Warnings
+			}
+			text := fmt.Sprint(diags)
+			at := 0
+			for _, w := range c.want {
+				i := strings.Index(text[at:], w)
+				if i < 0 {
+					t.Fatalf("want %q after offset %d of the diagnostics:\n%s", w, at, text)
+				}
+				at += i + len(w)
+			}
+		})
 	}
 }

@@ -56,8 +56,9 @@ type fastParser struct {
 	// starts, as yaml.v3 places its DocumentNode: its "---", or its first
 	// line with content (line not shifted by base).
 	docLine, docCol int
-	// depth is the nesting of the collection being parsed.
-	depth int
+	// depth is the nesting of the collection being parsed; deepest the
+	// deepest of the document next returned last.
+	depth, deepest int
 	// stack holds the children of the collections being parsed; each
 	// collection copies its own into an exact-size Content slice.
 	stack []*yaml.Node
@@ -289,6 +290,7 @@ func (p *fastParser) marker() (is, ok bool) {
 func (p *fastParser) next() (root *yaml.Node, more, ok bool) {
 	p.nodes.keep()
 	p.contents.keep()
+	p.deepest = 0
 	if !p.skipBlank() {
 		return nil, false, true
 	}
@@ -390,7 +392,10 @@ func (p *fastParser) children(start int) []*yaml.Node {
 // mapping parses a block mapping whose entries are at indentation ind;
 // its first key starts at byte at of the current line.
 func (p *fastParser) mapping(ind, at int) *yaml.Node {
-	if p.depth++; p.depth > maxFastDepth {
+	if p.depth++; p.depth > p.deepest {
+		p.deepest = p.depth
+	}
+	if p.depth > maxFastDepth {
 		return nil
 	}
 	defer func() { p.depth-- }()
@@ -425,7 +430,10 @@ func (p *fastParser) mapping(ind, at int) *yaml.Node {
 
 // sequence parses a block sequence whose "- " are at indentation ind.
 func (p *fastParser) sequence(ind int) *yaml.Node {
-	if p.depth++; p.depth > maxFastDepth {
+	if p.depth++; p.depth > p.deepest {
+		p.deepest = p.depth
+	}
+	if p.depth > maxFastDepth {
 		return nil
 	}
 	defer func() { p.depth-- }()
@@ -873,7 +881,10 @@ func hexDigit(c byte) int {
 // flow parses a flow sequence or mapping that closes on its line, at byte
 // i of the current line; j is the byte after it.
 func (p *fastParser) flow(i int) (n *yaml.Node, j int, ok bool) {
-	if p.depth++; p.depth > maxFastDepth {
+	if p.depth++; p.depth > p.deepest {
+		p.deepest = p.depth
+	}
+	if p.depth > maxFastDepth {
 		return nil, 0, false
 	}
 	defer func() { p.depth-- }()
@@ -1064,7 +1075,7 @@ func plainTag(in string) string {
 	c := in[0]
 	switch {
 	case c == '+' || c == '-' || c == '.' || c >= '0' && c <= '9':
-	case strings.IndexByte("yYnNtTfFoO~", c) >= 0:
+	case c == 'y' || c == 'Y' || c == 'n' || c == 'N' || c == 't' || c == 'T' || c == 'f' || c == 'F' || c == 'o' || c == 'O' || c == '~':
 		switch in {
 		case "true", "True", "TRUE", "false", "False", "FALSE":
 			return tagBool
@@ -1089,11 +1100,20 @@ func plainTag(in string) string {
 		return tagTimestamp
 	}
 	// Only these characters can make an integer or a float below; most
-	// strings ("100ms") are ruled out without strconv's errors.
+	// strings ("100ms") are ruled out without strconv's errors, and a
+	// short decimal ("50") needs no strconv either.
+	digits := true
 	for i := 0; i < len(in); i++ {
-		if strings.IndexByte("0123456789abcdefABCDEFxXoO_+-.", in[i]) < 0 {
+		switch c := in[i]; {
+		case c >= '0' && c <= '9':
+		case c >= 'a' && c <= 'f', c >= 'A' && c <= 'F', c == 'x', c == 'X', c == 'o', c == 'O', c == '_', c == '+', c == '-', c == '.':
+			digits = false
+		default:
 			return tagStr
 		}
+	}
+	if digits && len(in) <= 18 && (in[0] != '0' || len(in) == 1) {
+		return tagInt // not octal ("0777") or a float ("09")
 	}
 	plain := strings.ReplaceAll(in, "_", "")
 	if _, err := strconv.ParseInt(plain, 0, 64); err == nil {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -294,6 +295,7 @@ func fastTableCases() []fastCase {
 		{"escapes", "a: \"\\0\\a\\b\\n\\v\\f\\r\\e\\ \\'\"\n", true},
 		{"comments", "# head\na: 1 # line\n# between\nb: x#y\n  # more indented\nc: 'q' # c\n", true},
 		{"tags", "a: 1\nb: -2\nc: 0x1F\nd: 1.5\ne: .inf\nf: true\ng: ~\nh: null\ni: 2001-12-14\nj: 09\nk: 1_000\nl: 0o17\nm: -0b101\nn: 100ms\no: 1e3\np: +5\nq: yes\nr: 18446744073709551615\ns: 2001-12-14t21:59:43.10-05:00\nt: .5\nu: .x\nv: 0b2\n", true},
+		{"decimal tags", "a: 0\nb: 00\nc: 007\nd: 123456789012345678\ne: 1234567890123456789\nf: 9223372036854775808\ng: 99999999999999999999\nh: 50\n", true},
 		{"merge", "a: &x {b: 1}\n", false},
 		{"merge key", "<<: {b: 1}\nc: <<\n", true},
 		{"flow", "a: [x, 'y', \"z\", [1], {b: c}]\nb: {}\nc: []\nd: { e: f , g: [ ] }\n", true},
@@ -562,6 +564,31 @@ func TestStreamMaxObjects(t *testing.T) {
 				t.Error("not streamed")
 			}
 		})
+	}
+}
+
+// TestCountDocsRecycles: countDocs, which counts the documents of a file
+// that may hold more than MaxObjects, keeps no document's nodes (it kept
+// them all, 480 MB of 60,000 Workloads, before the bound was reported).
+func TestCountDocsRecycles(t *testing.T) {
+	var b strings.Builder
+	for i := range MaxObjects + 1 {
+		fmt.Fprintf(&b, "---\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: n%d\n  labels:\n    a: b\n    c: d\n", i)
+	}
+	inputs := []Input{{Name: "a.yaml", Text: b.String()}}
+	d := &decoder{aliasBudget: MaxAliasNodes}
+	d.layout(inputs)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, _, over, ok := d.countDocs(inputs)
+	runtime.ReadMemStats(&after)
+	if !over || !ok {
+		t.Fatalf("countDocs: over %v, ok %v; want true, true", over, ok)
+	}
+	// Each document is 10 nodes, about 1.5 KB with their slices: 90 MB
+	// if kept.
+	if got := after.TotalAlloc - before.TotalAlloc; got > 8<<20 {
+		t.Errorf("countDocs allocated %d bytes for %d documents, want at most 8 MB", got, MaxObjects+1)
 	}
 }
 

@@ -65,7 +65,7 @@ func jobWorkloadName(kind, name string) string {
 func (d *decoder) jobWorkload(o *rawObject, m objMeta, gvk jobGVK, sa simAnnotations, wlName string) *wlInfo {
 	w := &wlInfo{
 		label: m.label, objAt: atOf(o.node), nameAt: atOf(m.nameNode),
-		job: true, wlMore: &wlMore{jobName: m.name, jobGroup: gvk.group, jobKind: gvk.kind},
+		job: true, wlMore: wlMore{jobName: m.name, jobGroup: gvk.group, jobKind: gvk.kind},
 		uid: m.uid, owner: m.owner,
 		wl: &core.Workload{
 			Namespace:        m.namespace,
@@ -144,7 +144,7 @@ func (d *decoder) addJob(st *state, o *rawObject, m objMeta, ws ...*wlInfo) {
 		if !w.noQueueLabel && !d.register(st, "Workload", w.wl.Namespace, w.wl.Name, m.nameNode, w.jobRef()) {
 			continue
 		}
-		st.workloads = append(st.workloads, w)
+		st.addWorkload(w)
 	}
 }
 

@@ -282,14 +282,31 @@ func (d *decoder) linkWorkloads(st *state) {
 			if w.wl.Admission != nil {
 				d.warnObj(w.label, w.queue.at.node(), w.queue.path, "LocalQueue %q does not exist in namespace %q: the workload keeps its admission, but it could not be queued again after an eviction; paste the LocalQueues too (kubectl get localqueues -A -o yaml)", w.queue.name, w.wl.Namespace)
 			} else {
-				d.warnObj(w.label, w.queue.at.node(), w.queue.path, "LocalQueue %q does not exist in namespace %q: the workload stays pending; paste the LocalQueue (kubectl get localqueues -A -o yaml) or fix the queue name", w.queue.name, w.wl.Namespace)
+				d.warnObj(w.label, w.queue.at.node(), w.queue.path, noLocalQueue, w.queue.name, w.wl.Namespace)
 			}
 		}
 		if w.wl.Admission != nil && w.admissionCQ.name != "" && !cqs[w.admissionCQ.name] {
 			d.warnObj(w.label, w.admissionCQ.node, w.admissionCQ.path, "ClusterQueue %q of the admission is not in the input: the workload is shown admitted, but its usage counts against no quota; paste the ClusterQueues too (kubectl get clusterqueues -o yaml)", w.admissionCQ.name)
 		}
 	}
+	// The fast path's Workloads: each names a queue, and none is admitted.
+	// Neighbours mostly name the same queue, looked up once.
+	var ns, queue string
+	found := false
+	for i := range st.fastWorkloads {
+		wl := &st.fastWorkloads[i]
+		if i == 0 || wl.Namespace != ns || wl.Queue != queue {
+			ns, queue, found = wl.Namespace, wl.Queue, lqs[wl.Namespace+"/"+wl.Queue]
+		}
+		if !found {
+			d.warnObj(fastLabel(wl), st.fastAt[i].queue(), "spec.queueName", noLocalQueue, wl.Queue, wl.Namespace)
+		}
+	}
 }
+
+// noLocalQueue is the warning on a pending workload whose LocalQueue does
+// not exist.
+const noLocalQueue = "LocalQueue %q does not exist in namespace %q: the workload stays pending; paste the LocalQueue (kubectl get localqueues -A -o yaml) or fix the queue name"
 
 // linkTimes turns the timestamps of pasted workloads into virtual time:
 // the QuotaReserved and Evicted conditions' lastTransitionTime and
@@ -327,7 +344,7 @@ func (d *decoder) linkTimes(st *state) {
 		if w.wl.Eviction != nil && w.evictedAt != nil {
 			w.wl.Eviction.At = *rel(w.evictedAt)
 		}
-		if w.wlMore != nil && w.requeueAt != nil && w.wl.Admission == nil {
+		if w.requeueAt != nil && w.wl.Admission == nil {
 			w.wl.RequeueAt = rel(w.requeueAt)
 		}
 	}
@@ -377,22 +394,30 @@ func (d *decoder) linkScenarioRefs(st *state) {
 			replicaOf[w.wl.Namespace+"/"+w.wl.Name] = dp
 		}
 	}
+	// The fast path's Workloads are found by their key (never dropped).
+	isKnown := func(k string) bool {
+		if known[k] {
+			return true
+		}
+		ns, name, ok := strings.Cut(k, "/")
+		return ok && st.fastKeys.find(st.fastWorkloads, ns, name) >= 0
+	}
 	for _, r := range st.scenario.refs {
 		dp, isOwner := st.podOwners[r.name]
 		switch r.kind {
 		case refWorkload:
 			switch {
-			case known[r.name] && replicaOf[r.name] != nil && strings.HasPrefix(r.path, "spec.events"):
+			case isKnown(r.name) && replicaOf[r.name] != nil && strings.HasPrefix(r.path, "spec.events"):
 				owner := replicaOf[r.name].dep
 				d.errorObj(st.scenario.label, r.node, r.path, "%q is the Workload of a pod of %s %q: the ReplicaSet controller creates and deletes those pods, so scale the owner instead", r.name, owner.Kind, owner.Key())
-			case known[r.name]:
+			case isKnown(r.name):
 			case isOwner:
 				d.errorObj(st.scenario.label, r.node, r.path, "%q is a %s, not a workload: only scale, pods and messages name Deployments and ReplicaSets", r.name, dp.dep.Kind)
 			default:
 				d.errorObj(st.scenario.label, r.node, r.path, "unknown workload %q%s", r.name, hint[r.name])
 			}
 		case refOwner:
-			if !known[r.name] && !isOwner {
+			if !isKnown(r.name) && !isOwner {
 				d.errorObj(st.scenario.label, r.node, r.path, "unknown workload, Deployment or ReplicaSet %q%s", r.name, hint[r.name])
 			}
 		case refScalable:
@@ -400,7 +425,7 @@ func (d *decoder) linkScenarioRefs(st *state) {
 			case isOwner && dp.ownedBy != nil:
 				d.errorObj(st.scenario.label, r.node, r.path, "ReplicaSet %q belongs to Deployment %q of the input, which the playground simulates in its place: scale the Deployment", r.name, dp.ownedBy.dep.Key())
 			case isOwner:
-			case known[r.name]:
+			case isKnown(r.name):
 				d.errorObj(st.scenario.label, r.node, r.path, "%q is a workload: scale applies to Deployments and ReplicaSets only", r.name)
 			case jobs[r.name] != "":
 				d.errorObj(st.scenario.label, r.node, r.path, "%q is a %s: scale applies to Deployments and ReplicaSets only", r.name, jobs[r.name])

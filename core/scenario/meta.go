@@ -314,8 +314,16 @@ func (d *decoder) register(st *state, kind, namespace, name string, n *yaml.Node
 		}
 	}
 	first, dup := st.keys[k]
+	if kind == "Workload" && namespace != "" {
+		if i := st.fastKeys.find(st.fastWorkloads, namespace, name); i >= 0 {
+			first, dup = keyInfo{line: int(st.fastAt[i].nameLine)}, true
+		}
+	}
 	if !dup {
 		st.keys[k] = keyInfo{line: n.Line, byJob: byJob}
+		if kind == "Workload" {
+			st.workloadKeys++
+		}
 		return true
 	}
 	shown := name

@@ -151,7 +151,7 @@ func (d *decoder) pod(st *state, o *rawObject) {
 		if !w.noQueueLabel && !d.register(st, "Workload", m.namespace, group, m.labelNodes[labelPodGroupName], w.jobRef()) {
 			w.dropped = true
 		}
-		st.workloads = append(st.workloads, w)
+		st.addWorkload(w)
 	} else if len(sa.nonZero()) > 0 {
 		d.warnf(m.node, "metadata.annotations", "the kueueplay annotations of pod group %q are read from its first Pod %q (%s); they are ignored on this one", group, g.pods[0].name, d.where(g.pods[0].nameNode.Line, m.node))
 	}

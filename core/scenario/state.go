@@ -11,8 +11,10 @@ import (
 // state collects the decoded objects of one file, with the positions the
 // cross-object checks (link) need.
 type state struct {
-	// keys detects duplicate objects: "Kind/name" or "Kind/ns/name".
-	keys map[string]keyInfo
+	// keys detects duplicate objects: "Kind/name" or "Kind/ns/name";
+	// workloadKeys counts its "Workload/..." keys.
+	keys         map[string]keyInfo
+	workloadKeys int
 
 	scenarioSeen bool
 	// scenarioLine is the (shifted) line of the first Scenario's kind.
@@ -50,14 +52,20 @@ type state struct {
 	// podOwners maps their "namespace/name" to the first one registered.
 	deployments []*depInfo
 	podOwners   map[string]*depInfo
-	// workloads holds Workload objects and Jobs, in document order.
+	// workloads holds the Workload objects and Jobs that fastWorkload does
+	// not decode, in document order.
 	workloads []*wlInfo
-	// fastWorkloads holds the Workloads fastWorkload decodes, in order,
-	// up to its capacity fastCap (stream sets it to the number of
-	// documents at most; 0 leaves each Workload on its own): when they are all the Scenario's workloads, build gives it
-	// the slice rather than a copy (issue 20: 3.4 MB of the 15,000-workload
-	// file, at the decoder's peak). Its elements are never moved.
+	// fastWorkloads holds the Workloads fastWorkload decodes, in document
+	// order, and fastAt where each is written: they have no wlInfo, no
+	// label and no key in keys (fastKeys finds them), and the cross-object
+	// checks read them here (issue 20: a 176-byte wlInfo, its label and its
+	// key were 5 MB of decoding the 15,000-workload file). Each wlInfo's
+	// fastBefore says where it goes among them. build gives the Scenario
+	// this slice when they are all its workloads. fastCap is the capacity
+	// to start it with (stream sets it to the number of documents at most).
 	fastWorkloads  []core.Workload
+	fastAt         []fastAt
+	fastKeys       fastKeys
 	fastCap        int
 	priorityClass  map[string]*pcInfo
 	workloadPClass map[string]*pcInfo
@@ -154,8 +162,6 @@ type wref struct {
 
 // wlInfo is a decoded Workload, or a Job that becomes one.
 type wlInfo struct {
-	// wl is the Workload: for those fastWorkload decodes, an element of
-	// state.fastWorkloads, which build can give the Scenario as they are.
 	wl    *core.Workload
 	label string
 	// queue is spec.queueName (or the Job's queue-name label).
@@ -180,30 +186,24 @@ type wlInfo struct {
 	// dropped workloads are left out of the Scenario (finished, or a Job
 	// Kueue does not manage).
 	dropped bool
+	// fastBefore is how many of state.fastWorkloads come before it in
+	// document order (addWorkload sets it).
+	fastBefore int
 
-	// wlMore is the rest, which only Jobs and Workload objects with a
-	// status have: it is nil for the Workloads fastWorkload decodes (issue
-	// 20: their state is 416 bytes rather than 640), and every read of
-	// its fields is behind w.job, w.wl.Admission or w.wl.Eviction, or in
-	// the decoding of a Job or of d.workload.
-	*wlMore
+	wlMore
 }
 
-// clone returns a copy of w with a Workload and a wlMore of its own (the
-// slices and maps in them are shared).
+// clone returns a copy of w with a Workload of its own (the slices and
+// maps in them are shared).
 func (w *wlInfo) clone() *wlInfo {
 	c := *w
 	wl := *w.wl
 	c.wl = &wl
-	if w.wlMore != nil {
-		more := *w.wlMore
-		c.wlMore = &more
-	}
 	return &c
 }
 
-// wlMore is the part of a wlInfo that Workloads of the fast path do not
-// have.
+// wlMore is the part of a wlInfo that only Jobs and Workload objects with
+// a status use.
 type wlMore struct {
 	// admittedAt is the QuotaReserved condition's lastTransitionTime.
 	admittedAt *time.Time
@@ -306,23 +306,26 @@ type scaleRef struct {
 	path     string
 }
 
-// onlyFast reports whether the kept workloads (kept of them) are
-// st.fastWorkloads, in order.
-func (st *state) onlyFast(kept int) bool {
-	if kept == 0 || kept != len(st.fastWorkloads) {
-		return false
+// workload is w's Workload, or with w nil fastWorkloads[i]; workloadAt
+// is its label and its object's position, for a diagnostic.
+func (st *state) workload(w *wlInfo, i int) *core.Workload {
+	if w != nil {
+		return w.wl
 	}
-	i := 0
-	for _, w := range st.workloads {
-		if w.dropped {
-			continue
-		}
-		if w.wl != &st.fastWorkloads[i] {
-			return false
-		}
-		i++
+	return &st.fastWorkloads[i]
+}
+
+func (st *state) workloadAt(w *wlInfo, i int) (string, *yaml.Node) {
+	if w != nil {
+		return w.label, w.objAt.node()
 	}
-	return true
+	return fastLabel(&st.fastWorkloads[i]), st.fastAt[i].obj()
+}
+
+// addWorkload appends w to the workloads.
+func (st *state) addWorkload(w *wlInfo) {
+	w.fastBefore = len(st.fastWorkloads)
+	st.workloads = append(st.workloads, w)
 }
 
 // build assembles the Scenario.
@@ -340,36 +343,36 @@ func (st *state) build() *core.Scenario {
 		sc.LocalQueues = append(sc.LocalQueues, q.lq)
 	}
 	sc.Namespaces = st.namespaces
-	kept := 0
+	kept := len(st.fastWorkloads)
 	for _, w := range st.workloads {
 		if !w.dropped {
 			kept++
 		}
 	}
 	// index maps a kept workload to its index in sc.Workloads, for the
-	// Deployments (only: a map of 15,000 workloads is not free).
+	// Deployments.
 	var index map[*wlInfo]int
 	if len(st.deployments) > 0 {
-		index = make(map[*wlInfo]int, kept)
+		index = make(map[*wlInfo]int, kept-len(st.fastWorkloads))
 	}
-	if st.onlyFast(kept) {
+	if kept > 0 && kept == len(st.fastWorkloads) {
 		sc.Workloads = st.fastWorkloads[:kept:kept]
 	} else {
+		// In document order: each wlInfo after the fast path's Workloads
+		// before it.
 		sc.Workloads = make([]core.Workload, 0, kept)
+		fast := 0
 		for _, w := range st.workloads {
+			sc.Workloads = append(sc.Workloads, st.fastWorkloads[fast:w.fastBefore]...)
+			fast = w.fastBefore
 			if !w.dropped {
+				if index != nil {
+					index[w] = len(sc.Workloads)
+				}
 				sc.Workloads = append(sc.Workloads, *w.wl)
 			}
 		}
-	}
-	if index != nil {
-		i := 0
-		for _, w := range st.workloads {
-			if !w.dropped {
-				index[w] = i
-				i++
-			}
-		}
+		sc.Workloads = append(sc.Workloads, st.fastWorkloads[fast:]...)
 	}
 	sc.Nodes = st.nodes
 	for _, dp := range st.deployments {

@@ -22,7 +22,7 @@ const defaultPodSetName = "main"
 func (d *decoder) workload(st *state, o *rawObject, v1beta1 bool) {
 	m, rest := d.begin(o, true, nameSubdomain)
 	sa := d.annotations(m, annWorkload, o.kind)
-	w := &wlInfo{label: m.label, objAt: atOf(o.node), nameAt: atOf(m.nameNode), uid: m.uid, owner: m.owner, wlMore: &wlMore{}}
+	w := &wlInfo{label: m.label, objAt: atOf(o.node), nameAt: atOf(m.nameNode), uid: m.uid, owner: m.owner, wlMore: wlMore{}}
 	wl := core.Workload{
 		Namespace:        m.namespace,
 		Name:             m.name,
@@ -138,7 +138,7 @@ func (d *decoder) workload(st *state, o *rawObject, v1beta1 bool) {
 	if m.name == "" || !d.register(st, "Workload", m.namespace, m.name, m.nameNode, "") {
 		return
 	}
-	st.workloads = append(st.workloads, w)
+	st.addWorkload(w)
 }
 
 // priorityClassRef decodes a v1beta2 PriorityClassRef and applies its CEL
