@@ -106,8 +106,8 @@ func benchScalability(b *testing.B, total int) {
 	for b.Loop() {
 		// Kueue through the harness, compared with the engine.
 		runtime.GC()
-		res, err := runLarge(decode(), runOptions{gcBeforeCycle: true, maxCycles: *benchMaxCycles,
-			progress: os.Stderr, label: fmt.Sprintf("%s: %d workloads: ", b.Name(), n)})
+		res, err := runLarge(decode(), runOptions{noGCInCycle: true, maxCycles: *benchMaxCycles,
+			progress: os.Stderr, label: b.Name() + ": "})
 		if err != nil {
 			b.Fatalf("%s: %v", file, err)
 		}

@@ -183,10 +183,10 @@ func RunWithLog(sc *core.Scenario, log io.Writer) (*Result, error) {
 // runOptions are the harness's settings beyond the scenario.
 type runOptions struct {
 	log io.Writer
-	// gcBeforeCycle runs the garbage collector before every timed
-	// schedule call, so that collecting the harness's own garbage (the
-	// fake client's JSON copies above all) is not charged to Kueue.
-	gcBeforeCycle bool
+	// noGCInCycle keeps the garbage collector from running during the
+	// timed schedule calls, so that collecting the harness's own garbage
+	// (the fake client's JSON copies above all) is not charged to Kueue.
+	noGCInCycle bool
 	// maxCycles, if positive, stops the comparison after the engine's
 	// cycle maxCycles (Result.Bounded says it was hit).
 	maxCycles int
@@ -195,6 +195,10 @@ type runOptions struct {
 	progress io.Writer
 	// label starts each progress line.
 	label string
+	// perturb, if set, is called after the harness has played each step
+	// on Kueue's side, before the comparison: the tests change Kueue's
+	// side with it to check that the comparison sees the change.
+	perturb func(s *sim.State, ts *trace.Step, w *world, c *comparer) error
 }
 
 // progressEvery is how often a long run reports that it is alive.
@@ -268,7 +272,7 @@ func run(sc *core.Scenario, opts runOptions) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	w.gcBeforeCycle = opts.gcBeforeCycle
+	w.noGCInCycle = opts.noGCInCycle
 	res := &Result{Off: off}
 	var runErr error
 	started := time.Now()
@@ -322,6 +326,12 @@ func run(sc *core.Scenario, opts runOptions) (*Result, error) {
 			// which drains the queues with stopPolicy HoldAndDrain.
 			if err := w.startup(); err != nil {
 				runErr = fmt.Errorf("step %d (start-up reconcile): %w", ts.Index, err)
+				return
+			}
+		}
+		if opts.perturb != nil {
+			if err := opts.perturb(s, ts, w, comp); err != nil {
+				runErr = err
 				return
 			}
 		}
