@@ -158,11 +158,12 @@ bench-scale:
 	$(GO) build -o build/scale/kueueplay ./cmd/kueueplay
 	$(GO) run ./scripts/scalebench -bin build/scale/kueueplay -sizes $(SIZES) -dir build/scale
 
-## bench-kueue: the engine against Kueue v0.16.1's real scheduler on Kueue's scalability shape at SIZES workloads (default 1500), ns per cycle each and the ratio, medians of KUEUE_BENCHTIME runs (conformance/bench_test.go)
+## bench-kueue: the engine against Kueue v0.16.1's real scheduler on Kueue's scalability shape at SIZES workloads (default 1500), ns per cycle each and the ratio, medians of KUEUE_BENCHTIME runs, compared over at most KUEUE_MAX_CYCLES cycles if set (conformance/bench_test.go)
 KUEUE_BENCHTIME ?= 3x
+KUEUE_MAX_CYCLES ?= 0
 bench-kueue: SIZES = 1500
 bench-kueue: conformance-kueue
-	$(CONFORMANCE_GO) test -run '^$$' -bench '^BenchmarkKueueScalability$$' -benchtime $(KUEUE_BENCHTIME) -timeout 0 . -kueue-sizes $(SIZES)
+	$(CONFORMANCE_GO) test -run '^$$' -bench '^BenchmarkKueueScalability$$' -benchtime $(KUEUE_BENCHTIME) -timeout 0 . -kueue-sizes $(SIZES) -kueue-max-cycles $(KUEUE_MAX_CYCLES)
 
 ## fuzz: run every fuzz target in the module in turn, FUZZTIME each (make fuzz FUZZTIME=30s)
 fuzz:

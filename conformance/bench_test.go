@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
+	"os"
 	"runtime"
 	"slices"
 	"strconv"
@@ -18,7 +19,10 @@ import (
 	"github.com/kueueplay/kueueplay/internal/scalability"
 )
 
-var benchSizes = flag.String("kueue-sizes", "1500", "comma-separated workload counts BenchmarkKueueScalability runs Kueue's scalability shape at")
+var (
+	benchSizes     = flag.String("kueue-sizes", "1500", "comma-separated workload counts BenchmarkKueueScalability runs Kueue's scalability shape at")
+	benchMaxCycles = flag.Int("kueue-max-cycles", 0, "if positive, BenchmarkKueueScalability compares the two sides over the first this many cycles only (and says so)")
+)
 
 // BenchmarkKueueScalability runs Kueue v0.16.1's scheduler scalability
 // shape (internal/scalability, 100ms cycles) at each -kueue-sizes total,
@@ -40,7 +44,9 @@ var benchSizes = flag.String("kueue-sizes", "1500", "comma-separated workload co
 //
 // So both sides are timed over the same cycles, all of them when they
 // agree throughout. A disagreement is logged in full (the comparison's
-// report) and shows as compared-cycles < cycles.
+// report) and shows as compared-cycles < cycles. -kueue-max-cycles N
+// stops the comparison at cycle N (logged, and compared-cycles < cycles
+// as well). The harness writes a progress line to stderr every 10 s.
 //
 // Metrics are medians over the iterations (run with -benchtime Nx):
 //
@@ -96,13 +102,18 @@ func benchScalability(b *testing.B, total int) {
 	}
 	var kueue, engine, engineCycles, call, admit, engineRun []float64
 	compared, cycles := 0, 0
-	logged := false
+	logged, bounded := false, false
 	for b.Loop() {
 		// Kueue through the harness, compared with the engine.
 		runtime.GC()
-		res, err := runLarge(decode(), runOptions{gcBeforeCycle: true})
+		res, err := runLarge(decode(), runOptions{noGCInCycle: true, maxCycles: *benchMaxCycles,
+			progress: os.Stderr, label: b.Name() + ": "})
 		if err != nil {
 			b.Fatalf("%s: %v", file, err)
+		}
+		if res.Bounded && !bounded {
+			b.Logf("-kueue-max-cycles %d: stopped comparing at cycle %d", *benchMaxCycles, res.Cycles)
+			bounded = true
 		}
 		if !res.Agreed() && !logged {
 			b.Logf("compared for %d of the engine's steps (%d cycles), then:\n%s", res.Steps, res.KueueCycles, res.Report(file))

@@ -114,6 +114,90 @@ func (w *world) placement() queuePlacement {
 	return p
 }
 
+// comparer compares the two sides step after step, looking at each step
+// only at the workloads that can have changed on either side since the
+// step before, when they agreed on every workload:
+//
+//   - on the engine's side, those whose *sim.Workload is not the one the
+//     last comparison saw: with Observe, sim.Run gives every step a copy
+//     of the State in which a workload is copied before it is changed
+//     (State.mutWorkload) and a State seen by Observe is never changed
+//     again, so an unchanged pointer is an unchanged workload;
+//   - on Kueue's side, those the informer passed to the workload
+//     controller since (world.touched: every change of an API object
+//     moves its resourceVersion), and those that moved in or out of a
+//     ClusterQueue's heap or its inadmissible list (the queue manager's
+//     dumps, compared with the last step's).
+//
+// The other workloads show both sides what they showed at the step
+// before, where the two agreed. full compares every workload: the
+// initial step, and once more at the end of a run (run checks that it
+// finds nothing the steps missed).
+type comparer struct {
+	// seen is the engine's workload each index was last compared as.
+	seen []*sim.Workload
+	// placement is Kueue's queue placement at the last comparison.
+	placement queuePlacement
+	// index is the engine's index of each workload key.
+	index map[string]int
+}
+
+func newComparer(s *sim.State) *comparer {
+	c := &comparer{seen: make([]*sim.Workload, s.NumWorkloads()), index: make(map[string]int, s.NumWorkloads())}
+	for i, wl := range s.All() {
+		c.index[wl.Key] = i
+	}
+	return c
+}
+
+// compare lists the workloads on which the two sides disagree, by key.
+func (c *comparer) compare(s *sim.State, w *world, created map[string]bool, full bool) ([]Difference, error) {
+	p := w.placement()
+	dirty := make(map[int]bool)
+	mark := func(k string) {
+		if i, ok := c.index[k]; ok {
+			dirty[i] = true
+		}
+	}
+	for i := range s.NumWorkloads() {
+		if full || s.Workload(i) != c.seen[i] {
+			dirty[i] = true
+		}
+	}
+	for k := range w.touched {
+		mark(k.String())
+	}
+	clear(w.touched)
+	for _, pair := range [][2]map[string]bool{{p.queued, c.placement.queued}, {p.parked, c.placement.parked}} {
+		for k := range pair[0] {
+			if !pair[1][k] {
+				mark(k)
+			}
+		}
+		for k := range pair[1] {
+			if !pair[0][k] {
+				mark(k)
+			}
+		}
+	}
+	c.placement = p
+	var diffs []Difference
+	for i := range dirty {
+		wl := s.Workload(i)
+		c.seen[i] = wl
+		ours := oursView(s, wl)
+		theirs, err := w.view(wl.Key, created[wl.Key], p)
+		if err != nil {
+			return nil, err
+		}
+		if ours != theirs {
+			diffs = append(diffs, Difference{Workload: wl.Key, Ours: ours.String(), Kueue: theirs.String()})
+		}
+	}
+	slices.SortFunc(diffs, func(a, b Difference) int { return strings.Compare(a.Workload, b.Workload) })
+	return diffs, nil
+}
+
 // uidInMessage matches the preemptor's identity in Kueue's eviction
 // message. The playground's workloads have no UID (the API server assigns
 // them), so the engine writes UNKNOWN where Kueue writes the UID the

@@ -32,7 +32,6 @@ package conformance
 import (
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 	"time"
 
@@ -84,6 +83,10 @@ type Result struct {
 	// the checker every scenario test and fuzzer uses) that did not hold
 	// at the first step where any failed, each prefixed with that step.
 	Broken []string
+	// Bounded is set when the run stopped at runOptions.maxCycles, before
+	// the scenario's end: the two sides were compared up to that cycle
+	// only, and the engine's rerun check (check.Rerun) was not made.
+	Bounded bool
 }
 
 // Agreed reports whether the two sides agreed at every step and the
@@ -180,11 +183,26 @@ func RunWithLog(sc *core.Scenario, log io.Writer) (*Result, error) {
 // runOptions are the harness's settings beyond the scenario.
 type runOptions struct {
 	log io.Writer
-	// gcBeforeCycle runs the garbage collector before every timed
-	// schedule call, so that collecting the harness's own garbage (the
-	// fake client's JSON copies above all) is not charged to Kueue.
-	gcBeforeCycle bool
+	// noGCInCycle keeps the garbage collector from running during the
+	// timed schedule calls, so that collecting the harness's own garbage
+	// (the fake client's JSON copies above all) is not charged to Kueue.
+	noGCInCycle bool
+	// maxCycles, if positive, stops the comparison after the engine's
+	// cycle maxCycles (Result.Bounded says it was hit).
+	maxCycles int
+	// progress, if set, receives a line about every progressEvery while
+	// the run lasts: steps and cycles done, elapsed wall time.
+	progress io.Writer
+	// label starts each progress line.
+	label string
+	// perturb, if set, is called after the harness has played each step
+	// on Kueue's side, before the comparison: the tests change Kueue's
+	// side with it to check that the comparison sees the change.
+	perturb func(s *sim.State, ts *trace.Step, w *world, c *comparer) error
 }
+
+// progressEvery is how often a long run reports that it is alive.
+const progressEvery = 10 * time.Second
 
 // runLarge is Run without the maxWorkloads bound, for scenarios that meet
 // checkLarge: BenchmarkKueueScalability compares Kueue's scalability shape
@@ -254,9 +272,13 @@ func run(sc *core.Scenario, opts runOptions) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	w.gcBeforeCycle = opts.gcBeforeCycle
+	w.noGCInCycle = opts.noGCInCycle
 	res := &Result{Off: off}
 	var runErr error
+	started := time.Now()
+	lastProgress := started
+	comp := newComparer(first)
+	var last *sim.State
 	created := map[string]bool{}
 	for i := range sc.Workloads {
 		if sc.Workloads[i].Admission != nil {
@@ -307,9 +329,16 @@ func run(sc *core.Scenario, opts runOptions) (*Result, error) {
 				return
 			}
 		}
+		if opts.perturb != nil {
+			if err := opts.perturb(s, ts, w, comp); err != nil {
+				runErr = err
+				return
+			}
+		}
 		res.Steps, res.Cycles, res.KueueCycles = ts.Index, ts.Cycle, w.cycles
 		res.Kueue = w.timing
-		diffs, err := compare(s, w, created)
+		diffs, err := comp.compare(s, w, created, ts.Kind == trace.StepInitial)
+		last = s
 		if err != nil {
 			runErr = err
 			return
@@ -321,12 +350,40 @@ func run(sc *core.Scenario, opts runOptions) (*Result, error) {
 		if log != nil {
 			w.logStep(log, s, ts, created)
 		}
+		if opts.progress != nil {
+			if now := time.Now(); now.Sub(lastProgress) >= progressEvery {
+				lastProgress = now
+				fmt.Fprintf(opts.progress, "%sstep %d, cycle %d (Kueue %d), t=%v, %s elapsed\n", opts.label, ts.Index, ts.Cycle, w.cycles, s.Now, now.Sub(started).Round(time.Second))
+			}
+		}
 	}
-	tr := sim.Run(sc, sim.Options{Gates: gates, Observe: observe})
+	// stop ends the run at the bound, once that cycle has been compared.
+	stop := func(ts *trace.Step) bool {
+		if opts.maxCycles > 0 && ts.Cycle >= opts.maxCycles && runErr == nil && res.Agreed() {
+			res.Bounded = true
+			return true
+		}
+		return false
+	}
+	tr := sim.Run(sc, sim.Options{Gates: gates, Observe: observe, Stop: stop})
 	if runErr != nil {
 		return res, runErr
 	}
-	if res.Agreed() {
+	if res.Agreed() && last != nil {
+		// Every workload once more, against what the steps compared.
+		diffs, err := comp.compare(last, w, created, true)
+		if err != nil {
+			return res, err
+		}
+		if len(diffs) > 0 {
+			var b strings.Builder
+			for _, d := range diffs {
+				b.WriteString("\n  " + d.String())
+			}
+			return res, fmt.Errorf("after step %d, comparing every workload found differences the step-by-step comparison missed (a harness bug):%s", res.Steps, b.String())
+		}
+	}
+	if res.Agreed() && !res.Bounded {
 		if d := check.Rerun(sc, gates, tr); d != "" {
 			res.Broken = append(res.Broken, d)
 		}
@@ -341,8 +398,8 @@ func (w *world) apply(sc *core.Scenario, seqs []int, ev trace.Event, created map
 	}
 	switch ev.Kind {
 	case trace.EventArrival:
-		i := slices.IndexFunc(sc.Workloads, func(x core.Workload) bool { return x.Key() == ev.Workload })
-		if i < 0 {
+		i, ok := w.index[ev.Workload]
+		if !ok {
 			return fmt.Errorf("no such workload")
 		}
 		created[ev.Workload] = true
@@ -366,29 +423,6 @@ func (w *world) apply(sc *core.Scenario, seqs []int, ev trace.Event, created map
 		return nil
 	}
 	return w.sync()
-}
-
-// compare lists the workloads on which the two sides disagree, by key.
-func compare(s *sim.State, w *world, created map[string]bool) ([]Difference, error) {
-	p := w.placement()
-	var diffs []Difference
-	keys := make([]int, 0, s.NumWorkloads())
-	for i := range s.NumWorkloads() {
-		keys = append(keys, i)
-	}
-	slices.SortFunc(keys, func(a, b int) int { return strings.Compare(s.Workload(a).Key, s.Workload(b).Key) })
-	for _, i := range keys {
-		wl := s.Workload(i)
-		ours := oursView(s, wl)
-		theirs, err := w.view(wl.Key, created[wl.Key], p)
-		if err != nil {
-			return nil, err
-		}
-		if ours != theirs {
-			diffs = append(diffs, Difference{Workload: wl.Key, Ours: ours.String(), Kueue: theirs.String()})
-		}
-	}
-	return diffs, nil
 }
 
 // checkTimes rejects scenarios whose times the harness cannot map to

@@ -4,13 +4,15 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	goruntime "runtime"
+	"runtime/debug"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/go-logr/logr"
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -58,11 +60,19 @@ type world struct {
 	schedClient *clientClock
 	// timing is where Kueue's scheduler spent its time so far.
 	timing KueueTiming
-	// gcBeforeCycle: see runOptions.
-	gcBeforeCycle bool
+	// noGCInCycle: see runOptions.
+	noGCInCycle bool
 	// seen is the informer's view: the last version of every workload the
 	// controller has been told about, by key.
 	seen map[types.NamespacedName]*kueue.Workload
+	// written are the workloads written through the client since the
+	// last sync: the only ones whose version can have moved.
+	written *writeLog
+	// touched are the workloads sync passed to the controller since the
+	// comparison last looked (compare takes them).
+	touched map[types.NamespacedName]struct{}
+	// index is each scenario workload's index in sc.Workloads, by key.
+	index map[string]int
 	// cycles counts the cycles Kueue ran.
 	cycles int
 }
@@ -107,11 +117,12 @@ func newWorld(sc *core.Scenario, seqs []int) (*world, error) {
 		}
 		objs = append(objs, wl)
 	}
-	cl := utiltesting.NewClientBuilder().
+	written := &writeLog{keys: map[types.NamespacedName]struct{}{}}
+	cl := recordWrites(newClientBuilder().
 		WithObjects(objs...).
 		WithStatusSubresource(&kueue.Workload{}).
 		WithInterceptorFuncs(interceptor.Funcs{SubResourcePatch: utiltesting.TreatSSAAsStrategicMerge}).
-		Build()
+		Build(), written)
 	// The workloads that start admitted as the informer first lists them.
 	var list kueue.WorkloadList
 	if err := cl.List(ctx, &list); err != nil {
@@ -158,6 +169,13 @@ func newWorld(sc *core.Scenario, seqs []int) (*world, error) {
 		}
 	}
 
+	index := make(map[string]int, len(sc.Workloads))
+	for i := range sc.Workloads {
+		if _, ok := index[sc.Workloads[i].Key()]; !ok {
+			index[sc.Workloads[i].Key()] = i
+		}
+	}
+
 	// The scheduler copies routine.DefaultWrapper when it is created; its
 	// admission status patches are then queued for the harness to run
 	// after the schedule call (deferredRoutines says why that is sound).
@@ -169,7 +187,8 @@ func newWorld(sc *core.Scenario, seqs []int) (*world, error) {
 	sched := scheduler.New(queues, cache, timedClient(cl, schedClient), discardRecorder{}, scheduler.WithClock(nil, clk))
 	wlRec := corectrl.NewWorkloadReconciler(cl, queues, cache, discardRecorder{})
 	return &world{ctx: ctx, cl: cl, cache: cache, queues: queues, sched: sched, wlRec: wlRec, clock: clk,
-		admissions: admissions, schedClient: schedClient, seen: seen}, nil
+		admissions: admissions, schedClient: schedClient, seen: seen, written: written,
+		touched: map[types.NamespacedName]struct{}{}, index: index}, nil
 }
 
 // reservationTime is the QuotaReserved time of a workload that starts
@@ -247,8 +266,15 @@ func (w *world) cycle() (bool, error) {
 	ctx, cancel := context.WithTimeout(w.ctx, time.Minute)
 	defer cancel()
 	go w.queues.CleanUpOnContext(ctx)
-	if w.gcBeforeCycle {
-		goruntime.GC()
+	gcPercent := 0
+	if w.noGCInCycle {
+		// With the collector off, none starts during the timed part, and
+		// SetGCPercent(-1) returns only once a collection in progress
+		// has ended. It runs again, at its usual pace, after the timed
+		// part. (Forcing a collection before every call, as this did
+		// first, costs a mark of the whole heap per cycle: a cost that
+		// grows with the workloads the harness holds.)
+		gcPercent = debug.SetGCPercent(-1)
 	}
 	w.schedClient.take()
 	start := time.Now()
@@ -258,6 +284,9 @@ func (w *world) cycle() (bool, error) {
 	start = time.Now()
 	w.admissions.drain()
 	w.timing.Admission += time.Since(start)
+	if w.noGCInCycle {
+		debug.SetGCPercent(gcPercent)
+	}
 	if ctx.Err() != nil {
 		return true, fmt.Errorf("Kueue's scheduling cycle did not return within a minute")
 	}
@@ -288,19 +317,43 @@ func (w *world) startup() error {
 // created, changed or deleted since the last sync goes to the controller's
 // event handler (which updates the cache and the queues), then to its
 // Reconcile, in key order, until nothing changes.
+//
+// An informer is told of each write by its watch; the harness learns the
+// same from its client (writeLog: every workload written through it since
+// the last round), and reads those workloads back, so that a round costs
+// what was written, not every workload that exists. What it then hands to
+// the controller is what a List of every workload would show: the
+// workloads whose resourceVersion moved or that are new (Create or Update
+// events, in key order), then those gone (Delete events, in key order).
 func (w *world) sync() error {
 	for round := 0; round < 20; round++ {
-		var list kueue.WorkloadList
-		if err := w.cl.List(w.ctx, &list); err != nil {
-			return err
+		keys, all := w.written.take()
+		if all {
+			// A write the log cannot attribute to workloads: look at
+			// every one.
+			var list kueue.WorkloadList
+			if err := w.cl.List(w.ctx, &list); err != nil {
+				return err
+			}
+			keys = map[types.NamespacedName]struct{}{}
+			for i := range list.Items {
+				keys[client.ObjectKeyFromObject(&list.Items[i])] = struct{}{}
+			}
+			for k := range w.seen {
+				keys[k] = struct{}{}
+			}
 		}
-		current := map[types.NamespacedName]*kueue.Workload{}
-		for i := range list.Items {
-			current[client.ObjectKeyFromObject(&list.Items[i])] = &list.Items[i]
-		}
-		var changed []types.NamespacedName
-		for _, k := range sortedKeys(current) {
-			wl := current[k]
+		var changed, gone []types.NamespacedName
+		for _, k := range sortedKeys(keys) {
+			wl := &kueue.Workload{}
+			if err := w.cl.Get(w.ctx, k, wl); apierrors.IsNotFound(err) {
+				if _, ok := w.seen[k]; ok {
+					gone = append(gone, k)
+				}
+				continue
+			} else if err != nil {
+				return err
+			}
 			old, ok := w.seen[k]
 			switch {
 			case !ok:
@@ -310,13 +363,10 @@ func (w *world) sync() error {
 			default:
 				continue
 			}
-			w.seen[k] = wl.DeepCopy()
+			w.seen[k] = wl
 			changed = append(changed, k)
 		}
-		for _, k := range sortedKeys(w.seen) {
-			if _, ok := current[k]; ok {
-				continue
-			}
+		for _, k := range gone {
 			w.wlRec.Delete(event.TypedDeleteEvent[*kueue.Workload]{Object: w.seen[k]})
 			delete(w.seen, k)
 			changed = append(changed, k)
@@ -325,12 +375,90 @@ func (w *world) sync() error {
 			return nil
 		}
 		for _, k := range changed {
+			w.touched[k] = struct{}{}
 			if _, err := w.wlRec.Reconcile(w.ctx, ctrl.Request{NamespacedName: k}); err != nil {
 				return fmt.Errorf("workload controller, %s: %w", k, err)
 			}
 		}
 	}
 	return fmt.Errorf("the workload controller did not settle after 20 rounds")
+}
+
+// writeLog records the workloads written through a client (recordWrites):
+// what the informer's watch would report.
+type writeLog struct {
+	mu   sync.Mutex
+	keys map[types.NamespacedName]struct{}
+	// all is set by a write that names no single workload (DeleteAllOf,
+	// Apply): the next sync looks at every workload.
+	all bool
+}
+
+func (l *writeLog) add(obj client.Object) {
+	l.mu.Lock()
+	if _, ok := obj.(*kueue.Workload); ok {
+		l.keys[client.ObjectKeyFromObject(obj)] = struct{}{}
+	}
+	l.mu.Unlock()
+}
+
+func (l *writeLog) addAll() {
+	l.mu.Lock()
+	l.all = true
+	l.mu.Unlock()
+}
+
+// take returns the keys written since the last take, and whether some
+// write could have changed any workload.
+func (l *writeLog) take() (map[types.NamespacedName]struct{}, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	keys, all := l.keys, l.all
+	l.keys, l.all = map[types.NamespacedName]struct{}{}, false
+	return keys, all
+}
+
+// recordWrites is cl with every write recorded in l, whether or not it
+// succeeds (a failed write changes nothing, which sync then sees).
+func recordWrites(cl client.WithWatch, l *writeLog) client.WithWatch {
+	return interceptor.NewClient(cl, interceptor.Funcs{
+		Create: func(ctx context.Context, c client.WithWatch, obj client.Object, opts ...client.CreateOption) error {
+			l.add(obj)
+			return c.Create(ctx, obj, opts...)
+		},
+		Delete: func(ctx context.Context, c client.WithWatch, obj client.Object, opts ...client.DeleteOption) error {
+			l.add(obj)
+			return c.Delete(ctx, obj, opts...)
+		},
+		DeleteAllOf: func(ctx context.Context, c client.WithWatch, obj client.Object, opts ...client.DeleteAllOfOption) error {
+			l.addAll()
+			return c.DeleteAllOf(ctx, obj, opts...)
+		},
+		Update: func(ctx context.Context, c client.WithWatch, obj client.Object, opts ...client.UpdateOption) error {
+			l.add(obj)
+			return c.Update(ctx, obj, opts...)
+		},
+		Patch: func(ctx context.Context, c client.WithWatch, obj client.Object, patch client.Patch, opts ...client.PatchOption) error {
+			l.add(obj)
+			return c.Patch(ctx, obj, patch, opts...)
+		},
+		Apply: func(ctx context.Context, c client.WithWatch, obj runtime.ApplyConfiguration, opts ...client.ApplyOption) error {
+			l.addAll()
+			return c.Apply(ctx, obj, opts...)
+		},
+		SubResourceCreate: func(ctx context.Context, c client.Client, sub string, obj, subObj client.Object, opts ...client.SubResourceCreateOption) error {
+			l.add(obj)
+			return c.SubResource(sub).Create(ctx, obj, subObj, opts...)
+		},
+		SubResourceUpdate: func(ctx context.Context, c client.Client, sub string, obj client.Object, opts ...client.SubResourceUpdateOption) error {
+			l.add(obj)
+			return c.SubResource(sub).Update(ctx, obj, opts...)
+		},
+		SubResourcePatch: func(ctx context.Context, c client.Client, sub string, obj client.Object, patch client.Patch, opts ...client.SubResourcePatchOption) error {
+			l.add(obj)
+			return c.SubResource(sub).Patch(ctx, obj, patch, opts...)
+		},
+	})
 }
 
 func sortedKeys[V any](m map[types.NamespacedName]V) []types.NamespacedName {
