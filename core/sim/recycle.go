@@ -36,6 +36,8 @@ type piece struct {
 
 // compacted records that step idx was compacted (whole if full) and
 // frees what its report replaced and no kept step holds.
+//
+//go:noinline
 func (r *recycler) compacted(idx int, full bool) {
 	for _, p := range r.retired {
 		if r.lastFull >= p.born {
