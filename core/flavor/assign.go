@@ -305,7 +305,7 @@ func (a *Assignment) Message(w *Words) string {
 		if ps.Err != "" {
 			return fmt.Sprintf("failed to assign flavors to pod set %s: %s", ps.Name, ps.Err)
 		}
-		parts = append(parts, "couldn't assign flavors to pod set "+ps.Name+": "+ps.Message(w))
+		parts = append(parts, w.podSetPart(ps.Name, ps.Message(w)))
 	}
 	if len(parts) == 1 {
 		return parts[0]
@@ -585,9 +585,13 @@ func (in *Input) findFlavor(psIdx int, ps *core.PodSet, requests []Request, res 
 		}
 	}
 	ga := trace.GroupAttempt{TriedIndex: -1}
-	ga.Resources = make([]string, 0, len(reqs))
-	for _, q := range reqs {
-		ga.Resources = append(ga.Resources, string(q.Resource))
+	if len(reqs) == 1 {
+		ga.Resources = in.Words.resource(reqs[0].Resource)
+	} else {
+		ga.Resources = make([]string, 0, len(reqs))
+		for _, q := range reqs {
+			ga.Resources = append(ga.Resources, string(q.Resource))
+		}
 	}
 	var sel map[string]string
 	var terms []core.NodeSelectorTerm

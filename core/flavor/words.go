@@ -20,8 +20,10 @@ import (
 type Words struct {
 	amounts map[amountKey]string
 	// reasons are what is remembered of each reason met.
-	reasons  map[Reason]*reasonEntry
-	requests map[amountKey][]trace.Quantity
+	reasons   map[Reason]*reasonEntry
+	resources map[core.ResourceName][]string
+	parts     map[[2]string]string
+	requests  map[amountKey][]trace.Quantity
 }
 
 // reasonEntry is what Words remembers of one reason: its words and the
@@ -108,6 +110,42 @@ func (w *Words) reason(r *Reason) string {
 		e.words = r.Text(string(r.Flavor))
 	}
 	return e.words
+}
+
+// resource is []string{string(r)}, shared: the trace never changes a
+// list.
+func (w *Words) resource(r core.ResourceName) []string {
+	if w == nil {
+		return []string{string(r)}
+	}
+	l, ok := w.resources[r]
+	if !ok {
+		if w.resources == nil {
+			w.resources = map[core.ResourceName][]string{}
+		}
+		l = []string{string(r)}
+		w.resources[r] = l
+	}
+	return l[:1:1]
+}
+
+// podSetPart is the part of Assignment.Message about pod set name, whose
+// message is msg, remembered.
+func (w *Words) podSetPart(name, msg string) string {
+	format := func() string { return "couldn't assign flavors to pod set " + name + ": " + msg }
+	if w == nil {
+		return format()
+	}
+	k := [2]string{name, msg}
+	s, ok := w.parts[k]
+	if !ok {
+		if w.parts == nil {
+			w.parts = map[[2]string]string{}
+		}
+		s = format()
+		w.parts[k] = s
+	}
+	return s
 }
 
 // Request is a pod set's one request, v of r, as the trace lists it
