@@ -536,6 +536,9 @@ func (d *decoder) linkConfiguration(st *state) {
 	// fastWorkloads[i].
 	apply := func(w *wlInfo, i int) {
 		wl := st.workload(w, i)
+		// The pod sets may be shared with other Workloads (podSetList):
+		// they are copied before they are changed.
+		copied := false
 		for j := range wl.PodSets {
 			ps := &wl.PodSets[j]
 			out, conflicts, err := cfg.EffectiveRequests(ps.Requests)
@@ -549,6 +552,10 @@ func (d *decoder) linkConfiguration(st *state) {
 				d.warnObj(label, n, "", "pod set %q requests %s, which the Configuration's resources.transformations also output: Kueue v0.16.1 then either adds the two or keeps only the request, by map order; the playground adds them", ps.Name, quoteResourceNames(conflicts))
 			}
 			if !maps.Equal(out, ps.Requests) {
+				if !copied {
+					wl.PodSets, copied = slices.Clone(wl.PodSets), true
+					ps = &wl.PodSets[j]
+				}
 				ps.PodRequests, ps.Requests = ps.Requests, out
 			}
 		}

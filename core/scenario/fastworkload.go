@@ -344,7 +344,9 @@ func (d *decoder) fastPodSets(n *yaml.Node) ([]core.PodSet, bool) {
 	if !plainSequence(n) || len(n.Content) == 0 || len(n.Content) > maxPodSets {
 		return nil, false
 	}
-	out := make([]core.PodSet, 0, len(n.Content))
+	var sets [maxPodSets]core.PodSet
+	out := sets[:0]
+	var reqIDs, nonZeroIDs [maxPodSets]int
 	for _, item := range n.Content {
 		if !plainMapping(item) {
 			return nil, false
@@ -372,18 +374,55 @@ func (d *decoder) fastPodSets(n *yaml.Node) ([]core.PodSet, bool) {
 				return nil, false
 			}
 		}
-		if template == nil || checkDNSLabel(name) != "" || slices.ContainsFunc(out, func(ps core.PodSet) bool { return ps.Name == name }) {
+		if template == nil || checkDNSLabel(name) != "" {
 			return nil, false
 		}
-		reqs, nonZero, ok := d.fastPodTemplate(template)
+		for _, ps := range out {
+			if ps.Name == name {
+				return nil, false
+			}
+		}
+		reqs, nonZero, reqID, nonZeroID, ok := d.fastPodTemplate(template)
 		if !ok {
 			return nil, false
 		}
 		// As podSet and pods, from a template without labels, node
 		// selector, affinity or tolerations.
+		reqIDs[len(out)], nonZeroIDs[len(out)] = reqID, nonZeroID
 		out = append(out, core.PodSet{Name: name, Count: count, Requests: reqs, NonZeroRequests: nonZero})
 	}
-	return out, true
+	if len(out) == 1 && reqIDs[0] >= 0 && nonZeroIDs[0] >= 0 {
+		return d.podSetList(podSetKey{out[0].Name, out[0].Count, reqIDs[0], nonZeroIDs[0]}, out[0]), true
+	}
+	return append([]core.PodSet(nil), out...), true
+}
+
+// podSetKey is a pod set of the fast path as a comparable value: its
+// name, count and the ids of its request lists (reqList).
+type podSetKey struct {
+	name                string
+	count               int32
+	requests, nonZeroes int
+}
+
+// podSetList returns a Workload's pod sets when it has one, ps (k), the
+// same slice for every Workload whose pod set is the same (issue 20: on
+// Kueue's scalability shape, 15,000 slices of one pod set were 2.2 MB of
+// what decoding kept). The slice has no room to append to, and the one
+// place that changes decoded pod sets, linkConfiguration, copies them
+// first.
+func (d *decoder) podSetList(k podSetKey, ps core.PodSet) []core.PodSet {
+	if l, ok := d.podSetLists[k]; ok {
+		return l
+	}
+	l := []core.PodSet{ps}
+	if d.podSetLists == nil {
+		d.podSetLists = make(map[podSetKey][]core.PodSet)
+	}
+	if len(d.podSetLists) < maxReqLists {
+		d.podSetLists[k] = l
+	}
+	return l
 }
 
 // fastPodTemplate reads a pod template of spec.containers only, as
@@ -393,17 +432,17 @@ func (d *decoder) fastPodSets(n *yaml.Node) ([]core.PodSet, bool) {
 // memory, or kube-scheduler's defaults where it requests none), without
 // its intermediate maps, and shared with the pod sets that request the
 // same (d.reqList).
-func (d *decoder) fastPodTemplate(n *yaml.Node) (reqs, nonZero rlist, ok bool) {
+func (d *decoder) fastPodTemplate(n *yaml.Node) (reqs, nonZero rlist, reqID, nonZeroID int, ok bool) {
 	if !plainMapping(n) || len(n.Content) != 2 || n.Content[0].Value != "spec" {
-		return nil, nil, false
+		return nil, nil, 0, 0, false
 	}
 	spec := n.Content[1]
 	if !plainMapping(spec) || len(spec.Content) != 2 || spec.Content[0].Value != "containers" {
-		return nil, nil, false
+		return nil, nil, 0, 0, false
 	}
 	list := spec.Content[1]
 	if !plainSequence(list) || len(list.Content) == 0 {
-		return nil, nil, false
+		return nil, nil, 0, 0, false
 	}
 	var sum reqKey
 	var cpu, memory core.Amount
@@ -411,11 +450,13 @@ func (d *decoder) fastPodTemplate(n *yaml.Node) (reqs, nonZero rlist, ok bool) {
 	for _, c := range list.Content {
 		name, ok := fastContainer(c, &sum, &cpu, &memory)
 		if !ok || slices.Contains(names, name) {
-			return nil, nil, false
+			return nil, nil, 0, 0, false
 		}
 		names = append(names, name)
 	}
-	return d.reqList(sum), d.reqList(reqKey{n: 2, r: [maxKeyResources]core.ResourceName{core.ResourceCPU, core.ResourceMemory}, a: [maxKeyResources]core.Amount{cpu, memory}}), true
+	reqs, reqID = d.reqList(sum)
+	nonZero, nonZeroID = d.reqList(reqKey{n: 2, r: [maxKeyResources]core.ResourceName{core.ResourceCPU, core.ResourceMemory}, a: [maxKeyResources]core.Amount{cpu, memory}})
+	return reqs, nonZero, reqID, nonZeroID, true
 }
 
 // maxKeyResources is how many resources a pod set of the fast path may
@@ -439,22 +480,31 @@ type reqKey struct {
 // shape, 30,000 maps of one or two entries were a fifth of what decoding
 // kept). Nothing writes to a decoded Scenario's request maps: the engine
 // and the views only read them, and config.go's transformations replace
-// them.
-func (d *decoder) reqList(k reqKey) rlist {
-	if l, ok := d.reqLists[k]; ok {
-		return l
+// them. id numbers the shared lists, -1 for one that is not shared (when
+// maxReqLists are).
+func (d *decoder) reqList(k reqKey) (l rlist, id int) {
+	if e, ok := d.reqLists[k]; ok {
+		return e.list, e.id
 	}
-	l := make(rlist, k.n)
+	l = make(rlist, k.n)
 	for i := range k.n {
 		l[k.r[i]] = k.a[i]
 	}
 	if d.reqLists == nil {
-		d.reqLists = make(map[reqKey]rlist)
+		d.reqLists = make(map[reqKey]sharedReqs)
 	}
-	if len(d.reqLists) < maxReqLists {
-		d.reqLists[k] = l
+	if len(d.reqLists) >= maxReqLists {
+		return l, -1
 	}
-	return l
+	id = len(d.reqLists)
+	d.reqLists[k] = sharedReqs{l, id}
+	return l, id
+}
+
+// sharedReqs is a shared request list and its number.
+type sharedReqs struct {
+	list rlist
+	id   int
 }
 
 // fastContainer reads a container of name, resources.requests and fields

@@ -332,6 +332,49 @@ func TestFastWorkloadSharedRequests(t *testing.T) {
 	if id(a.NonZeroRequests) != reqs[0] {
 		t.Errorf("a's non-zero requests are not its requests' map")
 	}
+	// a and b have the same pod set: they share the slice, with no room to
+	// append to. c's containers request what a's does, but not the same
+	// non-zero requests (kube-scheduler's defaults for the containers
+	// that request no cpu or no memory): its pod set is its own.
+	ps := func(i int) *core.PodSet { return &sc.Workloads[i].PodSets[0] }
+	if ps(0) != ps(1) {
+		t.Errorf("a and b have the same pod set but do not share it")
+	}
+	if ps(0) == ps(2) || ps(0) == ps(3) || ps(0) == ps(4) || ps(3) == ps(4) {
+		t.Errorf("a, c, d and e have other pod sets but share them")
+	}
+	if c := cap(sc.Workloads[0].PodSets); c != 1 {
+		t.Errorf("a's shared pod sets have capacity %d, want 1", c)
+	}
+}
+
+// TestSharedPodSetsTransformed checks that a Configuration's resource
+// transformations apply once to each Workload when their pod sets are
+// shared (podSetList): linkConfiguration copies them before it changes
+// them.
+func TestSharedPodSetsTransformed(t *testing.T) {
+	workload := func(name string) string {
+		return fmt.Sprintf("---\napiVersion: kueue.x-k8s.io/v1beta2\nkind: Workload\nmetadata:\n  name: %s\nspec:\n  queueName: q\n  podSets:\n  - name: main\n    count: 2\n    template:\n      spec:\n        containers:\n        - name: c\n          resources:\n            requests: {cpu: \"3\"}\n", name)
+	}
+	data := "apiVersion: config.kueue.x-k8s.io/v1beta2\nkind: Configuration\nresources:\n  transformations:\n  - input: cpu\n    strategy: Retain\n    outputs:\n      example.com/credits: 1\n" + workload("a") + workload("b") + workload("c")
+	sc, err := Decode("a.yaml", []byte(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[core.ResourceName]core.Amount{core.ResourceCPU: 3000, "example.com/credits": 3}
+	for _, w := range sc.Workloads {
+		if diff := cmp.Diff(want, w.PodSets[0].Requests); diff != "" {
+			t.Errorf("%s's requests (-want +got):\n%s", w.Name, diff)
+		}
+		if diff := cmp.Diff(map[core.ResourceName]core.Amount{core.ResourceCPU: 3000}, w.PodSets[0].PodRequests); diff != "" {
+			t.Errorf("%s's pod requests (-want +got):\n%s", w.Name, diff)
+		}
+	}
+	for _, w := range sc.Warnings {
+		if strings.Contains(w.Message, "transformations") {
+			t.Errorf("warning: %v", w)
+		}
+	}
 }
 
 // TestReqKeyAdd checks reqKey.add: sorted by name, sums, overflow and

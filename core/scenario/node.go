@@ -69,8 +69,10 @@ type decoder struct {
 	// spareObjects are rawObjects of recycled documents (stream), handed
 	// out again by rawObject.
 	spareObjects []*rawObject
-	// reqLists holds the request lists of the fast path (see reqList).
-	reqLists map[reqKey]rlist
+	// reqLists and podSetLists hold the request lists and the pod sets of
+	// the fast path (see reqList, podSetList).
+	reqLists    map[reqKey]sharedReqs
+	podSetLists map[podSetKey][]core.PodSet
 }
 
 // keepSlabs leaves what smallPairs and items handed out for the last
