@@ -15,7 +15,7 @@ import (
 // NAME is the example's file name without ".yaml". step defaults to 0;
 // gates and settings to none; compare=1 turns on Compare mode, whose right
 // side runs cgates and csettings. Anything else (an edited scenario) goes
-// in a share fragment instead (EncodeFragment), which carries the same
+// in a share fragment instead (ui/sharelink), which carries the same
 // state.
 type Location struct {
 	Example string
