@@ -309,8 +309,9 @@
   // charts.css, about 60 KB of script) are loaded the first time the
   // Overview is opened, which can only be after the first result: they
   // cost the first load nothing. Go calls overview(parent, json, step,
-  // spans) with the run's series (view.Overview as JSON, without the
-  // timeline's spans) and the spans as typed arrays once per run, and
+  // columns) with the run's series (view.Overview as JSON, without the
+  // timeline's spans and the charts' values) and those as typed arrays
+  // (engine.Columns) once per run, and
   // overviewStep(step) on every step move while it is open; a click on a
   // chart calls boot.gotoStep(step), which Go sets. parent gets
   // data-ready="true" once the charts are mounted (the mark
@@ -339,12 +340,11 @@
   let overviewGen = 0;
   let overviewAt = 0;
   boot.gotoStep = null; // set by Go
-  boot.overview = (parent, json, step, spans) => {
+  boot.overview = (parent, json, step, columns) => {
     const gen = ++overviewGen;
     const ov = typeof json === "string" ? JSON.parse(json) : json;
-    // The timeline's spans, column by column (engine.SpanColumns): lane
-    // i's are spans.lanes[i] to spans.lanes[i+1].
-    if (spans) ov.timeline.spans = spans;
+    // The series' numbers as typed arrays (engine.Columns).
+    ov.columns = columns;
     overviewAt = step;
     loadCharts().then(
       (charts) => {

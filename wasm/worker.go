@@ -28,7 +28,7 @@ const yieldEvery = 30
 //	{type: "cancel", id}
 //	{type: "step", seq, left, right, start}   right -1: aligned with left
 //	{type: "overview", seq}   answered with an object: {type, seq, run,
-//	                          panel, series (JSON strings), spans (typed arrays)}
+//	                          panel, series (JSON strings), columns (typed arrays)}
 //	{type: "download", seq, what: "json"|"svg", step, theme, heading}
 //
 // A run is answered with one "result" message carrying what the page
@@ -140,33 +140,33 @@ func (w *worker) answer(typ string, m js.Value) {
 		out.View = stepView(s, m.Get("left").Int(), m.Get("right").Int())
 		out.Start = m.Get("start").Float()
 	case typ == "overview":
-		panel, series, spans, err := s.Overview()
+		panel, series, cols, err := s.Overview()
 		if err != nil {
 			out.Error = err.Error()
 			break
 		}
 		// The message as an object: the panel and the series as JSON
-		// strings the page parses, the timeline's spans as typed arrays,
-		// transferred (engine.SpanColumns).
+		// strings the page parses, their numbers as typed arrays,
+		// transferred (engine.Columns).
 		o := js.Global().Get("Object").New()
 		o.Set("type", typ)
 		o.Set("seq", out.Seq)
 		o.Set("run", out.Run)
 		o.Set("panel", string(panel))
 		o.Set("series", string(series))
-		cols := js.Global().Get("Object").New()
+		arrays := js.Global().Get("Object").New()
 		var transfer []any
 		for _, c := range []struct {
 			name, array string
 			b           []byte
-		}{{"lanes", "Int32Array", spans.Lanes}, {"kinds", "Uint8Array", spans.Kinds}, {"fromMs", "Float64Array", spans.FromMs}, {"toMs", "Float64Array", spans.ToMs}} {
+		}{{"lanes", "Int32Array", cols.Lanes}, {"kinds", "Uint8Array", cols.Kinds}, {"fromMs", "Float64Array", cols.FromMs}, {"toMs", "Float64Array", cols.ToMs}, {"values", "Float64Array", cols.Values}} {
 			arr := js.Global().Get("Uint8Array").New(len(c.b))
 			js.CopyBytesToJS(arr, c.b)
 			buf := arr.Get("buffer")
-			cols.Set(c.name, js.Global().Get(c.array).New(buf))
+			arrays.Set(c.name, js.Global().Get(c.array).New(buf))
 			transfer = append(transfer, buf)
 		}
-		o.Set("spans", cols)
+		o.Set("columns", arrays)
 		js.Global().Call("postMessage", o, transfer)
 		return
 	default: // download

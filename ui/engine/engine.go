@@ -283,45 +283,71 @@ func (s *Session) Step(k, i int) StepView {
 }
 
 // Overview is the left-hand run's Overview: its panel laid out (Tree),
-// its series (view.Overview) as JSON for the chart bundle, and the
-// workload timeline's spans as columns (SpanColumns), which the JSON
-// leaves out (each lane's "spans" is null): at 15,000 workloads the
-// spans were 3.7 MB of the series' 5 MB of JSON, which the page's thread
-// parsed in one task.
-func (s *Session) Overview() (panel, series json.RawMessage, spans SpanColumns, err error) {
+// its series (view.Overview) as JSON for the chart bundle, without the
+// bulk of their numbers, and those numbers as columns (Columns): each
+// lane's "spans" and each chart series' "values" are null in the JSON. At
+// 15,000 workloads the spans and values were 4.8 MB of the series' 5 MB
+// of JSON, which the page's thread parsed in one task.
+func (s *Session) Overview() (panel, series json.RawMessage, cols Columns, err error) {
 	o := s.sides[0].model.Overview()
-	spans = Columns(o.Timeline.Lanes)
+	panel = Tree(layout.Overview(o))
+	cols = spanColumns(o.Timeline.Lanes)
 	lanes := make([]view.Lane, len(o.Timeline.Lanes))
 	for i, l := range o.Timeline.Lanes {
 		l.Spans = nil
 		lanes[i] = l
 	}
 	o.Timeline.Lanes = lanes
+	// The values, chart by chart (the usage charts in order, then the
+	// pending one), series by series.
+	cut := func(c view.Chart) view.Chart {
+		ss := make([]view.Series, len(c.Series))
+		for i, sr := range c.Series {
+			for _, v := range sr.Values {
+				cols.Values = appendFloat64(cols.Values, float64(v))
+			}
+			sr.Values = nil
+			ss[i] = sr
+		}
+		c.Series = ss
+		return c
+	}
+	usage := make([]view.UsageChart, len(o.Usage))
+	for i, u := range o.Usage {
+		u.Chart = cut(u.Chart)
+		usage[i] = u
+	}
+	o.Usage = usage
+	o.Pending = cut(o.Pending)
 	series, err = json.Marshal(o)
 	if err != nil {
-		return nil, nil, SpanColumns{}, err
+		return nil, nil, Columns{}, err
 	}
-	return Tree(layout.Overview(o)), series, spans, nil
+	return panel, series, cols, nil
 }
 
-// SpanColumns is every lane's spans (view.Span) column by column, as the
-// bytes of the typed arrays the page reads them with (little-endian):
-// lane i's spans are Lanes[i] to Lanes[i+1] (Int32Array, one more than
-// the lanes), each with its kind (Uint8Array: 0 waiting, 1 admitted, 2
-// terminating, 3 another) and its
-// FromMs and ToMs (Float64Array; exact below 2^53 ms). The spans' steps
-// are not sent: the charts do not use them.
-type SpanColumns struct {
+// Columns is the Overview's numbers column by column, as the bytes of
+// the typed arrays the page reads them with (little-endian, as every
+// browser's typed arrays are). The timeline's spans (view.Span): lane i's
+// are Lanes[i] to Lanes[i+1] (Int32Array, one more than the lanes), each
+// with its kind (Kinds, Uint8Array: 0 waiting, 1 admitted, 2 terminating,
+// 3 another) and its FromMs and ToMs (Float64Array; exact below 2^53 ms);
+// their steps are not sent, as the charts do not use them. Values
+// (Float64Array) is every chart series' values: the usage charts' in
+// order, then the pending chart's, each series as many as its chart has
+// points (XMs).
+type Columns struct {
 	Lanes, Kinds, FromMs, ToMs []byte
+	Values                     []byte
 }
 
-// Columns is lanes' spans as SpanColumns.
-func Columns(lanes []view.Lane) SpanColumns {
+// spanColumns is lanes' spans as Columns.
+func spanColumns(lanes []view.Lane) Columns {
 	n := 0
 	for _, l := range lanes {
 		n += len(l.Spans)
 	}
-	c := SpanColumns{
+	c := Columns{
 		Lanes:  make([]byte, 0, 4*(len(lanes)+1)),
 		Kinds:  make([]byte, 0, n),
 		FromMs: make([]byte, 0, 8*n),

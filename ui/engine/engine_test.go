@@ -335,10 +335,11 @@ func TestLayouts(t *testing.T) {
 	}
 }
 
-// TestOverviewSpanColumns: the Overview's series carry no spans, and its
-// columns give back every lane's spans (kind, from, to), read as the page
-// reads them (little-endian int32, byte and float64 arrays).
-func TestOverviewSpanColumns(t *testing.T) {
+// TestOverviewColumns: the Overview's series carry no spans and no
+// values, and its columns give back every lane's spans (kind, from, to)
+// and every series' values, read as the page reads them (little-endian
+// int32, byte and float64 arrays).
+func TestOverviewColumns(t *testing.T) {
 	for _, name := range []string{"default.yaml", "docs-cluster-queue-preemption.yaml"} {
 		t.Run(name, func(t *testing.T) {
 			s, trs := run(t, name, view.Variant{})
@@ -350,7 +351,8 @@ func TestOverviewSpanColumns(t *testing.T) {
 			if err := json.Unmarshal(series, &sent); err != nil {
 				t.Fatal(err)
 			}
-			want := view.New(trs[0]).Overview().Timeline.Lanes
+			full := view.New(trs[0]).Overview()
+			want := full.Timeline.Lanes
 			if len(want) == 0 {
 				t.Fatal("no lanes: the case checks nothing")
 			}
@@ -382,6 +384,34 @@ func TestOverviewSpanColumns(t *testing.T) {
 			}
 			if diff := cmp.Diff(wantSpans, got); diff != "" {
 				t.Errorf("spans (-want +got):\n%s", diff)
+			}
+			var wantValues, gotValues []int64
+			charts := []view.Chart{}
+			for _, u := range full.Usage {
+				charts = append(charts, u.Chart)
+			}
+			charts = append(charts, full.Pending)
+			sentCharts := []view.Chart{}
+			for _, u := range sent.Usage {
+				sentCharts = append(sentCharts, u.Chart)
+			}
+			sentCharts = append(sentCharts, sent.Pending)
+			for i, c := range charts {
+				for k, sr := range c.Series {
+					if sentCharts[i].Series[k].Values != nil || sentCharts[i].Series[k].Label != sr.Label {
+						t.Errorf("chart %s series %d sent as %+v, want %s without values", c.ID, k, sentCharts[i].Series[k], sr.Label)
+					}
+					wantValues = append(wantValues, sr.Values...)
+				}
+			}
+			for j := range len(cols.Values) / 8 {
+				gotValues = append(gotValues, f64(cols.Values, j))
+			}
+			if len(wantValues) == 0 {
+				t.Fatal("no values: the case checks nothing")
+			}
+			if diff := cmp.Diff(wantValues, gotValues); diff != "" {
+				t.Errorf("values (-want +got):\n%s", diff)
 			}
 		})
 	}

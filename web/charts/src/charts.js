@@ -4,9 +4,9 @@
 // first load nothing.
 //
 // mount(root, overview, {onStep}) draws the series ui/view's Overview
-// computes (the worker sends them as one JSON string, the workload
-// timeline's spans apart as typed arrays in overview.timeline.spans:
-// ui/engine's SpanColumns) into the chart
+// computes (the worker sends them as one JSON string, without their
+// numbers, which come as typed arrays in overview.columns: ui/engine's
+// Columns) into the chart
 // boxes ui/layout renders in root: every element [data-chart=ID] with a
 // .chart child. Usage and pending charts are uPlot charts (stepped lines
 // over simulated time); the workload timeline is one canvas, drawn lane
@@ -87,10 +87,11 @@ function stepNear(times, ms, slack) {
 const widthOf = (el) => Math.max(200, Math.floor(el.clientWidth || el.getBoundingClientRect().width || 600));
 
 // uPlot data: x in ms, every series divided into its unit, gaps as null.
+// A series' values are a view of overview.columns.values (valueViews).
 function chartData(c) {
   const data = [Float64Array.from(c.xMs)];
   for (const s of c.series) {
-    const vals = new Array(s.values.length);
+    const vals = new Array(c.xMs.length);
     for (let i = 0; i < vals.length; i++) vals[i] = s.values[i] / c.divisor;
     for (const g of s.gaps || []) vals[g] = null;
     data.push(vals);
@@ -207,7 +208,7 @@ function timelineChart(el, box, tl, ov, ctx) {
   const lanes = tl.lanes;
   // Lane i's spans are sp.lanes[i] to sp.lanes[i+1]: their kinds (codes
   // into KINDS), start and end (ms).
-  const sp = tl.spans;
+  const sp = ov.columns;
   const end = Math.max(ov.endMs, 1);
   const AXIS = 20;
   // Readable lanes are 3 to 16 px (the wheel scrolls them when they do
@@ -488,8 +489,25 @@ function timelineChart(el, box, tl, ov, ctx) {
 // The mounted overview, at most one.
 let current = null;
 
+// valueViews points every series' values at its part of
+// ov.columns.values: the usage charts' series in order, then the pending
+// chart's, each as many values as its chart has points.
+function valueViews(ov) {
+  const all = ov.columns.values;
+  let at = 0;
+  for (const c of [...ov.usage, ov.pending]) {
+    const n = c.xMs ? c.xMs.length : 0;
+    for (const s of c.series || []) {
+      s.values = all.subarray(at, at + n);
+      at += n;
+    }
+  }
+  if (at !== all.length) throw new Error(`the Overview's values: ${all.length}, expected ${at}`);
+}
+
 function mount(rootEl, ov, { onStep }) {
   unmount();
+  valueViews(ov);
   const ctx = { currentMs: null, onStep: (s) => onStep && onStep(s) };
   const charts = new Map();
   const byID = new Map([["pending", ov.pending]]);
