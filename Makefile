@@ -65,9 +65,10 @@ wasm-vet:
 wasm-build:
 	$(WASM_ENV) $(GO) build ./...
 
-## test-native: go test ./... natively (with workerd installed, api/workerd_test.go runs the Worker build under it)
+## test-native: go test ./... natively (with workerd installed, api/workerd_test.go runs the Worker build under it), and the patched yaml.v3's own test (third_party)
 test-native: worker-deps
 	$(GO) test -count=1 ./...
+	cd third_party/go.yaml.in/yaml/v3 && $(GO) test -count=1 .
 
 ## test-fuzz: every fuzz target for a few seconds (FUZZSMOKE each), beyond its seed corpus
 FUZZSMOKE ?= 4s

@@ -22,6 +22,7 @@ import (
 	"github.com/kueueplay/kueueplay/core/scenario"
 	"github.com/kueueplay/kueueplay/core/sim"
 	"github.com/kueueplay/kueueplay/core/trace"
+	"github.com/kueueplay/kueueplay/ui/sharelink"
 	"github.com/kueueplay/kueueplay/ui/view"
 )
 
@@ -141,7 +142,7 @@ func TestErrors(t *testing.T) {
 		{"share by GET", api.Limits{}, request{target: "/v1/share"}, 405, "method_not_allowed", 0, "use POST"},
 		{"body over the limit", api.Limits{MaxBodyBytes: 100}, request{target: "/v1/simulate", body: def}, 413, "body_too_large", 100, "at most 100 bytes"},
 		{"validate body over the limit", api.Limits{MaxBodyBytes: 100}, request{target: "/v1/validate", body: def}, 413, "body_too_large", 100, "at most 100 bytes"},
-		{"share body over the limit", api.Limits{MaxBodyBytes: 10}, request{target: "/v1/share", body: view.EncodeFragment(view.Shared{Scenario: def})}, 413, "body_too_large", 10, "at most 10 bytes"},
+		{"share body over the limit", api.Limits{MaxBodyBytes: 10}, request{target: "/v1/share", body: sharelink.Encode(view.Shared{Scenario: def})}, 413, "body_too_large", 10, "at most 10 bytes"},
 		{"default body limit", api.Limits{}, request{target: "/v1/simulate", body: def + strings.Repeat("#", int(api.DefaultLimits.MaxBodyBytes))}, 413, "body_too_large", api.DefaultLimits.MaxBodyBytes, fmt.Sprint(api.DefaultLimits.MaxBodyBytes)},
 		{"too many objects", api.Limits{MaxObjects: 20, MaxBodyBytes: 1 << 20}, request{target: "/v1/simulate", body: big(30)}, 422, "object_limit", 20, "at most 20"},
 		{"default object limit", api.Limits{}, request{target: "/v1/simulate", body: flavors(api.DefaultLimits.MaxObjects + 1)}, 422, "object_limit", int64(api.DefaultLimits.MaxObjects), fmt.Sprintf("at most %d", api.DefaultLimits.MaxObjects)},
@@ -172,9 +173,9 @@ func TestErrors(t *testing.T) {
 		{"render bad step", api.Limits{}, request{target: "/v1/render.svg?example=default&step=two"}, 400, "bad_parameter", 0, "two"},
 		{"render bad theme", api.Limits{}, request{target: "/v1/render.svg?example=default&theme=neon"}, 400, "bad_parameter", 0, "neon"},
 		{"render bad width", api.Limits{}, request{target: "/v1/render.svg?example=default&width=5"}, 400, "bad_parameter", 0, "600 to 2000"},
-		{"render invalid shared scenario", api.Limits{}, request{target: "/v1/render.svg?s=" + view.EncodeFragment(view.Shared{Scenario: "kind: Nope\n"})}, 422, "invalid_scenario", 0, "error"},
+		{"render invalid shared scenario", api.Limits{}, request{target: "/v1/render.svg?s=" + sharelink.Encode(view.Shared{Scenario: "kind: Nope\n"})}, 422, "invalid_scenario", 0, "error"},
 		{"share garbage", api.Limits{}, request{target: "/v1/share", body: "hello"}, 400, "bad_fragment", 0, "v1."},
-		{"share a bad gate", api.Limits{}, request{target: "/v1/share", body: view.EncodeFragment(view.Shared{Scenario: def, Gates: map[string]bool{"Nope": true}})}, 400, "bad_fragment", 0, "Nope"},
+		{"share a bad gate", api.Limits{}, request{target: "/v1/share", body: sharelink.Encode(view.Shared{Scenario: def, Gates: map[string]bool{"Nope": true}})}, 400, "bad_fragment", 0, "Nope"},
 		{"unknown short link", api.Limits{}, request{target: "/s/AAAAAAAAAAAAAAAA"}, 404, "no_such_link", 0, "AAAAAAAAAAAAAAAA"},
 		{"malformed short link", api.Limits{}, request{target: "/s/../../etc"}, 404, "no_such_link", 0, "16 characters"},
 		{"unknown short link as JSON", api.Limits{}, request{target: "/v1/share/AAAAAAAAAAAAAAAA"}, 404, "no_such_link", 0, "no short link"},
@@ -206,7 +207,7 @@ func TestErrors(t *testing.T) {
 	t.Run("no store", func(t *testing.T) {
 		h := api.New(api.Config{Examples: kueueplay.Examples()})
 		for _, rq := range []request{
-			{target: "/v1/share", body: view.EncodeFragment(view.Shared{Scenario: def})},
+			{target: "/v1/share", body: sharelink.Encode(view.Shared{Scenario: def})},
 			{target: "/s/AAAAAAAAAAAAAAAA"},
 		} {
 			rec := rq.do(t, h)
@@ -428,7 +429,7 @@ func TestRender(t *testing.T) {
 	def := example(t, "default")
 	tr := wantTrace(t, "default.yaml", def, nil)
 	want := view.SVG(view.Build(tr, 3), view.SVGOptions{Heading: "default", Theme: "dark"}).String()
-	frag := view.EncodeFragment(view.Shared{Scenario: def, Step: 3})
+	frag := sharelink.Encode(view.Shared{Scenario: def, Step: 3})
 	for _, tc := range []struct {
 		name, target string
 		// want is the exact SVG, or "" to only check its shape.
@@ -437,9 +438,9 @@ func TestRender(t *testing.T) {
 		{"example", "/v1/render.svg?example=default&step=3&theme=dark", want},
 		{"example with .yaml", "/v1/render.svg?example=default.yaml&step=3&theme=dark", want},
 		{"fragment carries the step", "/v1/render.svg?s=" + frag + "&theme=dark", want},
-		{"step overrides the fragment's", "/v1/render.svg?s=" + view.EncodeFragment(view.Shared{Scenario: def, Step: 1}) + "&step=3&theme=dark", want},
-		{"fragment naming an example", "/v1/render.svg?s=" + view.EncodeFragment(view.Shared{Example: "default", Step: 3}) + "&theme=dark", want},
-		{"gates and settings", "/v1/render.svg?s=" + view.EncodeFragment(view.Shared{Example: "kep4378-claims-gate-off", Step: 4,
+		{"step overrides the fragment's", "/v1/render.svg?s=" + sharelink.Encode(view.Shared{Scenario: def, Step: 1}) + "&step=3&theme=dark", want},
+		{"fragment naming an example", "/v1/render.svg?s=" + sharelink.Encode(view.Shared{Example: "default", Step: 3}) + "&theme=dark", want},
+		{"gates and settings", "/v1/render.svg?s=" + sharelink.Encode(view.Shared{Example: "kep4378-claims-gate-off", Step: 4,
 			Gates: map[string]bool{core.GateRefreshAssignmentsDuringSchedulingCycle: true}}), ""},
 		{"width", "/v1/render.svg?example=default&width=1200", ""},
 	} {
@@ -467,7 +468,7 @@ func TestRender(t *testing.T) {
 	}
 	t.Run("gates change the picture", func(t *testing.T) {
 		off := request{target: "/v1/render.svg?example=kep4378-claims-gate-off&step=4"}.do(t, h).Body.String()
-		gated := request{target: "/v1/render.svg?s=" + view.EncodeFragment(view.Shared{Example: "kep4378-claims-gate-off", Step: 4,
+		gated := request{target: "/v1/render.svg?s=" + sharelink.Encode(view.Shared{Example: "kep4378-claims-gate-off", Step: 4,
 			Gates: map[string]bool{core.GateRefreshAssignmentsDuringSchedulingCycle: true}})}.do(t, h).Body.String()
 		if off == gated {
 			t.Error("the gate in the fragment did not change the step's picture")
@@ -479,7 +480,7 @@ func TestShare(t *testing.T) {
 	store := &api.MemStore{}
 	h := api.New(api.Config{Examples: kueueplay.Examples(), Store: store})
 	sh := view.Shared{Scenario: example(t, "default"), Step: 4, Gates: map[string]bool{core.GateLendingLimit: false}}
-	frag := view.EncodeFragment(sh)
+	frag := sharelink.Encode(sh)
 	type shareBody struct {
 		ID       string       `json:"id"`
 		URL      string       `json:"url"`
@@ -503,7 +504,7 @@ func TestShare(t *testing.T) {
 		t.Errorf("sharing again: status %d, %s; want 200 and id %s", again.Code, again.Body.String(), created.ID)
 	}
 	// Another state: another id.
-	other := request{target: "/v1/share", body: view.EncodeFragment(view.Shared{Scenario: sh.Scenario, Step: 5})}.do(t, h)
+	other := request{target: "/v1/share", body: sharelink.Encode(view.Shared{Scenario: sh.Scenario, Step: 5})}.do(t, h)
 	if decodeJSON[shareBody](t, other).ID == created.ID {
 		t.Error("two states got one id")
 	}
@@ -532,7 +533,7 @@ func TestShare(t *testing.T) {
 
 func TestDirStore(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "shares")
-	frag := view.EncodeFragment(view.Shared{Example: "default", Step: 2})
+	frag := sharelink.Encode(view.Shared{Example: "default", Step: 2})
 	rec := request{target: "/v1/share", body: frag}.do(t, api.New(api.Config{Store: api.DirStore{Dir: dir}}))
 	if rec.Code != 201 {
 		t.Fatalf("share: %d %s", rec.Code, rec.Body.String())

@@ -13,6 +13,7 @@ import (
 	"github.com/kueueplay/kueueplay/api"
 	"github.com/kueueplay/kueueplay/core"
 	"github.com/kueueplay/kueueplay/internal/hostile"
+	"github.com/kueueplay/kueueplay/ui/sharelink"
 	"github.com/kueueplay/kueueplay/ui/view"
 )
 
@@ -87,7 +88,7 @@ func testHostile(t *testing.T, h *api.Handler) {
 			if len(data) > 64<<10 {
 				return
 			}
-			frag := view.EncodeFragment(view.Shared{Scenario: string(data)})
+			frag := sharelink.Encode(view.Shared{Scenario: string(data)})
 			rec = httptest.NewRecorder()
 			h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/v1/render.svg?s="+frag[1:], nil))
 			if rec.Code >= 500 {

@@ -9,6 +9,7 @@ import (
 	"github.com/kueueplay/kueueplay"
 	"github.com/kueueplay/kueueplay/api"
 	"github.com/kueueplay/kueueplay/core/scenario"
+	"github.com/kueueplay/kueueplay/ui/sharelink"
 	"github.com/kueueplay/kueueplay/ui/view"
 )
 
@@ -267,7 +268,7 @@ func TestShareWithinLimits(t *testing.T) {
 	for _, p := range profiles {
 		h := newHandler(p.limits)
 		for _, f := range files {
-			frag := view.EncodeFragment(view.Shared{Scenario: example(t, strings.TrimSuffix(f, ".yaml")), Step: 3})
+			frag := sharelink.Encode(view.Shared{Scenario: example(t, strings.TrimSuffix(f, ".yaml")), Step: 3})
 			if rec := (request{target: "/v1/share", body: frag}).do(t, h); rec.Code != 201 {
 				t.Errorf("%s profile, %s (%d bytes): %d %s", p.name, f, len(frag), rec.Code, rec.Body.String())
 			}

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/kueueplay/kueueplay/ui/sharelink"
 	"github.com/kueueplay/kueueplay/ui/view"
 )
 
@@ -28,7 +29,7 @@ func (h *Handler) render(w http.ResponseWriter, r *http.Request) error {
 		return badRequest("bad_parameter", "give either s (a share fragment) or example, not both")
 	case s != "":
 		var err error
-		if sh, err = view.DecodeFragment(s); err != nil {
+		if sh, err = sharelink.Decode(s); err != nil {
 			return badRequest("bad_fragment", "s: %v (pass what follows # in a playground share link)", err)
 		}
 		if err := sh.Validate(); err != nil {

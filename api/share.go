@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/kueueplay/kueueplay/ui/sharelink"
 	"github.com/kueueplay/kueueplay/ui/view"
 )
 
@@ -78,7 +79,7 @@ func (h *Handler) share(w http.ResponseWriter, r *http.Request) error {
 	if _, after, ok := strings.Cut(frag, "#"); ok {
 		frag = after
 	}
-	sh, err := view.DecodeFragment(frag)
+	sh, err := sharelink.Decode(frag)
 	if err == nil {
 		err = sh.Validate()
 	}
@@ -86,7 +87,7 @@ func (h *Handler) share(w http.ResponseWriter, r *http.Request) error {
 		return badRequest("bad_fragment", "the body must be a playground share fragment (v1.…): %v", err)
 	}
 	id := shareID(sh)
-	frag = view.EncodeFragment(sh)
+	frag = sharelink.Encode(sh)
 	ctx := r.Context()
 	status := http.StatusOK
 	if _, ok, err := h.store.Get(ctx, id); err != nil {
@@ -120,7 +121,7 @@ func (h *Handler) shared(w http.ResponseWriter, r *http.Request, id string, asJS
 		return notFound
 	}
 	frag := string(val)
-	sh, err := view.DecodeFragment(frag)
+	sh, err := sharelink.Decode(frag)
 	if err != nil {
 		return &apiError{Status: http.StatusInternalServerError, Code: "store_corrupt",
 			Message: fmt.Sprintf("the stored link %s cannot be read: %v", id, err)}

@@ -22,6 +22,7 @@ import (
 	"github.com/kueueplay/kueueplay"
 	"github.com/kueueplay/kueueplay/api"
 	"github.com/kueueplay/kueueplay/core"
+	"github.com/kueueplay/kueueplay/ui/sharelink"
 	"github.com/kueueplay/kueueplay/ui/view"
 )
 
@@ -208,7 +209,7 @@ func TestWorkerd(t *testing.T) {
 	defer native.Close()
 
 	def := example(t, "default")
-	frag := view.EncodeFragment(view.Shared{Scenario: def, Step: 4, Gates: map[string]bool{core.GateLendingLimit: true}})
+	frag := sharelink.Encode(view.Shared{Scenario: def, Step: 4, Gates: map[string]bool{core.GateLendingLimit: true}})
 	calls := []call{
 		{name: "validate", method: "POST", path: "/v1/validate", body: def},
 		{name: "validate an invalid scenario", method: "POST", path: "/v1/validate?file=x.yaml", body: "apiVersion: kueue.x-k8s.io/v1beta2\nkind: ClusterQueue\nmetadata: {name: q}\nspec:\n  nominalQouta: 3\n"},

@@ -308,8 +308,10 @@
   // The Overview's charts. uPlot and the workload timeline (charts.js and
   // charts.css, about 60 KB of script) are loaded the first time the
   // Overview is opened, which can only be after the first result: they
-  // cost the first load nothing. Go calls overview(parent, json, step)
-  // with the run's series (view.Overview as JSON) once per run, and
+  // cost the first load nothing. Go calls overview(parent, json, step,
+  // columns) with the run's series (view.Overview as JSON, without the
+  // timeline's spans and the charts' values) and those as typed arrays
+  // (engine.Columns) once per run, and
   // overviewStep(step) on every step move while it is open; a click on a
   // chart calls boot.gotoStep(step), which Go sets. parent gets
   // data-ready="true" once the charts are mounted (the mark
@@ -338,9 +340,11 @@
   let overviewGen = 0;
   let overviewAt = 0;
   boot.gotoStep = null; // set by Go
-  boot.overview = (parent, json, step) => {
+  boot.overview = (parent, json, step, columns) => {
     const gen = ++overviewGen;
     const ov = typeof json === "string" ? JSON.parse(json) : json;
+    // The series' numbers as typed arrays (engine.Columns).
+    ov.columns = columns;
     overviewAt = step;
     loadCharts().then(
       (charts) => {

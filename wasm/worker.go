@@ -27,7 +27,8 @@ const yieldEvery = 30
 //	{type: "run", id, request: engine.Request as JSON, text, left, right}
 //	{type: "cancel", id}
 //	{type: "step", seq, left, right, start}   right -1: aligned with left
-//	{type: "overview", seq}
+//	{type: "overview", seq}   answered with an object: {type, seq, run,
+//	                          panel, series (JSON strings), columns (typed arrays)}
 //	{type: "download", seq, what: "json"|"svg", step, theme, heading}
 //
 // A run is answered with one "result" message carrying what the page
@@ -90,9 +91,6 @@ type message struct {
 	Start float64   `json:"start,omitempty"`
 	// log: entries to append to side Variant's event log
 	Items json.RawMessage `json:"items,omitempty"`
-	// overview
-	Panel  json.RawMessage `json:"panel,omitempty"`
-	Series json.RawMessage `json:"series,omitempty"`
 }
 
 // pairView is a step of each side (right: Compare mode's).
@@ -142,10 +140,35 @@ func (w *worker) answer(typ string, m js.Value) {
 		out.View = stepView(s, m.Get("left").Int(), m.Get("right").Int())
 		out.Start = m.Get("start").Float()
 	case typ == "overview":
-		var err error
-		if out.Panel, out.Series, err = s.Overview(); err != nil {
+		panel, series, cols, err := s.Overview()
+		if err != nil {
 			out.Error = err.Error()
+			break
 		}
+		// The message as an object: the panel and the series as JSON
+		// strings the page parses, their numbers as typed arrays,
+		// transferred (engine.Columns).
+		o := js.Global().Get("Object").New()
+		o.Set("type", typ)
+		o.Set("seq", out.Seq)
+		o.Set("run", out.Run)
+		o.Set("panel", string(panel))
+		o.Set("series", string(series))
+		arrays := js.Global().Get("Object").New()
+		var transfer []any
+		for _, c := range []struct {
+			name, array string
+			b           []byte
+		}{{"lanes", "Int32Array", cols.Lanes}, {"kinds", "Uint8Array", cols.Kinds}, {"fromMs", "Float64Array", cols.FromMs}, {"toMs", "Float64Array", cols.ToMs}, {"values", "Float64Array", cols.Values}} {
+			arr := js.Global().Get("Uint8Array").New(len(c.b))
+			js.CopyBytesToJS(arr, c.b)
+			buf := arr.Get("buffer")
+			arrays.Set(c.name, js.Global().Get(c.array).New(buf))
+			transfer = append(transfer, buf)
+		}
+		o.Set("columns", arrays)
+		js.Global().Call("postMessage", o, transfer)
+		return
 	default: // download
 		var b []byte
 		if m.Get("what").String() == "json" {

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/kueueplay/kueueplay/api"
+	"github.com/kueueplay/kueueplay/ui/sharelink"
 	"github.com/kueueplay/kueueplay/ui/view"
 )
 
@@ -224,7 +225,7 @@ func TestServeLifecycle(t *testing.T) {
 	if res.StatusCode != 200 || !strings.Contains(string(body), "kind: Scenario") {
 		t.Errorf("GET /v1/examples/default: %d %.100q", res.StatusCode, body)
 	}
-	frag := view.EncodeFragment(view.Shared{Example: "default", Step: 2})
+	frag := sharelink.Encode(view.Shared{Example: "default", Step: 2})
 	res, err = http.Post(url[1]+"v1/share", "text/plain", strings.NewReader(frag))
 	if err != nil {
 		t.Fatal(err)

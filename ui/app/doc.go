@@ -184,7 +184,7 @@
 // The URL: an unedited example is ?example=NAME&step=N (plus
 // gates=A=true,B=false and settings=key=value,... when set, and
 // compare=1&cgates=...&csettings=... in Compare mode; view.Location);
-// anything else is a share fragment (#v1.…, view.EncodeFragment). Both
+// anything else is a share fragment (#v1.…, ui/sharelink). Both
 // follow the step with history.replaceState, 150 ms after the last move.
 // The Share button always writes a fragment with the scenario's text, so a
 // shared link keeps working if the example changes.

@@ -166,7 +166,7 @@ func measure(name string, start float64) {
 	performance.Call("measure", name, map[string]any{"start": start, "end": now()})
 }
 
-// encodeFragment is view.EncodeFragment with the browser's deflate
+// encodeFragment is sharelink.Encode with the browser's deflate
 // (kueueplayBoot.deflate): the module leaves compress/flate out. Blocking:
 // call from a goroutine.
 func encodeFragment(s view.Shared) (string, error) {
@@ -177,7 +177,7 @@ func encodeFragment(s view.Shared) (string, error) {
 	return view.FragmentFromDeflated(raw), nil
 }
 
-// decodeFragment is view.DecodeFragment with the browser's inflate; the
+// decodeFragment is sharelink.Decode with the browser's inflate; the
 // same errors. Blocking: call from a goroutine.
 func decodeFragment(frag string) (view.Shared, error) {
 	raw, err := view.DeflatedFromFragment(frag)

@@ -39,7 +39,8 @@ func (a *App) toggleOverview() {
 }
 
 // showOverview asks the worker for the left-hand run's overview (its
-// panel laid out, its series as JSON) and hands the series to the chart
+// panel laid out, its series as JSON and their numbers as typed arrays:
+// engine.Columns) and hands the series to the chart
 // bundle (kueueplayBoot.overview, which loads it the first time), when
 // the panel is open and shows another run.
 func (a *App) showOverview() {
@@ -61,7 +62,7 @@ func (a *App) showOverview() {
 			return
 		}
 		render(body, m.Get("panel"))
-		boot().Call("overview", body.Underlying(), m.Get("series"), a.left.step)
+		boot().Call("overview", body.Underlying(), m.Get("series"), a.left.step, m.Get("columns"))
 		measure("kueueplay:overview", start)
 	})
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -331,5 +332,87 @@ func TestLayouts(t *testing.T) {
 	}
 	if m := engine.NewSession([]*trace.Trace{&long}, nil).Layouts(0, 100).Marks; string(m) != "null" {
 		t.Errorf("%d steps (over MaxMarks %d) laid out marks: %.80s…", len(long.Steps), layout.MaxMarks, m)
+	}
+}
+
+// TestOverviewColumns: the Overview's series carry no spans and no
+// values, and its columns give back every lane's spans (kind, from, to)
+// and every series' values, read as the page reads them (little-endian
+// int32, byte and float64 arrays).
+func TestOverviewColumns(t *testing.T) {
+	for _, name := range []string{"default.yaml", "docs-cluster-queue-preemption.yaml"} {
+		t.Run(name, func(t *testing.T) {
+			s, trs := run(t, name, view.Variant{})
+			_, series, cols, err := s.Overview()
+			if err != nil {
+				t.Fatal(err)
+			}
+			var sent view.Overview
+			if err := json.Unmarshal(series, &sent); err != nil {
+				t.Fatal(err)
+			}
+			full := view.New(trs[0]).Overview()
+			want := full.Timeline.Lanes
+			if len(want) == 0 {
+				t.Fatal("no lanes: the case checks nothing")
+			}
+			if len(sent.Timeline.Lanes) != len(want) || len(cols.Lanes) != 4*(len(want)+1) {
+				t.Fatalf("%d lanes sent, %d bytes of offsets; want %d lanes", len(sent.Timeline.Lanes), len(cols.Lanes), len(want))
+			}
+			u32 := func(b []byte, i int) int {
+				return int(b[4*i]) | int(b[4*i+1])<<8 | int(b[4*i+2])<<16 | int(b[4*i+3])<<24
+			}
+			f64 := func(b []byte, i int) int64 {
+				var v uint64
+				for k := 7; k >= 0; k-- {
+					v = v<<8 | uint64(b[8*i+k])
+				}
+				return int64(math.Float64frombits(v))
+			}
+			kinds := []view.SpanKind{view.SpanWaiting, view.SpanAdmitted, view.SpanTerminating}
+			var got, wantSpans []string
+			for i, l := range want {
+				if sent.Timeline.Lanes[i].Spans != nil || sent.Timeline.Lanes[i].Workload != l.Workload {
+					t.Errorf("lane %d sent as %+v, want %s without spans", i, sent.Timeline.Lanes[i], l.Workload)
+				}
+				for _, sp := range l.Spans {
+					wantSpans = append(wantSpans, fmt.Sprintf("%d %s %d-%d", i, sp.Kind, sp.FromMs, sp.ToMs))
+				}
+				for j := u32(cols.Lanes, i); j < u32(cols.Lanes, i+1); j++ {
+					got = append(got, fmt.Sprintf("%d %s %d-%d", i, kinds[cols.Kinds[j]], f64(cols.FromMs, j), f64(cols.ToMs, j)))
+				}
+			}
+			if diff := cmp.Diff(wantSpans, got); diff != "" {
+				t.Errorf("spans (-want +got):\n%s", diff)
+			}
+			var wantValues, gotValues []int64
+			charts := []view.Chart{}
+			for _, u := range full.Usage {
+				charts = append(charts, u.Chart)
+			}
+			charts = append(charts, full.Pending)
+			sentCharts := []view.Chart{}
+			for _, u := range sent.Usage {
+				sentCharts = append(sentCharts, u.Chart)
+			}
+			sentCharts = append(sentCharts, sent.Pending)
+			for i, c := range charts {
+				for k, sr := range c.Series {
+					if sentCharts[i].Series[k].Values != nil || sentCharts[i].Series[k].Label != sr.Label {
+						t.Errorf("chart %s series %d sent as %+v, want %s without values", c.ID, k, sentCharts[i].Series[k], sr.Label)
+					}
+					wantValues = append(wantValues, sr.Values...)
+				}
+			}
+			for j := range len(cols.Values) / 8 {
+				gotValues = append(gotValues, f64(cols.Values, j))
+			}
+			if len(wantValues) == 0 {
+				t.Fatal("no values: the case checks nothing")
+			}
+			if diff := cmp.Diff(wantValues, gotValues); diff != "" {
+				t.Errorf("values (-want +got):\n%s", diff)
+			}
+		})
 	}
 }

@@ -2,7 +2,6 @@ package view
 
 import (
 	"fmt"
-	"net/url"
 	"strconv"
 	"strings"
 )
@@ -16,7 +15,7 @@ import (
 // NAME is the example's file name without ".yaml". step defaults to 0;
 // gates and settings to none; compare=1 turns on Compare mode, whose right
 // side runs cgates and csettings. Anything else (an edited scenario) goes
-// in a share fragment instead (EncodeFragment), which carries the same
+// in a share fragment instead (ui/sharelink), which carries the same
 // state.
 type Location struct {
 	Example string
@@ -49,12 +48,12 @@ func ValidExampleName(name string) bool {
 // an error naming it; the other parameters are still returned, so that a
 // link with one bad gate still opens its example.
 func ParseLocation(rawQuery string) (loc Location, ok bool, err error) {
-	q, perr := url.ParseQuery(strings.TrimPrefix(rawQuery, "?"))
+	get, perr := parseQuery(strings.TrimPrefix(rawQuery, "?"))
 	if perr != nil {
-		// ParseQuery keeps what it could read.
+		// parseQuery keeps what it could read.
 		err = fmt.Errorf("the link's query: %w", perr)
 	}
-	name := strings.TrimSuffix(q.Get("example"), ".yaml")
+	name := strings.TrimSuffix(get("example"), ".yaml")
 	if name == "" {
 		return Location{}, false, err
 	}
@@ -67,7 +66,7 @@ func ParseLocation(rawQuery string) (loc Location, ok bool, err error) {
 			err = e
 		}
 	}
-	if s := q.Get("step"); s != "" {
+	if s := get("step"); s != "" {
 		n, e := strconv.Atoi(s)
 		if e != nil || n < 0 {
 			keep(fmt.Errorf("step %q: want a step number (0, 1, 2, ...)", s))
@@ -76,18 +75,18 @@ func ParseLocation(rawQuery string) (loc Location, ok bool, err error) {
 		}
 	}
 	var e error
-	if loc.Variant.Gates, e = ParseGates(q.Get("gates")); e != nil {
+	if loc.Variant.Gates, e = ParseGates(get("gates")); e != nil {
 		keep(e)
 	}
-	if loc.Variant.Settings, e = ParseSettings(q.Get("settings")); e != nil {
+	if loc.Variant.Settings, e = ParseSettings(get("settings")); e != nil {
 		keep(e)
 	}
-	if q.Get("compare") == "1" {
+	if get("compare") == "1" {
 		c := Variant{}
-		if c.Gates, e = ParseGates(q.Get("cgates")); e != nil {
+		if c.Gates, e = ParseGates(get("cgates")); e != nil {
 			keep(fmt.Errorf("cgates: %w", e))
 		}
-		if c.Settings, e = ParseSettings(q.Get("csettings")); e != nil {
+		if c.Settings, e = ParseSettings(get("csettings")); e != nil {
 			keep(fmt.Errorf("csettings: %w", e))
 		}
 		loc.Compare = &c
@@ -108,7 +107,7 @@ func (loc Location) Query() string {
 		b.WriteString(k)
 		b.WriteByte('=')
 		// Keep '=' and ',' readable: they are valid in a query value.
-		b.WriteString(strings.NewReplacer("%3D", "=", "%2C", ",").Replace(url.QueryEscape(v)))
+		b.WriteString(strings.NewReplacer("%3D", "=", "%2C", ",").Replace(queryEscape(v)))
 	}
 	add("example", loc.Example)
 	if loc.Step > 0 {

@@ -110,7 +110,7 @@ func TestSharedValidate(t *testing.T) {
 				t.Fatalf("Validate() = %v, want an error containing %q", err, tc.wantErr)
 			}
 			// Every field survives a share link.
-			back, err := DecodeFragment(EncodeFragment(tc.s))
+			back, err := SharedFromJSON(FragmentJSON(tc.s))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -14,8 +14,8 @@ func TestPurity(t *testing.T) {
 	puritytest.Check(t, puritytest.Rules{
 		Package: "view",
 		Imports: []string{
-			"bytes", "cmp", "compress/flate", "encoding/base64", "encoding/json", "errors", "fmt", "io",
-			"maps", "net/url", "slices", "sort", "strconv", "strings", "time", "unicode/utf8",
+			"bytes", "cmp", "encoding/base64", "encoding/json", "errors", "fmt", "io",
+			"maps", "slices", "sort", "strconv", "strings", "time", "unicode/utf8",
 			"github.com/kueueplay/kueueplay/core",
 			"github.com/kueueplay/kueueplay/core/trace",
 		},

@@ -71,7 +71,7 @@ func (s Shared) Validate() error {
 // BestCompression. base64url is RFC 4648 §5 without '=' padding. A leading
 // '#' is ignored when decoding. The decompressed JSON may hold at most
 // MaxFragmentJSON bytes. A change that gives an existing key another
-// meaning needs a new prefix ("v2."); DecodeFragment must keep accepting
+// meaning needs a new prefix ("v2."); sharelink.Decode must keep accepting
 // "v1.".
 const (
 	fragmentV1 = "v1."
@@ -84,7 +84,7 @@ const (
 	maxFragment = MaxFragmentJSON * 3 / 2
 )
 
-// FragmentJSON is the JSON a fragment of s compresses (EncodeFragment).
+// FragmentJSON is the JSON a fragment of s compresses (ui/sharelink.Encode).
 func FragmentJSON(s Shared) []byte {
 	data, err := json.Marshal(s)
 	if err != nil { // cannot happen: strings, an int and a map of bools
@@ -94,7 +94,7 @@ func FragmentJSON(s Shared) []byte {
 }
 
 // FragmentFromDeflated is the fragment whose compressed body is raw (raw
-// DEFLATE, RFC 1951, of FragmentJSON): EncodeFragment compresses with
+// DEFLATE, RFC 1951, of FragmentJSON): sharelink.Encode compresses with
 // compress/flate; the page's WebAssembly with the browser's
 // CompressionStream("deflate-raw"), whose output any inflater reads, so
 // that compress/flate (34 KB of the page's first load) is not in the
@@ -110,7 +110,7 @@ var (
 )
 
 // DeflatedFromFragment checks a fragment's version and size and returns
-// its compressed body (DecodeFragment's first half).
+// its compressed body (sharelink.Decode's first half).
 func DeflatedFromFragment(frag string) ([]byte, error) {
 	frag = strings.TrimPrefix(frag, "#")
 	if !strings.HasPrefix(frag, fragmentV1) {
@@ -133,7 +133,7 @@ func DeflatedFromFragment(frag string) ([]byte, error) {
 // ErrBadDeflate is the error for a fragment whose body does not inflate.
 func ErrBadDeflate() error { return fragErr(ErrFragmentInvalid, "bad compressed data") }
 
-// SharedFromJSON reads a fragment's inflated JSON (DecodeFragment's last
+// SharedFromJSON reads a fragment's inflated JSON (sharelink.Decode's last
 // half): data is at most MaxFragmentJSON+1 bytes of it, as read.
 func SharedFromJSON(data []byte) (Shared, error) {
 	if len(data) > MaxFragmentJSON {

@@ -4,7 +4,9 @@
 // first load nothing.
 //
 // mount(root, overview, {onStep}) draws the series ui/view's Overview
-// computes (ui/app hands them over as one JSON string) into the chart
+// computes (the worker sends them as one JSON string, without their
+// numbers, which come as typed arrays in overview.columns: ui/engine's
+// Columns) into the chart
 // boxes ui/layout renders in root: every element [data-chart=ID] with a
 // .chart child. Usage and pending charts are uPlot charts (stepped lines
 // over simulated time); the workload timeline is one canvas, drawn lane
@@ -85,10 +87,11 @@ function stepNear(times, ms, slack) {
 const widthOf = (el) => Math.max(200, Math.floor(el.clientWidth || el.getBoundingClientRect().width || 600));
 
 // uPlot data: x in ms, every series divided into its unit, gaps as null.
+// A series' values are a view of overview.columns.values (valueViews).
 function chartData(c) {
   const data = [Float64Array.from(c.xMs)];
   for (const s of c.series) {
-    const vals = new Array(s.values.length);
+    const vals = new Array(c.xMs.length);
     for (let i = 0; i < vals.length; i++) vals[i] = s.values[i] / c.divisor;
     for (const g of s.gaps || []) vals[g] = null;
     data.push(vals);
@@ -191,12 +194,21 @@ function drawCurrent(u, ms, color) {
   c.restore();
 }
 
+// KINDS are the span kinds by their code in the timeline's spans.kinds
+// (ui/engine's spanCode).
+const KINDS = ["waiting", "admitted", "terminating"];
+const WAITING = 0;
+const ADMITTED = 1;
+
 // timelineChart draws the workloads' lanes into el: one canvas, only
 // the visible lanes drawn. Drag selects a time range to zoom into; the
 // wheel scrolls the lanes (Ctrl+wheel zooms); the box's
 // button[data-zoom=in|out|reset] zoom too.
 function timelineChart(el, box, tl, ov, ctx) {
   const lanes = tl.lanes;
+  // Lane i's spans are sp.lanes[i] to sp.lanes[i+1]: their kinds (codes
+  // into KINDS), start and end (ms).
+  const sp = ov.columns;
   const end = Math.max(ov.endMs, 1);
   const AXIS = 20;
   // Readable lanes are 3 to 16 px (the wheel scrolls them when they do
@@ -248,15 +260,18 @@ function timelineChart(el, box, tl, ov, ctx) {
         }
         cq = l.cq;
       }
-      for (const s of l.spans) {
-        if (s.toMs < view.x0 || s.fromMs > view.x1) continue;
-        const x0 = xOf(s.fromMs);
-        const w = Math.max(1, xOf(s.toMs) - x0);
-        if (s.kind === "waiting") {
+      for (let j = sp.lanes[i]; j < sp.lanes[i + 1]; j++) {
+        const from = sp.fromMs[j];
+        const to = sp.toMs[j];
+        if (to < view.x0 || from > view.x1) continue;
+        const x0 = xOf(from);
+        const w = Math.max(1, xOf(to) - x0);
+        const kind = sp.kinds[j];
+        if (kind === WAITING) {
           c.fillStyle = col.waiting;
           c.fillRect(x0, y + laneH / 2 - 0.5, w, Math.min(1, laneH));
         } else {
-          c.fillStyle = s.kind === "admitted" ? col.admitted : col.terminating;
+          c.fillStyle = kind === ADMITTED ? col.admitted : col.terminating;
           c.fillRect(x0, y + (laneH - barH) / 2, w, barH);
         }
       }
@@ -383,11 +398,13 @@ function timelineChart(el, box, tl, ov, ctx) {
       canvas.title = `${lanes[mark.victim].workload} preempted by ${mark.preemptorName} at ${fmtTime(mark.timeMs)} (step ${mark.step})`;
       return;
     }
-    const l = lanes[laneAt(p.y)];
+    const li = laneAt(p.y);
+    const l = lanes[li];
     const ms = msOf(p.x);
-    const s = l && l.spans.find((s) => s.fromMs <= ms && ms <= s.toMs);
+    let s = -1;
+    if (l) for (let j = sp.lanes[li]; j < sp.lanes[li + 1] && s < 0; j++) if (sp.fromMs[j] <= ms && ms <= sp.toMs[j]) s = j;
     canvas.title = l
-      ? `${l.workload} (${l.cq || "no ClusterQueue"}, priority ${l.priority})` + (s ? `: ${s.kind} ${fmtTime(s.fromMs)}–${fmtTime(s.toMs)}` : "") + `; click for step ${stepAt(ov.timesMs, ms)}`
+      ? `${l.workload} (${l.cq || "no ClusterQueue"}, priority ${l.priority})` + (s >= 0 ? `: ${KINDS[sp.kinds[s]] || "?"} ${fmtTime(sp.fromMs[s])}–${fmtTime(sp.toMs[s])}` : "") + `; click for step ${stepAt(ov.timesMs, ms)}`
       : "";
   });
   canvas.addEventListener("pointerup", (e) => {
@@ -472,8 +489,25 @@ function timelineChart(el, box, tl, ov, ctx) {
 // The mounted overview, at most one.
 let current = null;
 
+// valueViews points every series' values at its part of
+// ov.columns.values: the usage charts' series in order, then the pending
+// chart's, each as many values as its chart has points.
+function valueViews(ov) {
+  const all = ov.columns.values;
+  let at = 0;
+  for (const c of [...ov.usage, ov.pending]) {
+    const n = c.xMs ? c.xMs.length : 0;
+    for (const s of c.series || []) {
+      s.values = all.subarray(at, at + n);
+      at += n;
+    }
+  }
+  if (at !== all.length) throw new Error(`the Overview's values: ${all.length}, expected ${at}`);
+}
+
 function mount(rootEl, ov, { onStep }) {
   unmount();
+  valueViews(ov);
   const ctx = { currentMs: null, onStep: (s) => onStep && onStep(s) };
   const charts = new Map();
   const byID = new Map([["pending", ov.pending]]);
