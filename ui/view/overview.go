@@ -563,20 +563,31 @@ func workloadTimeline(tr *trace.Trace) WorkloadTimeline {
 		created  int64 // -1: before the run or never
 		open     open
 		admitted bool // admitted at least once
+		index    int  // its lane's index, -1 without spans
 	}
-	byName := map[string]*wl{}
-	var order []*wl
+	// The workloads in order of appearance, found by name through byName
+	// (an index into ws, which a pointer to its element would not survive
+	// growing). A *wl from get or find is used before the next get.
+	ws := make([]wl, 0, len(tr.Workloads))
+	byName := make(map[string]int, len(tr.Workloads))
 	get := func(name, cq string) *wl {
-		w := byName[name]
-		if w == nil {
-			w = &wl{lane: Lane{Workload: name, ClusterQueue: cq}, created: -1}
-			byName[name] = w
-			order = append(order, w)
+		i, ok := byName[name]
+		if !ok {
+			i = len(ws)
+			ws = append(ws, wl{lane: Lane{Workload: name, ClusterQueue: cq}, created: -1})
+			byName[name] = i
 		}
+		w := &ws[i]
 		if cq != "" {
 			w.lane.ClusterQueue = cq
 		}
 		return w
+	}
+	find := func(name string) *wl {
+		if i, ok := byName[name]; ok {
+			return &ws[i]
+		}
+		return nil
 	}
 	closeSpan := func(w *wl, ms int64, step int) {
 		if w.open.kind == "" {
@@ -627,7 +638,7 @@ func workloadTimeline(tr *trace.Trace) WorkloadTimeline {
 				}
 				closeSpan(w, st.TimeMs, i)
 			case trace.EventFinish, trace.EventDelete:
-				if w := byName[e.Workload]; w != nil {
+				if w := find(e.Workload); w != nil {
 					closeSpan(w, st.TimeMs, i)
 				}
 			}
@@ -646,38 +657,53 @@ func workloadTimeline(tr *trace.Trace) WorkloadTimeline {
 	if len(tr.Steps) > 0 {
 		end = max(end, tr.Steps[last].TimeMs)
 	}
-	for _, w := range order {
-		closeSpan(w, end, last)
+	for i := range ws {
+		closeSpan(&ws[i], end, last)
 	}
 	// Priorities and queues of workloads never admitted come from the
 	// final states.
 	for _, f := range tr.Workloads {
-		if w := byName[f.Workload]; w != nil {
+		if w := find(f.Workload); w != nil {
 			w.lane.Priority = f.Priority
 			if f.ClusterQueue != "" {
 				w.lane.ClusterQueue = f.ClusterQueue
 			}
 		}
 	}
-	slices.SortFunc(order, func(a, b *wl) int {
+	order := make([]int, len(ws))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(i, j int) int {
+		a, b := &ws[i], &ws[j]
 		return cmp.Or(strings.Compare(a.lane.ClusterQueue, b.lane.ClusterQueue), cmp.Compare(a.created, b.created),
 			strings.Compare(a.lane.Workload, b.lane.Workload))
 	})
 	var t WorkloadTimeline
-	lane := map[string]int{}
-	for _, w := range order {
+	for _, i := range order {
+		w := &ws[i]
+		w.index = -1
 		if len(w.lane.Spans) == 0 {
 			continue
 		}
-		lane[w.lane.Workload] = len(t.Lanes)
+		if t.Lanes == nil {
+			t.Lanes = make([]Lane, 0, len(ws))
+		}
+		w.index = len(t.Lanes)
 		t.Lanes = append(t.Lanes, w.lane)
 	}
+	lane := func(name string) (int, bool) {
+		if w := find(name); w != nil && w.index >= 0 {
+			return w.index, true
+		}
+		return 0, false
+	}
 	for _, e := range evictions {
-		v, ok := lane[e.victim]
+		v, ok := lane(e.victim)
 		if !ok {
 			continue
 		}
-		p, ok := lane[e.preemptor]
+		p, ok := lane(e.preemptor)
 		if !ok {
 			p = -1
 		}
