@@ -2,6 +2,7 @@ package engine_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"testing"
 	"time"
 
@@ -18,6 +19,42 @@ import (
 //
 //	go test ./ui/engine -run '^$' -bench Overview -benchmem -count 4
 func BenchmarkOverview(b *testing.B) {
+	s, _ := scalabilitySession(b)
+	b.ResetTimer()
+	var size int
+	for b.Loop() {
+		_, series, _, err := s.Overview()
+		if err != nil {
+			b.Fatal(err)
+		}
+		size = len(series)
+	}
+	b.ReportMetric(float64(size), "series-bytes")
+}
+
+// BenchmarkOverviewEncode is the series' encoding alone, for the same
+// Overview: encoding/json (what the worker used before) and by hand.
+func BenchmarkOverviewEncode(b *testing.B) {
+	_, tr := scalabilitySession(b)
+	o := view.New(tr).Overview()
+	b.Run("encoding-json", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := json.Marshal(stripped(*o)); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("by-hand", func(b *testing.B) {
+		for b.Loop() {
+			engine.AppendOverviewJSON(nil, o)
+		}
+	})
+}
+
+// scalabilitySession is a Session holding the run, and the run, of Kueue's scalability
+// test at 15,000 workloads.
+func scalabilitySession(b *testing.B) (*engine.Session, *trace.Trace) {
+	b.Helper()
 	var in bytes.Buffer
 	if _, err := scalability.Write(&in, scalability.Baseline, 100*time.Millisecond); err != nil {
 		b.Fatal(err)
@@ -30,15 +67,5 @@ func BenchmarkOverview(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	s := engine.NewSession([]*trace.Trace{tr}, nil)
-	b.ResetTimer()
-	var size int
-	for b.Loop() {
-		_, series, _, err := s.Overview()
-		if err != nil {
-			b.Fatal(err)
-		}
-		size = len(series)
-	}
-	b.ReportMetric(float64(size), "series-bytes")
+	return engine.NewSession([]*trace.Trace{tr}, nil), tr
 }

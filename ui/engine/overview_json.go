@@ -15,159 +15,175 @@ import (
 // reflection walk, slow in WebAssembly, was most of encoding them; this
 // also spares copying every lane and series to clear its numbers.
 func appendOverviewJSON(b []byte, o *view.Overview) []byte {
-	b = append(b, `{"steps":`...)
-	b = strconv.AppendInt(b, int64(o.Steps), 10)
-	b = append(b, `,"endMs":`...)
-	b = strconv.AppendInt(b, o.EndMs, 10)
-	b = append(b, `,"timesMs":`...)
-	b = appendInt64s(b, o.TimesMs)
-	b = append(b, `,"usage":`...)
+	w := &jsonw{b}
+	w.raw(`{"steps":`)
+	w.int(int64(o.Steps))
+	w.raw(`,"endMs":`)
+	w.int(o.EndMs)
+	w.raw(`,"timesMs":`)
+	w.int64s(o.TimesMs)
+	w.raw(`,"usage":`)
 	if o.Usage == nil {
-		b = append(b, "null"...)
+		w.raw("null")
 	} else {
-		b = append(b, '[')
 		for i := range o.Usage {
-			if i > 0 {
-				b = append(b, ',')
-			}
+			w.sep(i, "[")
 			u := &o.Usage[i]
-			b = appendChartFields(append(b, '{'), &u.Chart)
-			b = append(b, `,"kind":`...)
-			b = appendJSONString(b, u.Kind)
-			b = append(b, `,"node":`...)
-			b = appendJSONString(b, u.Node)
+			w.raw("{")
+			w.chart(&u.Chart)
+			w.raw(`,"kind":`)
+			w.str(u.Kind)
+			w.raw(`,"node":`)
+			w.str(u.Node)
 			if u.Parent != "" {
-				b = append(b, `,"parent":`...)
-				b = appendJSONString(b, u.Parent)
+				w.raw(`,"parent":`)
+				w.str(u.Parent)
 			}
-			b = append(b, `,"depth":`...)
-			b = strconv.AppendInt(b, int64(u.Depth), 10)
-			b = append(b, `,"resource":`...)
-			b = appendJSONString(b, u.Resource)
-			b = append(b, '}')
+			w.raw(`,"depth":`)
+			w.int(int64(u.Depth))
+			w.raw(`,"resource":`)
+			w.str(u.Resource)
+			w.raw("}")
 		}
-		b = append(b, ']')
+		w.end(len(o.Usage), "[]", "]")
 	}
-	b = append(b, `,"pending":`...)
-	b = append(appendChartFields(append(b, '{'), &o.Pending), '}')
-	b = append(b, `,"timeline":{"lanes":`...)
+	w.raw(`,"pending":{`)
+	w.chart(&o.Pending)
+	w.raw(`},"timeline":{"lanes":`)
 	tl := &o.Timeline
 	if tl.Lanes == nil {
-		b = append(b, "null"...)
+		w.raw("null")
 	} else {
-		b = append(b, '[')
 		for i := range tl.Lanes {
-			if i > 0 {
-				b = append(b, ',')
-			}
+			w.sep(i, "[")
 			l := &tl.Lanes[i]
-			b = append(b, `{"workload":`...)
-			b = appendJSONString(b, l.Workload)
-			b = append(b, `,"cq":`...)
-			b = appendJSONString(b, l.ClusterQueue)
-			b = append(b, `,"priority":`...)
-			b = strconv.AppendInt(b, int64(l.Priority), 10)
-			b = append(b, `,"spans":null}`...)
+			w.raw(`{"workload":`)
+			w.str(l.Workload)
+			w.raw(`,"cq":`)
+			w.str(l.ClusterQueue)
+			w.raw(`,"priority":`)
+			w.int(int64(l.Priority))
+			w.raw(`,"spans":null}`)
 		}
-		b = append(b, ']')
+		w.end(len(tl.Lanes), "[]", "]")
 	}
-	if len(tl.Preemptions) > 0 {
-		b = append(b, `,"preemptions":[`...)
-		for i := range tl.Preemptions {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			p := &tl.Preemptions[i]
-			b = append(b, `{"step":`...)
-			b = strconv.AppendInt(b, int64(p.Step), 10)
-			b = append(b, `,"timeMs":`...)
-			b = strconv.AppendInt(b, p.TimeMs, 10)
-			b = append(b, `,"victim":`...)
-			b = strconv.AppendInt(b, int64(p.Victim), 10)
-			b = append(b, `,"preemptor":`...)
-			b = strconv.AppendInt(b, int64(p.Preemptor), 10)
-			b = append(b, `,"preemptorName":`...)
-			b = appendJSONString(b, p.PreemptorName)
-			b = append(b, '}')
-		}
-		b = append(b, ']')
+	for i := range tl.Preemptions {
+		w.sep(i, `,"preemptions":[`)
+		p := &tl.Preemptions[i]
+		w.raw(`{"step":`)
+		w.int(int64(p.Step))
+		w.raw(`,"timeMs":`)
+		w.int(p.TimeMs)
+		w.raw(`,"victim":`)
+		w.int(int64(p.Victim))
+		w.raw(`,"preemptor":`)
+		w.int(int64(p.Preemptor))
+		w.raw(`,"preemptorName":`)
+		w.str(p.PreemptorName)
+		w.raw("}")
 	}
-	return append(b, "}}"...)
+	w.end(len(tl.Preemptions), "", "]")
+	w.raw("}}")
+	return w.b
 }
 
-// appendChartFields appends c's fields (without braces: a UsageChart
-// embeds them), its series' values null.
-func appendChartFields(b []byte, c *view.Chart) []byte {
-	b = append(b, `"id":`...)
-	b = appendJSONString(b, c.ID)
-	b = append(b, `,"title":`...)
-	b = appendJSONString(b, c.Title)
-	b = append(b, `,"unit":`...)
-	b = appendJSONString(b, c.Unit)
-	b = append(b, `,"divisor":`...)
-	b = strconv.AppendInt(b, c.Divisor, 10)
-	b = append(b, `,"xMs":`...)
-	b = appendInt64s(b, c.XMs)
-	b = append(b, `,"steps":`...)
-	if c.Steps == nil {
-		b = append(b, "null"...)
+// jsonw appends JSON to b: one call per piece, which keeps the encoder's
+// WebAssembly small (an append inlines its growth at every call site).
+type jsonw struct{ b []byte }
+
+//go:noinline
+func (w *jsonw) raw(s string) { w.b = append(w.b, s...) }
+
+//go:noinline
+func (w *jsonw) int(v int64) { w.b = strconv.AppendInt(w.b, v, 10) }
+
+func (w *jsonw) str(s string) { w.b = appendJSONString(w.b, s) }
+
+// sep starts element i of an array: open before the first, a comma
+// before the others.
+func (w *jsonw) sep(i int, open string) {
+	if i == 0 {
+		w.raw(open)
 	} else {
-		b = append(b, '[')
-		for i, v := range c.Steps {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = strconv.AppendInt(b, int64(v), 10)
-		}
-		b = append(b, ']')
+		w.raw(",")
 	}
-	b = append(b, `,"series":`...)
-	if c.Series == nil {
-		return append(b, "null"...)
-	}
-	b = append(b, '[')
-	for i := range c.Series {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		s := &c.Series[i]
-		b = append(b, `{"label":`...)
-		b = appendJSONString(b, s.Label)
-		b = append(b, `,"kind":`...)
-		b = appendJSONString(b, s.Kind)
-		if s.Flavor != "" {
-			b = append(b, `,"flavor":`...)
-			b = appendJSONString(b, s.Flavor)
-		}
-		b = append(b, `,"values":null`...)
-		if len(s.Gaps) > 0 {
-			b = append(b, `,"gaps":[`...)
-			for k, g := range s.Gaps {
-				if k > 0 {
-					b = append(b, ',')
-				}
-				b = strconv.AppendInt(b, int64(g), 10)
-			}
-			b = append(b, ']')
-		}
-		b = append(b, '}')
-	}
-	return append(b, ']')
 }
 
-// appendInt64s appends vs as a JSON array, null when nil.
-func appendInt64s(b []byte, vs []int64) []byte {
+// end closes an array of n elements: empty when there were none, else
+// closed.
+func (w *jsonw) end(n int, empty, closed string) {
+	if n == 0 {
+		w.raw(empty)
+	} else {
+		w.raw(closed)
+	}
+}
+
+// int64s appends vs as a JSON array, null when nil.
+func (w *jsonw) int64s(vs []int64) {
 	if vs == nil {
-		return append(b, "null"...)
+		w.raw("null")
+		return
 	}
-	b = append(b, '[')
 	for i, v := range vs {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = strconv.AppendInt(b, v, 10)
+		w.sep(i, "[")
+		w.int(v)
 	}
-	return append(b, ']')
+	w.end(len(vs), "[]", "]")
+}
+
+// ints appends vs as a JSON array, null when nil.
+func (w *jsonw) ints(vs []int) {
+	if vs == nil {
+		w.raw("null")
+		return
+	}
+	for i, v := range vs {
+		w.sep(i, "[")
+		w.int(int64(v))
+	}
+	w.end(len(vs), "[]", "]")
+}
+
+// chart appends c's fields (without braces: a UsageChart embeds them),
+// its series' values null.
+func (w *jsonw) chart(c *view.Chart) {
+	w.raw(`"id":`)
+	w.str(c.ID)
+	w.raw(`,"title":`)
+	w.str(c.Title)
+	w.raw(`,"unit":`)
+	w.str(c.Unit)
+	w.raw(`,"divisor":`)
+	w.int(c.Divisor)
+	w.raw(`,"xMs":`)
+	w.int64s(c.XMs)
+	w.raw(`,"steps":`)
+	w.ints(c.Steps)
+	w.raw(`,"series":`)
+	if c.Series == nil {
+		w.raw("null")
+		return
+	}
+	for i := range c.Series {
+		w.sep(i, "[")
+		s := &c.Series[i]
+		w.raw(`{"label":`)
+		w.str(s.Label)
+		w.raw(`,"kind":`)
+		w.str(s.Kind)
+		if s.Flavor != "" {
+			w.raw(`,"flavor":`)
+			w.str(s.Flavor)
+		}
+		w.raw(`,"values":null`)
+		if len(s.Gaps) > 0 {
+			w.raw(`,"gaps":`)
+			w.ints(s.Gaps)
+		}
+		w.raw("}")
+	}
+	w.end(len(c.Series), "[]", "]")
 }
 
 const hexDigits = "0123456789abcdef"
