@@ -3,6 +3,8 @@ package engine_test
 import (
 	"bytes"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -68,4 +70,31 @@ func scalabilitySession(b *testing.B) (*engine.Session, *trace.Trace) {
 		b.Fatal(err)
 	}
 	return engine.NewSession([]*trace.Trace{tr}, nil), tr
+}
+
+// BenchmarkStep is the worker's part of one step of the e2e budget's
+// scenario (the example with the most steps, docs-run-deployment.yaml,
+// 104 steps): Session.Step laying out every panel of each step in turn.
+//
+//	go test ./ui/engine -run '^$' -bench 'Step$' -benchmem
+func BenchmarkStep(b *testing.B) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "scenarios", "docs-run-deployment.yaml"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	sc, d := engine.Decode("docs-run-deployment.yaml", data)
+	if !d.OK {
+		b.Fatal(d.Diagnostics, d.Error)
+	}
+	tr, _, err := engine.Simulate(sc, view.Variant{}, 0, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	s := engine.NewSession([]*trace.Trace{tr}, nil)
+	n := len(tr.Steps)
+	i := 0
+	for b.Loop() {
+		s.Step(0, i%n)
+		i++
+	}
 }
