@@ -287,42 +287,35 @@ func (s *Session) Step(k, i int) StepView {
 // bulk of their numbers, and those numbers as columns (Columns): each
 // lane's "spans" and each chart series' "values" are null in the JSON. At
 // 15,000 workloads the spans and values were 4.8 MB of the series' 5 MB
-// of JSON, which the page's thread parsed in one task.
+// of JSON, which the page's thread parsed in one task. The JSON is
+// written by hand (appendOverviewJSON), byte for byte what encoding/json
+// would write; err is always nil.
 func (s *Session) Overview() (panel, series json.RawMessage, cols Columns, err error) {
 	o := s.sides[0].model.Overview()
 	panel = Tree(layout.Overview(o))
 	cols = spanColumns(o.Timeline.Lanes)
-	lanes := make([]view.Lane, len(o.Timeline.Lanes))
-	for i, l := range o.Timeline.Lanes {
-		l.Spans = nil
-		lanes[i] = l
-	}
-	o.Timeline.Lanes = lanes
 	// The values, chart by chart (the usage charts in order, then the
 	// pending one), series by series.
-	cut := func(c view.Chart) view.Chart {
-		ss := make([]view.Series, len(c.Series))
-		for i, sr := range c.Series {
+	n := 0
+	for i := range o.Usage {
+		n += len(o.Usage[i].Series) * len(o.Usage[i].XMs)
+	}
+	n += len(o.Pending.Series) * len(o.Pending.XMs)
+	cols.Values = make([]byte, 0, 8*n)
+	values := func(c *view.Chart) {
+		for _, sr := range c.Series {
 			for _, v := range sr.Values {
 				cols.Values = appendFloat64(cols.Values, float64(v))
 			}
-			sr.Values = nil
-			ss[i] = sr
 		}
-		c.Series = ss
-		return c
 	}
-	usage := make([]view.UsageChart, len(o.Usage))
-	for i, u := range o.Usage {
-		u.Chart = cut(u.Chart)
-		usage[i] = u
+	for i := range o.Usage {
+		values(&o.Usage[i].Chart)
 	}
-	o.Usage = usage
-	o.Pending = cut(o.Pending)
-	series, err = json.Marshal(o)
-	if err != nil {
-		return nil, nil, Columns{}, err
-	}
+	values(&o.Pending)
+	// About 100 bytes a lane (its name, ClusterQueue and keys) and 12 a
+	// step time.
+	series = appendOverviewJSON(make([]byte, 0, 4096+128*len(o.Timeline.Lanes)+12*len(o.TimesMs)), o)
 	return panel, series, cols, nil
 }
 

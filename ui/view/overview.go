@@ -219,11 +219,36 @@ func (m *Model) collect() (map[rowKey][]change[rowValues], map[string][]change[i
 		}
 		return v
 	}
-	replay := trace.NewReplay(tr)
-	for replay.Next() {
-		i := replay.Index()
+	// The rows and the queues' counts after each step, replayed here
+	// rather than by trace.Replay, which rebuilds every changed queue's
+	// lists of names (half of what the Overview allocated at 15,000
+	// workloads): a count needs only the lists' lengths (editLen).
+	var usage []trace.UsageRow
+	var qs []queueCounts
+	for i := range tr.Steps {
 		st := &tr.Steps[i]
-		usage, qs := replay.Usage(), replay.Queues()
+		if st.IsFull() || i == 0 {
+			usage = append(usage[:0], st.Usage...)
+			qs = qs[:0]
+			for q := range st.Queues {
+				s := &st.Queues[q]
+				qs = append(qs, queueCounts{s.ClusterQueue, len(s.Pending), len(s.Parked), s.PendingCount, s.ParkedCount})
+			}
+		} else {
+			for _, c := range st.UsageChanges {
+				if c.Row >= 0 && c.Row < len(usage) {
+					u := &usage[c.Row]
+					u.Used, u.Terminating, u.Borrowed, u.Lent, u.Available = c.Used, c.Terminating, c.Borrowed, c.Lent, c.Available
+				}
+			}
+			for _, c := range st.QueueChanges {
+				if c.Queue >= 0 && c.Queue < len(qs) {
+					q := &qs[c.Queue]
+					q.pendingLen, q.parkedLen = editLen(c.Pending, q.pendingLen), editLen(c.Parked, q.parkedLen)
+					q.PendingCount, q.ParkedCount = countOr(c.PendingCount, q.pendingLen), countOr(c.ParkedCount, q.parkedLen)
+				}
+			}
+		}
 		if st.IsFull() || i == 0 {
 			old := rowLogs
 			rowLogs = make([]*changes[rowValues], len(usage))
@@ -284,6 +309,51 @@ func (m *Model) collect() (map[rowKey][]change[rowValues], map[string][]change[i
 		outQueues[k] = c.log
 	}
 	return outRows, outQueues
+}
+
+// queueCounts is what collect keeps of a ClusterQueue's queue: the
+// lengths of its pending and parked lists of names and its counts, as
+// trace.Replay would give them (a count in a change, else the list's
+// length).
+type queueCounts struct {
+	ClusterQueue              string
+	pendingLen, parkedLen     int
+	PendingCount, ParkedCount int
+}
+
+// countOr is trace's countOf: n, or the list's length when n is 0.
+func countOr(n, length int) int {
+	if n == 0 {
+		return length
+	}
+	return n
+}
+
+// editLen is the length of the list e turns a list of n names into
+// (trace.ListEdit.Apply's result), n itself when e is nil or does not
+// fit such a list, as Apply refuses it then and trace.Replay keeps the
+// old list: the deleted indexes increasing and below n, each insert at
+// an increasing index that the kept names and earlier inserts reach.
+func editLen(e *trace.ListEdit, n int) int {
+	if e == nil {
+		return n
+	}
+	prev := -1
+	for _, d := range e.Del {
+		if d <= prev || d >= n {
+			return n
+		}
+		prev = d
+	}
+	kept := n - len(e.Del)
+	prev = -1
+	for k, ins := range e.Ins {
+		if ins.At <= prev || ins.At > kept+k {
+			return n
+		}
+		prev = ins.At
+	}
+	return kept + len(e.Ins)
 }
 
 // usageCharts makes one chart per node and resource, in the forest's
@@ -493,20 +563,31 @@ func workloadTimeline(tr *trace.Trace) WorkloadTimeline {
 		created  int64 // -1: before the run or never
 		open     open
 		admitted bool // admitted at least once
+		index    int  // its lane's index, -1 without spans
 	}
-	byName := map[string]*wl{}
-	var order []*wl
+	// The workloads in order of appearance, found by name through byName
+	// (an index into ws, which a pointer to its element would not survive
+	// growing). A *wl from get or find is used before the next get.
+	ws := make([]wl, 0, len(tr.Workloads))
+	byName := make(map[string]int, len(tr.Workloads))
 	get := func(name, cq string) *wl {
-		w := byName[name]
-		if w == nil {
-			w = &wl{lane: Lane{Workload: name, ClusterQueue: cq}, created: -1}
-			byName[name] = w
-			order = append(order, w)
+		i, ok := byName[name]
+		if !ok {
+			i = len(ws)
+			ws = append(ws, wl{lane: Lane{Workload: name, ClusterQueue: cq}, created: -1})
+			byName[name] = i
 		}
+		w := &ws[i]
 		if cq != "" {
 			w.lane.ClusterQueue = cq
 		}
 		return w
+	}
+	find := func(name string) *wl {
+		if i, ok := byName[name]; ok {
+			return &ws[i]
+		}
+		return nil
 	}
 	closeSpan := func(w *wl, ms int64, step int) {
 		if w.open.kind == "" {
@@ -557,7 +638,7 @@ func workloadTimeline(tr *trace.Trace) WorkloadTimeline {
 				}
 				closeSpan(w, st.TimeMs, i)
 			case trace.EventFinish, trace.EventDelete:
-				if w := byName[e.Workload]; w != nil {
+				if w := find(e.Workload); w != nil {
 					closeSpan(w, st.TimeMs, i)
 				}
 			}
@@ -576,38 +657,53 @@ func workloadTimeline(tr *trace.Trace) WorkloadTimeline {
 	if len(tr.Steps) > 0 {
 		end = max(end, tr.Steps[last].TimeMs)
 	}
-	for _, w := range order {
-		closeSpan(w, end, last)
+	for i := range ws {
+		closeSpan(&ws[i], end, last)
 	}
 	// Priorities and queues of workloads never admitted come from the
 	// final states.
 	for _, f := range tr.Workloads {
-		if w := byName[f.Workload]; w != nil {
+		if w := find(f.Workload); w != nil {
 			w.lane.Priority = f.Priority
 			if f.ClusterQueue != "" {
 				w.lane.ClusterQueue = f.ClusterQueue
 			}
 		}
 	}
-	slices.SortFunc(order, func(a, b *wl) int {
+	order := make([]int, len(ws))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(i, j int) int {
+		a, b := &ws[i], &ws[j]
 		return cmp.Or(strings.Compare(a.lane.ClusterQueue, b.lane.ClusterQueue), cmp.Compare(a.created, b.created),
 			strings.Compare(a.lane.Workload, b.lane.Workload))
 	})
 	var t WorkloadTimeline
-	lane := map[string]int{}
-	for _, w := range order {
+	for _, i := range order {
+		w := &ws[i]
+		w.index = -1
 		if len(w.lane.Spans) == 0 {
 			continue
 		}
-		lane[w.lane.Workload] = len(t.Lanes)
+		if t.Lanes == nil {
+			t.Lanes = make([]Lane, 0, len(ws))
+		}
+		w.index = len(t.Lanes)
 		t.Lanes = append(t.Lanes, w.lane)
 	}
+	lane := func(name string) (int, bool) {
+		if w := find(name); w != nil && w.index >= 0 {
+			return w.index, true
+		}
+		return 0, false
+	}
 	for _, e := range evictions {
-		v, ok := lane[e.victim]
+		v, ok := lane(e.victim)
 		if !ok {
 			continue
 		}
-		p, ok := lane[e.preemptor]
+		p, ok := lane(e.preemptor)
 		if !ok {
 			p = -1
 		}

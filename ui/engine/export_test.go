@@ -1,0 +1,4 @@
+package engine
+
+// AppendOverviewJSON is appendOverviewJSON, for TestOverviewJSON.
+var AppendOverviewJSON = appendOverviewJSON

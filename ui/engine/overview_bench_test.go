@@ -1,0 +1,100 @@
+package engine_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/kueueplay/kueueplay/core/trace"
+	"github.com/kueueplay/kueueplay/internal/scalability"
+	"github.com/kueueplay/kueueplay/ui/engine"
+	"github.com/kueueplay/kueueplay/ui/view"
+)
+
+// BenchmarkOverview is the worker's Overview build (Session.Overview:
+// the series computed, the panel laid out, the series encoded and the
+// columns filled) for Kueue's scalability test at 15,000 workloads, the
+// gallery's largest example. The run itself is outside the timer.
+//
+//	go test ./ui/engine -run '^$' -bench Overview -benchmem -count 4
+func BenchmarkOverview(b *testing.B) {
+	s, _ := scalabilitySession(b)
+	b.ResetTimer()
+	var size int
+	for b.Loop() {
+		_, series, _, err := s.Overview()
+		if err != nil {
+			b.Fatal(err)
+		}
+		size = len(series)
+	}
+	b.ReportMetric(float64(size), "series-bytes")
+}
+
+// BenchmarkOverviewEncode is the series' encoding alone, for the same
+// Overview: encoding/json (what the worker used before) and by hand.
+func BenchmarkOverviewEncode(b *testing.B) {
+	_, tr := scalabilitySession(b)
+	o := view.New(tr).Overview()
+	b.Run("encoding-json", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := json.Marshal(stripped(*o)); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("by-hand", func(b *testing.B) {
+		for b.Loop() {
+			engine.AppendOverviewJSON(nil, o)
+		}
+	})
+}
+
+// scalabilitySession is a Session holding the run, and the run, of Kueue's scalability
+// test at 15,000 workloads.
+func scalabilitySession(b *testing.B) (*engine.Session, *trace.Trace) {
+	b.Helper()
+	var in bytes.Buffer
+	if _, err := scalability.Write(&in, scalability.Baseline, 100*time.Millisecond); err != nil {
+		b.Fatal(err)
+	}
+	sc, d := engine.Decode("scalability-kueue.yaml", in.Bytes())
+	if !d.OK {
+		b.Fatal(d.Diagnostics, d.Error)
+	}
+	tr, _, err := engine.Simulate(sc, view.Variant{}, 0, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return engine.NewSession([]*trace.Trace{tr}, nil), tr
+}
+
+// BenchmarkStep is the worker's part of one step of the e2e budget's
+// scenario (the example with the most steps, docs-run-deployment.yaml,
+// 104 steps): Session.Step laying out every panel of each step in turn.
+//
+//	go test ./ui/engine -run '^$' -bench 'Step$' -benchmem
+func BenchmarkStep(b *testing.B) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "scenarios", "docs-run-deployment.yaml"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	sc, d := engine.Decode("docs-run-deployment.yaml", data)
+	if !d.OK {
+		b.Fatal(d.Diagnostics, d.Error)
+	}
+	tr, _, err := engine.Simulate(sc, view.Variant{}, 0, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	s := engine.NewSession([]*trace.Trace{tr}, nil)
+	n := len(tr.Steps)
+	i := 0
+	for b.Loop() {
+		s.Step(0, i%n)
+		i++
+	}
+}
