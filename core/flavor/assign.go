@@ -217,6 +217,9 @@ type PodSetAssignment struct {
 	Reasons []Reason
 	Err     string
 	Groups  []trace.GroupAttempt
+	// joined is Message's text for several reasons, once written: the
+	// engine asks for it twice (the entry's message and its decision).
+	joined string
 }
 
 // Flavor returns the flavor assigned to res, or nil.
@@ -268,12 +271,16 @@ func (p *PodSetAssignment) Message(w *Words) string {
 	if len(p.Reasons) == 1 {
 		return w.reason(&p.Reasons[0])
 	}
+	if p.joined != "" {
+		return p.joined
+	}
 	r := make([]string, len(p.Reasons))
 	for i := range p.Reasons {
 		r[i] = w.reason(&p.Reasons[i])
 	}
 	slices.Sort(r)
-	return strings.Join(r, ", ")
+	p.joined = strings.Join(r, ", ")
+	return p.joined
 }
 
 // Mode is the assignment's representative mode, the worst of its pod sets
