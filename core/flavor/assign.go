@@ -378,7 +378,7 @@ func Assign(in Input) Assignment {
 			Name:     ps.Name,
 			Count:    ps.Count,
 			Requests: requests,
-			Groups:   make([]trace.GroupAttempt, 0, len(in.ClusterQueue.ResourceGroups)),
+			Groups:   in.Words.groupAttempts(len(in.ClusterQueue.ResourceGroups)),
 		}
 		var st status
 		failed := false
@@ -615,7 +615,7 @@ func (in *Input) findFlavor(psIdx int, ps *core.PodSet, requests []Request, res 
 	}
 	ga.StartIndex = start
 	if n := len(g.Flavors) - start; n > 0 {
-		ga.Attempts = make([]trace.FlavorAttempt, 0, n)
+		ga.Attempts = in.Words.flavorAttempts(n)
 	}
 	ga.BorrowingFirst = ord == borrowingFirst
 	switch {

@@ -360,7 +360,7 @@ func (s *State) assign(e *entry, c *cycleCtx) {
 	e.last = a.LastState
 	e.decision.Mode = a.Mode().String()
 	e.decision.Borrowing = a.Borrowing
-	e.decision.PodSets = nil
+	e.decision.PodSets = s.wordsFor().PodSetDecisions(len(a.PodSets))
 	for i := range a.PodSets {
 		e.decision.PodSets = append(e.decision.PodSets, s.podSetDecision(&a.PodSets[i]))
 	}
