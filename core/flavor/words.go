@@ -26,9 +26,11 @@ type Words struct {
 	requests  map[amountKey][]trace.Quantity
 	// Slabs the search's trace lists are carved from (the trace keeps
 	// them): a few allocations per many lists instead of one each.
-	groups    []trace.GroupAttempt
-	attempts  []trace.FlavorAttempt
-	decisions []trace.PodSetDecision
+	groups      []trace.GroupAttempt
+	attempts    []trace.FlavorAttempt
+	decisions   []trace.PodSetDecision
+	reasonLists []Reason
+	reserved    []trace.Quantity
 }
 
 // slabLen is how many values a slab holds (more when one list needs
@@ -61,6 +63,18 @@ func (w *Words) PodSetDecisions(n int) []trace.PodSetDecision {
 		return make([]trace.PodSetDecision, 0, n)
 	}
 	return take(&w.decisions, n)
+}
+
+// Quantities returns an empty list with room for n quantities, carved
+// from w's slab (made when w is nil).
+func (w *Words) Quantities(n int) []trace.Quantity {
+	if n == 0 {
+		return nil
+	}
+	if w == nil {
+		return make([]trace.Quantity, 0, n)
+	}
+	return take(&w.reserved, n)
 }
 
 // groupAttempts is PodSetDecisions for a pod set's group attempts.
@@ -108,7 +122,13 @@ func (w *Words) entry(r Reason) *reasonEntry {
 
 // appendReason is append(rs, r), sharing the list when rs is empty.
 func (w *Words) appendReason(rs []Reason, r Reason) []Reason {
-	if len(rs) > 0 || w == nil {
+	if w == nil {
+		return append(rs, r)
+	}
+	if len(rs) > 0 {
+		if len(rs) == cap(rs) { // full (a shared list is): move to a slab
+			rs = append(take(&w.reasonLists, 2*len(rs)), rs...)
+		}
 		return append(rs, r)
 	}
 	e := w.entry(r)

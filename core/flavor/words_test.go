@@ -4,6 +4,9 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/kueueplay/kueueplay/core"
+	"github.com/kueueplay/kueueplay/core/trace"
 )
 
 // TestTake checks that lists carved from one slab never reach each
@@ -39,6 +42,35 @@ func TestTake(t *testing.T) {
 			want[tc.over] = append(want[tc.over], -1, -2)
 			if d := cmp.Diff(want, lists); d != "" {
 				t.Errorf("carved lists (-want +got):\n%s", d)
+			}
+		})
+	}
+}
+
+// TestAppendReason checks that lists grown from a shared one-reason
+// list (moved to a slab) leave it and each other as they were.
+func TestAppendReason(t *testing.T) {
+	reason := func(f string, amount int64) Reason {
+		return Reason{Flavor: core.FlavorName(f), Reason: trace.Reason{Code: trace.ReasonInsufficientQuota, Resource: "cpu", Amount: core.Amount(amount)}}
+	}
+	a, b, c, d := reason("a", 1), reason("b", 2), reason("c", 3), reason("d", 4)
+	for _, tc := range []struct {
+		name  string
+		words *Words
+	}{
+		{"remembered words", &Words{}},
+		{"no words", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w := tc.words
+			ab := w.appendReason(w.appendReason(nil, a), b)
+			ac := w.appendReason(w.appendReason(nil, a), c)
+			acd := w.appendReason(ac, d)
+			abc := w.appendReason(ab, c)
+			got := [][]Reason{w.appendReason(nil, a), ab, ac, acd, abc}
+			want := [][]Reason{{a}, {a, b}, {a, c}, {a, c, d}, {a, b, c}}
+			if d := cmp.Diff(want, got); d != "" {
+				t.Errorf("reason lists (-want +got):\n%s", d)
 			}
 		})
 	}
