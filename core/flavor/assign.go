@@ -217,6 +217,9 @@ type PodSetAssignment struct {
 	Reasons []Reason
 	Err     string
 	Groups  []trace.GroupAttempt
+	// joined is Message's text for several reasons, once written: the
+	// engine asks for it twice (the entry's message and its decision).
+	joined string
 }
 
 // Flavor returns the flavor assigned to res, or nil.
@@ -268,12 +271,16 @@ func (p *PodSetAssignment) Message(w *Words) string {
 	if len(p.Reasons) == 1 {
 		return w.reason(&p.Reasons[0])
 	}
+	if p.joined != "" {
+		return p.joined
+	}
 	r := make([]string, len(p.Reasons))
 	for i := range p.Reasons {
 		r[i] = w.reason(&p.Reasons[i])
 	}
 	slices.Sort(r)
-	return strings.Join(r, ", ")
+	p.joined = strings.Join(r, ", ")
+	return p.joined
 }
 
 // Mode is the assignment's representative mode, the worst of its pod sets
@@ -371,7 +378,7 @@ func Assign(in Input) Assignment {
 			Name:     ps.Name,
 			Count:    ps.Count,
 			Requests: requests,
-			Groups:   make([]trace.GroupAttempt, 0, len(in.ClusterQueue.ResourceGroups)),
+			Groups:   in.Words.groupAttempts(len(in.ClusterQueue.ResourceGroups)),
 		}
 		var st status
 		failed := false
@@ -608,7 +615,7 @@ func (in *Input) findFlavor(psIdx int, ps *core.PodSet, requests []Request, res 
 	}
 	ga.StartIndex = start
 	if n := len(g.Flavors) - start; n > 0 {
-		ga.Attempts = make([]trace.FlavorAttempt, 0, n)
+		ga.Attempts = in.Words.flavorAttempts(n)
 	}
 	ga.BorrowingFirst = ord == borrowingFirst
 	switch {

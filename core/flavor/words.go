@@ -24,6 +24,73 @@ type Words struct {
 	resources map[core.ResourceName][]string
 	parts     map[[2]string]string
 	requests  map[amountKey][]trace.Quantity
+	// Slabs the search's trace lists are carved from (the trace keeps
+	// them): a few allocations per many lists instead of one each.
+	groups      []trace.GroupAttempt
+	attempts    []trace.FlavorAttempt
+	decisions   []trace.PodSetDecision
+	reasonLists []Reason
+	reserved    []trace.Quantity
+}
+
+// slabLen is how many values a slab holds (more when one list needs
+// more): a few KB, so that a small run does not pay for a large slab.
+const slabLen = 64
+
+// take returns an empty list with room for n values, carved from *slab:
+// appending up to n stays in its space, appending more copies it, so it
+// never reaches its neighbour. What is carved is not handed out again:
+// the slab only moves forward.
+func take[T any](slab *[]T, n int) []T {
+	if n == 0 {
+		return []T{} // empty, not nil: a list the JSON writes as []
+	}
+	if len(*slab) < n {
+		*slab = make([]T, max(slabLen, n))
+	}
+	out := (*slab)[:0:n]
+	*slab = (*slab)[n:]
+	return out
+}
+
+// PodSetDecisions returns an empty list with room for n pod set
+// decisions, carved from w's slab (made when w is nil).
+func (w *Words) PodSetDecisions(n int) []trace.PodSetDecision {
+	if n == 0 {
+		return nil
+	}
+	if w == nil {
+		return make([]trace.PodSetDecision, 0, n)
+	}
+	return take(&w.decisions, n)
+}
+
+// Quantities returns an empty list with room for n quantities, carved
+// from w's slab (made when w is nil).
+func (w *Words) Quantities(n int) []trace.Quantity {
+	if n == 0 {
+		return nil
+	}
+	if w == nil {
+		return make([]trace.Quantity, 0, n)
+	}
+	return take(&w.reserved, n)
+}
+
+// groupAttempts is PodSetDecisions for a pod set's group attempts.
+func (w *Words) groupAttempts(n int) []trace.GroupAttempt {
+	if w == nil {
+		return make([]trace.GroupAttempt, 0, n)
+	}
+	return take(&w.groups, n)
+}
+
+// flavorAttempts is PodSetDecisions for a group's flavor attempts.
+func (w *Words) flavorAttempts(n int) []trace.FlavorAttempt {
+	if w == nil {
+		return make([]trace.FlavorAttempt, 0, n)
+	}
+	return take(&w.attempts, n)
 }
 
 // reasonEntry is what Words remembers of one reason: its words and the
@@ -55,7 +122,13 @@ func (w *Words) entry(r Reason) *reasonEntry {
 
 // appendReason is append(rs, r), sharing the list when rs is empty.
 func (w *Words) appendReason(rs []Reason, r Reason) []Reason {
-	if len(rs) > 0 || w == nil {
+	if w == nil {
+		return append(rs, r)
+	}
+	if len(rs) > 0 {
+		if len(rs) == cap(rs) { // full (a shared list is): move to a slab
+			rs = append(take(&w.reasonLists, 2*len(rs)), rs...)
+		}
 		return append(rs, r)
 	}
 	e := w.entry(r)

@@ -360,7 +360,7 @@ func (s *State) assign(e *entry, c *cycleCtx) {
 	e.last = a.LastState
 	e.decision.Mode = a.Mode().String()
 	e.decision.Borrowing = a.Borrowing
-	e.decision.PodSets = nil
+	e.decision.PodSets = s.wordsFor().PodSetDecisions(len(a.PodSets))
 	for i := range a.PodSets {
 		e.decision.PodSets = append(e.decision.PodSets, s.podSetDecision(&a.PodSets[i]))
 	}
@@ -609,10 +609,10 @@ func (s *State) recompute(e *entry, c *cycleCtx, overlap []string) {
 // amount depends only on its own usage, so adding them one by one gives
 // what computing them all first would.
 func (s *State) reserve(e *entry, q *ClusterQueue, snap *quota.Tree) []trace.Quantity {
-	var out []trace.Quantity
 	node := snap.Nodes[q.Node]
 	var buf [4]flavor.FRAmount
 	usage := append(buf[:0], e.assignment.Usage...)
+	out := s.wordsFor().Quantities(len(usage))
 	flavor.SortUsage(usage)
 	for _, fu := range usage {
 		fr, u := fu.FR, fu.Amount

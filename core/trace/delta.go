@@ -97,9 +97,57 @@ func (e *ListEdit) Apply(old []string) ([]string, bool) {
 
 // differ computes list edits (diff), keeping its scratch space from one
 // list to the next (a Compactor diffs four lists per queue per step).
+// The edits it returns are carved from slabs (a trace keeps them all):
+// a few allocations per many edits instead of up to three per edit.
 type differ struct {
 	at, prev, tails, keep []int
 	kept                  []bool
+	del                   []int    // the deletions of the edit being built
+	ins                   []Insert // its insertions
+	slabs                 slabs
+}
+
+// slabs hold the not yet used space that edits and changes are carved
+// from. What is carved is never written again, so carving only moves
+// forward; a new slab is made when one runs out, and the old one lives
+// as long as what was carved from it.
+type slabs struct {
+	edits   []ListEdit
+	ints    []int
+	inserts []Insert
+	queues  []QueueChange
+	usage   []UsageChange
+}
+
+// slabLen is how many values a slab holds (more when one carving needs
+// more): a few KB, so that a small trace does not pay for a large slab.
+const slabLen = 128
+
+// carve returns a copy of s taken from *slab (nil for an empty s), with
+// its capacity its length so that an append cannot reach its neighbour.
+func carve[T any](slab *[]T, s []T) []T {
+	if len(s) == 0 {
+		return nil
+	}
+	if len(*slab) < len(s) {
+		*slab = make([]T, max(slabLen, len(s)))
+	}
+	out := (*slab)[:len(s):len(s)]
+	copy(out, s)
+	*slab = (*slab)[len(s):]
+	return out
+}
+
+// edit returns the edit made of d.del and d.ins, carved from the slabs.
+func (d *differ) edit() *ListEdit {
+	if len(d.slabs.edits) == 0 {
+		d.slabs.edits = make([]ListEdit, slabLen)
+	}
+	e := &d.slabs.edits[0]
+	d.slabs.edits = d.slabs.edits[1:]
+	e.Del = carve(&d.slabs.ints, d.del)
+	e.Ins = carve(&d.slabs.inserts, d.ins)
+	return e
 }
 
 // grow returns b resized to n, reusing its array when it is large enough.
@@ -115,13 +163,6 @@ func grow[T any](b []T, n int) []T {
 // run of names that appear in both lists in the same order (a longest
 // increasing subsequence of their old indexes), so that a list that
 // lost its head and gained a tail costs two entries, not fifty.
-// shiftEdit is a ListEdit with room for a shift's deletions.
-type shiftEdit struct {
-	_   [0]func() // not comparable: no equality code for it
-	e   ListEdit
-	del [2]int
-}
-
 func (d *differ) diff(old, new []string) *ListEdit {
 	if len(old) == len(new) && (len(old) == 0 || &old[0] == &new[0]) {
 		return nil // the same list, reported again
@@ -133,17 +174,14 @@ func (d *differ) diff(old, new []string) *ListEdit {
 	// the search below finds, without the search.
 	for k := 1; k <= 2 && 2*k < len(old); k++ {
 		if rest := old[k:]; len(new) >= len(rest) && slices.Equal(rest, new[:len(rest)]) {
-			// One allocation for the edit and its deletions.
-			b := &shiftEdit{}
-			e := &b.e
-			e.Del = b.del[:k:k]
+			d.del, d.ins = d.del[:0], d.ins[:0]
 			for i := range k {
-				e.Del[i] = i
+				d.del = append(d.del, i)
 			}
 			for j := len(rest); j < len(new); j++ {
-				e.Ins = append(e.Ins, Insert{At: j, Name: new[j]})
+				d.ins = append(d.ins, Insert{At: j, Name: new[j]})
 			}
-			return e
+			return d.edit()
 		}
 	}
 	// A common prefix and suffix belong to a longest common subsequence:
@@ -161,15 +199,15 @@ func (d *differ) diff(old, new []string) *ListEdit {
 		suf++
 	}
 	om, nm := old[pre:len(old)-suf], new[pre:len(new)-suf]
-	e := &ListEdit{}
+	d.del, d.ins = d.del[:0], d.ins[:0]
 	if len(om) == 0 || len(nm) == 0 {
 		for i := range om {
-			e.Del = append(e.Del, pre+i)
+			d.del = append(d.del, pre+i)
 		}
 		for j, n := range nm {
-			e.Ins = append(e.Ins, Insert{At: pre + j, Name: n})
+			d.ins = append(d.ins, Insert{At: pre + j, Name: n})
 		}
-		return e
+		return d.edit()
 	}
 	// at[j] is the index in om of nm[j], or -1.
 	at := grow(d.at, len(nm))
@@ -214,7 +252,7 @@ func (d *differ) diff(old, new []string) *ListEdit {
 	}
 	for i := range om {
 		if !kept[i] {
-			e.Del = append(e.Del, pre+i)
+			d.del = append(d.del, pre+i)
 		}
 	}
 	k := 0
@@ -223,9 +261,9 @@ func (d *differ) diff(old, new []string) *ListEdit {
 			k++
 			continue
 		}
-		e.Ins = append(e.Ins, Insert{At: pre + j, Name: n})
+		d.ins = append(d.ins, Insert{At: pre + j, Name: n})
 	}
-	return e
+	return d.edit()
 }
 
 // lis returns the positions j (increasing) of a longest strictly
@@ -266,6 +304,8 @@ func (d *differ) lis(a []int) []int {
 // Trace keeps. Give it every step in order.
 type Compactor struct {
 	differ  differ
+	uc      []UsageChange // a step's changes, before they are carved
+	qc      []QueueChange
 	usage   []UsageRow
 	queues  []QueueState
 	since   int
@@ -285,14 +325,14 @@ func (c *Compactor) Compact(st Step) Step {
 		return st
 	}
 	c.since++
-	var uc []UsageChange
+	uc := c.uc[:0]
 	for i := range st.Usage {
 		r, p := &st.Usage[i], &prevU[i]
 		if r.Used != p.Used || r.Terminating != p.Terminating || r.Borrowed != p.Borrowed || r.Lent != p.Lent || r.Available != p.Available {
 			uc = append(uc, UsageChange{Row: i, Used: r.Used, Terminating: r.Terminating, Borrowed: r.Borrowed, Lent: r.Lent, Available: r.Available})
 		}
 	}
-	var qc []QueueChange
+	qc := c.qc[:0]
 	for i := range st.Queues {
 		q, p := &st.Queues[i], &prevQ[i]
 		ch := QueueChange{Queue: i, PendingCount: countBeyond(q.PendingCount, q.Pending), ParkedCount: countBeyond(q.ParkedCount, q.Parked),
@@ -303,7 +343,9 @@ func (c *Compactor) Compact(st Step) Step {
 			qc = append(qc, ch)
 		}
 	}
-	st.Usage, st.Queues, st.UsageChanges, st.QueueChanges = nil, nil, uc, qc
+	c.uc, c.qc = uc, qc
+	st.Usage, st.Queues = nil, nil
+	st.UsageChanges, st.QueueChanges = carve(&c.differ.slabs.usage, uc), carve(&c.differ.slabs.queues, qc)
 	return st
 }
 

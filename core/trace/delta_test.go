@@ -104,8 +104,14 @@ func FuzzListEdit(f *testing.F) {
 		if got := d.diff(old, new); !reflect.DeepEqual(got, e) {
 			t.Fatalf("a reused differ: %+v, want %+v", got, e)
 		}
+		first := d.diff(old, new)
 		if got, want := d.diff(new, old), diffList(new, old); !reflect.DeepEqual(got, want) {
 			t.Fatalf("a reused differ, back: %+v, want %+v", got, want)
+		}
+		// Edits are carved from shared slabs: a later edit leaves an
+		// earlier one as it was.
+		if !reflect.DeepEqual(first, e) {
+			t.Fatalf("an edit after the next diff: %+v, want %+v", first, e)
 		}
 	})
 }
