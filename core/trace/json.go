@@ -436,6 +436,11 @@ const hexDigits = "0123456789abcdef"
 const safeASCII = "0000000000000000000000000000000011011101111111111111111111110101" +
 	"1111111111111111111111111111011111111111111111111111111111111111"
 
+// AppendJSONString appends s as a JSON string exactly as encoding/json
+// writes it with HTML escaping; the page's Overview encoder (ui/engine)
+// writes its strings with it.
+func AppendJSONString(b []byte, s string) []byte { return appendString(b, s) }
+
 // appendString appends s as a JSON string exactly as encoding/json writes
 // it with HTML escaping (its appendString): <, > and & as \u003c..., the
 // line and paragraph separators escaped, invalid UTF-8 as \ufffd.

@@ -2,8 +2,8 @@ package engine
 
 import (
 	"strconv"
-	"unicode/utf8"
 
+	"github.com/kueueplay/kueueplay/core/trace"
 	"github.com/kueueplay/kueueplay/ui/view"
 )
 
@@ -97,7 +97,7 @@ func (w *jsonw) raw(s string) { w.b = append(w.b, s...) }
 //go:noinline
 func (w *jsonw) int(v int64) { w.b = strconv.AppendInt(w.b, v, 10) }
 
-func (w *jsonw) str(s string) { w.b = appendJSONString(w.b, s) }
+func (w *jsonw) str(s string) { w.b = trace.AppendJSONString(w.b, s) }
 
 // sep starts element i of an array: open before the first, a comma
 // before the others.
@@ -184,67 +184,4 @@ func (w *jsonw) chart(c *view.Chart) {
 		w.raw("}")
 	}
 	w.end(len(c.Series), "[]", "]")
-}
-
-const hexDigits = "0123456789abcdef"
-
-// safeASCII[c] is '1' for the ASCII bytes a JSON string holds as they are
-// (encoding/json's htmlSafeSet): not control characters, '"', '\\', '<',
-// '>' or '&'.
-const safeASCII = "0000000000000000000000000000000011011101111111111111111111110101" +
-	"1111111111111111111111111111011111111111111111111111111111111111"
-
-// appendJSONString appends s as a JSON string exactly as encoding/json
-// writes it (its appendString with HTML escaping): <, > and & as
-// \u003c..., the line and paragraph separators escaped, invalid UTF-8 as
-// \ufffd. The same as core/trace's appendString, which is unexported.
-func appendJSONString(b []byte, s string) []byte {
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		if c := s[i]; c < utf8.RuneSelf {
-			if safeASCII[c] == '1' {
-				i++
-				continue
-			}
-			b = append(b, s[start:i]...)
-			switch c {
-			case '\\', '"':
-				b = append(b, '\\', c)
-			case '\b':
-				b = append(b, '\\', 'b')
-			case '\f':
-				b = append(b, '\\', 'f')
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
-			i += size
-			start = i
-			continue
-		}
-		if r == '\u2028' || r == '\u2029' {
-			b = append(b, s[start:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
 }
