@@ -95,6 +95,32 @@ func (e *ListEdit) Apply(old []string) ([]string, bool) {
 	return append(out, kept[k:]...), true
 }
 
+// Len is the length of the list e turns a list of n names into (Apply's
+// result's), without building it: n itself when e is nil or does not fit
+// such a list, as Apply refuses it then and Replay keeps the old list: the deleted indexes increasing and below n, each insert at
+// an increasing index that the kept names and earlier inserts reach.
+func (e *ListEdit) Len(n int) int {
+	if e == nil {
+		return n
+	}
+	prev := -1
+	for _, d := range e.Del {
+		if d <= prev || d >= n {
+			return n
+		}
+		prev = d
+	}
+	kept := n - len(e.Del)
+	prev = -1
+	for k, ins := range e.Ins {
+		if ins.At <= prev || ins.At > kept+k {
+			return n
+		}
+		prev = ins.At
+	}
+	return kept + len(e.Ins)
+}
+
 // differ computes list edits (diff), keeping its scratch space from one
 // list to the next (a Compactor diffs four lists per queue per step).
 // The edits it returns are carved from slabs (a trace keeps them all):

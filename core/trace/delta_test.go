@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"strconv"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -181,6 +182,56 @@ func TestQueueChangeCounts(t *testing.T) {
 			_, got := tr.StateAt(1)
 			if d := cmp.Diff([]QueueState{tc.now}, got, cmpopts.EquateEmpty()); d != "" {
 				t.Errorf("replayed queues (-want +got):\n%s", d)
+			}
+		})
+	}
+}
+
+// TestListEditLen: Len is the length of Apply's result, or the old
+// length when Apply refuses the edit (as Replay keeps the old list then).
+func TestListEditLen(t *testing.T) {
+	ins := func(at ...int) []Insert {
+		var out []Insert
+		for _, a := range at {
+			out = append(out, Insert{At: a, Name: "x" + strconv.Itoa(a)})
+		}
+		return out
+	}
+	tests := []struct {
+		name string
+		n    int
+		edit *ListEdit
+	}{
+		{name: "no edit", n: 3},
+		{name: "empty edit", n: 3, edit: &ListEdit{}},
+		{name: "delete and insert", n: 4, edit: &ListEdit{Del: []int{0, 2}, Ins: ins(0, 1, 4)}},
+		{name: "insert past the end", n: 2, edit: &ListEdit{Ins: ins(3)}},
+		{name: "insert at the end", n: 2, edit: &ListEdit{Ins: ins(2)}},
+		{name: "inserts at the end in a row", n: 2, edit: &ListEdit{Ins: ins(2, 3, 4)}},
+		{name: "insert too far after a delete", n: 2, edit: &ListEdit{Del: []int{1}, Ins: ins(2)}},
+		{name: "inserts not increasing", n: 3, edit: &ListEdit{Ins: ins(1, 1)}},
+		{name: "insert at a negative index", n: 3, edit: &ListEdit{Ins: ins(-1)}},
+		{name: "delete out of range", n: 2, edit: &ListEdit{Del: []int{2}}},
+		{name: "delete negative", n: 2, edit: &ListEdit{Del: []int{-1}}},
+		{name: "deletes not increasing", n: 3, edit: &ListEdit{Del: []int{1, 0}}},
+		{name: "delete twice", n: 3, edit: &ListEdit{Del: []int{1, 1}}},
+		{name: "delete all, insert into empty", n: 2, edit: &ListEdit{Del: []int{0, 1}, Ins: ins(0, 1)}},
+		{name: "into an empty list", n: 0, edit: &ListEdit{Ins: ins(0)}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			old := make([]string, tt.n)
+			for i := range old {
+				old[i] = "w" + strconv.Itoa(i)
+			}
+			want := tt.n
+			if tt.edit != nil {
+				if out, ok := tt.edit.Apply(old); ok {
+					want = len(out)
+				}
+			}
+			if got := tt.edit.Len(tt.n); got != want {
+				t.Errorf("Len = %d, want %d (Apply's)", got, want)
 			}
 		})
 	}

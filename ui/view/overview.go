@@ -222,7 +222,7 @@ func (m *Model) collect() (map[rowKey][]change[rowValues], map[string][]change[i
 	// The rows and the queues' counts after each step, replayed here
 	// rather than by trace.Replay, which rebuilds every changed queue's
 	// lists of names (half of what the Overview allocated at 15,000
-	// workloads): a count needs only the lists' lengths (editLen).
+	// workloads): a count needs only the lists' lengths (trace.ListEdit.Len).
 	var usage []trace.UsageRow
 	var qs []queueCounts
 	for i := range tr.Steps {
@@ -244,7 +244,7 @@ func (m *Model) collect() (map[rowKey][]change[rowValues], map[string][]change[i
 			for _, c := range st.QueueChanges {
 				if c.Queue >= 0 && c.Queue < len(qs) {
 					q := &qs[c.Queue]
-					q.pendingLen, q.parkedLen = editLen(c.Pending, q.pendingLen), editLen(c.Parked, q.parkedLen)
+					q.pendingLen, q.parkedLen = c.Pending.Len(q.pendingLen), c.Parked.Len(q.parkedLen)
 					q.PendingCount, q.ParkedCount = countOr(c.PendingCount, q.pendingLen), countOr(c.ParkedCount, q.parkedLen)
 				}
 			}
@@ -327,33 +327,6 @@ func countOr(n, length int) int {
 		return length
 	}
 	return n
-}
-
-// editLen is the length of the list e turns a list of n names into
-// (trace.ListEdit.Apply's result), n itself when e is nil or does not
-// fit such a list, as Apply refuses it then and trace.Replay keeps the
-// old list: the deleted indexes increasing and below n, each insert at
-// an increasing index that the kept names and earlier inserts reach.
-func editLen(e *trace.ListEdit, n int) int {
-	if e == nil {
-		return n
-	}
-	prev := -1
-	for _, d := range e.Del {
-		if d <= prev || d >= n {
-			return n
-		}
-		prev = d
-	}
-	kept := n - len(e.Del)
-	prev = -1
-	for k, ins := range e.Ins {
-		if ins.At <= prev || ins.At > kept+k {
-			return n
-		}
-		prev = ins.At
-	}
-	return kept + len(e.Ins)
 }
 
 // usageCharts makes one chart per node and resource, in the forest's

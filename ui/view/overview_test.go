@@ -2,7 +2,6 @@ package view
 
 import (
 	"fmt"
-	"strconv"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -519,57 +518,6 @@ func TestOverviewEveryScenario(t *testing.T) {
 			}
 			if len(o.Timeline.Preemptions) != evicted {
 				t.Errorf("%d preemption marks for %d evictions by a preemptor", len(o.Timeline.Preemptions), evicted)
-			}
-		})
-	}
-}
-
-// TestEditLen: the length collect keeps for a list is the length of
-// trace.ListEdit.Apply's result, or the old length when Apply refuses
-// the edit (as trace.Replay keeps the old list then).
-func TestEditLen(t *testing.T) {
-	ins := func(at ...int) []trace.Insert {
-		var out []trace.Insert
-		for _, a := range at {
-			out = append(out, trace.Insert{At: a, Name: "x" + strconv.Itoa(a)})
-		}
-		return out
-	}
-	tests := []struct {
-		name string
-		n    int
-		edit *trace.ListEdit
-	}{
-		{name: "no edit", n: 3},
-		{name: "empty edit", n: 3, edit: &trace.ListEdit{}},
-		{name: "delete and insert", n: 4, edit: &trace.ListEdit{Del: []int{0, 2}, Ins: ins(0, 1, 4)}},
-		{name: "insert past the end", n: 2, edit: &trace.ListEdit{Ins: ins(3)}},
-		{name: "insert at the end", n: 2, edit: &trace.ListEdit{Ins: ins(2)}},
-		{name: "inserts at the end in a row", n: 2, edit: &trace.ListEdit{Ins: ins(2, 3, 4)}},
-		{name: "insert too far after a delete", n: 2, edit: &trace.ListEdit{Del: []int{1}, Ins: ins(2)}},
-		{name: "inserts not increasing", n: 3, edit: &trace.ListEdit{Ins: ins(1, 1)}},
-		{name: "insert at a negative index", n: 3, edit: &trace.ListEdit{Ins: ins(-1)}},
-		{name: "delete out of range", n: 2, edit: &trace.ListEdit{Del: []int{2}}},
-		{name: "delete negative", n: 2, edit: &trace.ListEdit{Del: []int{-1}}},
-		{name: "deletes not increasing", n: 3, edit: &trace.ListEdit{Del: []int{1, 0}}},
-		{name: "delete twice", n: 3, edit: &trace.ListEdit{Del: []int{1, 1}}},
-		{name: "delete all, insert into empty", n: 2, edit: &trace.ListEdit{Del: []int{0, 1}, Ins: ins(0, 1)}},
-		{name: "into an empty list", n: 0, edit: &trace.ListEdit{Ins: ins(0)}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			old := make([]string, tt.n)
-			for i := range old {
-				old[i] = "w" + strconv.Itoa(i)
-			}
-			want := tt.n
-			if tt.edit != nil {
-				if out, ok := tt.edit.Apply(old); ok {
-					want = len(out)
-				}
-			}
-			if got := editLen(tt.edit, tt.n); got != want {
-				t.Errorf("editLen = %d, want %d (Apply's)", got, want)
 			}
 		})
 	}
