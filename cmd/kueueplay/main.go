@@ -163,8 +163,13 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		wait()
 		err = jw.Close(tr)
 	case "summary":
+		// Summarized as the run goes, the trace never held.
+		z := trace.NewSummarizer()
+		var wait func()
+		opts.Sink, wait = overlapped(z.Step)
 		tr = sim.Run(sc, opts)
-		err = trace.FormatSummary(stdout, trace.Summarize(tr))
+		wait()
+		err = trace.FormatSummary(stdout, z.Summary(tr))
 	default:
 		f := trace.NewFormatter(stdout)
 		var wait func()

@@ -38,6 +38,7 @@ func TestRunWritesTheTrace(t *testing.T) {
 			}{
 				{"text", func(b *bytes.Buffer, tr *trace.Trace) error { return trace.Format(b, tr) }},
 				{"json", func(b *bytes.Buffer, tr *trace.Trace) error { return trace.WriteJSON(b, tr) }},
+				{"summary", func(b *bytes.Buffer, tr *trace.Trace) error { return trace.FormatSummary(b, trace.Summarize(tr)) }},
 			} {
 				var want, got, stderr bytes.Buffer
 				if err := c.write(&want, tr); err != nil {

@@ -73,83 +73,139 @@ type UsageSummary struct {
 
 // Summarize computes the Summary of tr. Times come from the steps'
 // TimeMs; usage is integrated step by step (a step's usage holds until the
-// next step's time, the last until EndMs).
+// next step's time, the last until EndMs). It is a Summarizer given every
+// step of tr.
 func Summarize(tr *Trace) Summary {
-	s := Summary{Scenario: tr.Scenario, End: tr.End, EndMs: tr.EndMs, Cycles: tr.Cycles, Workloads: len(tr.Workloads)}
-	type wlFacts struct {
-		created, admitted int64 // -1 when unknown
-		cq                string
-		priority          int32
-		evictions         int
-		finished          bool
+	z := NewSummarizer()
+	for i := range tr.Steps {
+		z.Step(tr, &tr.Steps[i])
 	}
-	facts := make(map[string]*wlFacts, len(tr.Workloads))
-	for _, w := range tr.Workloads {
-		facts[w.Workload] = &wlFacts{created: -1, admitted: -1, cq: w.ClusterQueue, priority: w.Priority, finished: w.Status == StatusFinished}
+	return z.Summary(tr)
+}
+
+// Summarizer computes a Summary from steps given one at a time, as a run
+// makes them (a sim.Options.Sink), so that a run summarized need not keep
+// its trace: it holds a few facts per workload and one accumulator per
+// ClusterQueue usage row.
+type Summarizer struct {
+	replay *Replay
+	facts  map[string]*wlFacts
+	usage  map[usageKey]*usageAcc
+	// rows caches the accumulator of the replay's usage row at the same
+	// index (nil for a Cohort's row); rows change only at a Full step.
+	rows      []*usageAcc
+	lastMs    int64
+	evictions int
+}
+
+type wlFacts struct {
+	created, admitted int64 // -1 when unknown
+	evictions         int
+}
+
+type usageKey struct{ cq, flavor, resource string }
+
+// usageAcc is one ClusterQueue usage row's figures so far: last is its
+// usage after the latest step, used the integral of usage over time
+// (units x ms) up to that step.
+type usageAcc struct {
+	sum  UsageSummary
+	last int64
+	used float64
+	seen bool // a row has carried it, so last holds
+}
+
+// NewSummarizer starts a Summary before a run's first step.
+func NewSummarizer() *Summarizer {
+	r := NewReplay(nil)
+	r.usageOnly = true // the summary reads no queue
+	return &Summarizer{replay: r, facts: map[string]*wlFacts{}, usage: map[usageKey]*usageAcc{}}
+}
+
+func (z *Summarizer) fact(name string) *wlFacts {
+	f := z.facts[name]
+	if f == nil {
+		f = &wlFacts{created: -1, admitted: -1}
+		z.facts[name] = f
 	}
-	type usageKey struct{ cq, flavor, resource string }
-	usage := map[usageKey]*UsageSummary{}
-	used := map[usageKey]float64{} // integral, units x ms
-	last := map[usageKey]int64{}
-	lastMs := int64(0)
-	replay := NewReplay(tr)
-	replay.usageOnly = true // the summary reads no queue
-	for replay.Next() {
-		st := &tr.Steps[replay.Index()]
-		if dt := st.TimeMs - lastMs; dt > 0 {
-			for k, u := range last {
-				used[k] += float64(u) * float64(dt)
+	return f
+}
+
+// Step takes the run's next step (the signature of sim.Options.Sink).
+func (z *Summarizer) Step(_ *Trace, st *Step) {
+	z.replay.Push(st)
+	z.advance(st.TimeMs)
+	for _, e := range st.Events {
+		switch e.Kind {
+		case EventArrival:
+			if f := z.fact(e.Workload); st.Kind != StepInitial && f.created < 0 {
+				f.created = st.TimeMs
 			}
+		case EventEvict:
+			z.fact(e.Workload).evictions++
+			z.evictions++
 		}
-		lastMs = st.TimeMs
-		for _, e := range st.Events {
-			f := facts[e.Workload]
-			if f == nil {
-				continue
-			}
-			switch e.Kind {
-			case EventArrival:
-				if st.Kind != StepInitial && f.created < 0 {
-					f.created = st.TimeMs
-				}
-			case EventEvict:
-				f.evictions++
-				s.Evictions++
-			}
-		}
-		for _, d := range st.Decisions {
-			if f := facts[d.Workload]; f != nil && d.Outcome == OutcomeAdmitted && f.admitted < 0 {
+	}
+	for _, d := range st.Decisions {
+		if d.Outcome == OutcomeAdmitted {
+			if f := z.fact(d.Workload); f.admitted < 0 {
 				f.admitted = st.TimeMs
 			}
 		}
-		for _, r := range replay.Usage() {
-			if r.Kind != "ClusterQueue" {
-				continue
+	}
+	rows := z.replay.Usage()
+	if st.IsFull() || len(z.rows) != len(rows) {
+		z.rows = z.rows[:0]
+		for _, r := range rows {
+			var a *usageAcc
+			if r.Kind == "ClusterQueue" {
+				k := usageKey{r.Node, r.Flavor, r.Resource}
+				if a = z.usage[k]; a == nil {
+					a = &usageAcc{sum: UsageSummary{ClusterQueue: r.Node, Flavor: r.Flavor, Resource: r.Resource}}
+					z.usage[k] = a
+				}
 			}
-			k := usageKey{r.Node, r.Flavor, r.Resource}
-			u := usage[k]
-			if u == nil {
-				u = &UsageSummary{ClusterQueue: r.Node, Flavor: r.Flavor, Resource: r.Resource}
-				usage[k] = u
-			}
-			u.Nominal = r.Nominal
-			u.Peak = max(u.Peak, r.Used)
-			last[k] = r.Used
+			z.rows = append(z.rows, a)
 		}
 	}
-	if dt := tr.EndMs - lastMs; dt > 0 {
-		for k, u := range last {
-			used[k] += float64(u) * float64(dt)
+	for i, r := range rows {
+		a := z.rows[i]
+		if a == nil {
+			continue
+		}
+		a.sum.Nominal = r.Nominal
+		a.sum.Peak = max(a.sum.Peak, r.Used)
+		a.last, a.seen = r.Used, true
+	}
+}
+
+// advance integrates usage up to nowMs: the usage after the latest step
+// holds until then.
+func (z *Summarizer) advance(nowMs int64) {
+	if dt := nowMs - z.lastMs; dt > 0 {
+		for _, a := range z.usage {
+			if a.seen {
+				a.used += float64(a.last) * float64(dt)
+			}
 		}
 	}
-	for k, u := range usage {
+	z.lastMs = nowMs
+}
+
+// Summary ends the run: tr gives its end, cycles and workloads (the
+// steps may have gone to a sink and not be in tr).
+func (z *Summarizer) Summary(tr *Trace) Summary {
+	s := Summary{Scenario: tr.Scenario, End: tr.End, EndMs: tr.EndMs, Cycles: tr.Cycles, Workloads: len(tr.Workloads), Evictions: z.evictions}
+	z.advance(tr.EndMs)
+	for _, a := range z.usage {
+		u := a.sum
 		if tr.EndMs > 0 {
-			u.AvgUsed = used[k] / float64(tr.EndMs)
+			u.AvgUsed = a.used / float64(tr.EndMs)
 		}
 		if u.Nominal > 0 {
 			u.AvgPct = u.AvgUsed * 100 / float64(u.Nominal)
 		}
-		s.Usage = append(s.Usage, *u)
+		s.Usage = append(s.Usage, u)
 	}
 	slices.SortFunc(s.Usage, func(a, b UsageSummary) int {
 		return cmp.Or(strings.Compare(a.ClusterQueue, b.ClusterQueue), strings.Compare(a.Flavor, b.Flavor), strings.Compare(a.Resource, b.Resource))
@@ -163,10 +219,11 @@ func Summarize(tr *Trace) Summary {
 	groups := map[groupKey]*GroupSummary{}
 	byPrio := map[int32]*GroupSummary{}
 	prioWaits := map[int32][]int64{}
-	add := func(g *GroupSummary, f *wlFacts) {
+	none := wlFacts{created: -1, admitted: -1}
+	add := func(g *GroupSummary, f *wlFacts, finished bool) {
 		g.Count++
 		g.Evictions += f.evictions
-		if f.finished {
+		if finished {
 			g.Finished++
 		}
 		if f.created < 0 {
@@ -180,23 +237,27 @@ func Summarize(tr *Trace) Summary {
 		g.Admitted++
 	}
 	for _, w := range tr.Workloads {
-		f := facts[w.Workload]
-		k := groupKey{f.cq, f.priority}
+		f := z.facts[w.Workload]
+		if f == nil {
+			f = &none
+		}
+		k := groupKey{w.ClusterQueue, w.Priority}
 		g := groups[k]
 		if g == nil {
-			g = &GroupSummary{ClusterQueue: f.cq, Priority: f.priority}
+			g = &GroupSummary{ClusterQueue: w.ClusterQueue, Priority: w.Priority}
 			groups[k] = g
 		}
-		p := byPrio[f.priority]
+		p := byPrio[w.Priority]
 		if p == nil {
-			p = &GroupSummary{Priority: f.priority}
-			byPrio[f.priority] = p
+			p = &GroupSummary{Priority: w.Priority}
+			byPrio[w.Priority] = p
 		}
-		add(g, f)
-		add(p, f)
+		finished := w.Status == StatusFinished
+		add(g, f, finished)
+		add(p, f, finished)
 		if f.created >= 0 && f.admitted >= 0 {
 			waits[k] = append(waits[k], f.admitted-f.created)
-			prioWaits[f.priority] = append(prioWaits[f.priority], f.admitted-f.created)
+			prioWaits[w.Priority] = append(prioWaits[w.Priority], f.admitted-f.created)
 		}
 	}
 	for k, g := range groups {
