@@ -19,10 +19,13 @@ type recycler struct {
 	// retired are the pieces the report being built replaced: they are
 	// free after its step is compacted.
 	retired []piece
-	// rows, queues and lists are free.
+	// rows, queues and lists are free; lists by capacity (each list is
+	// made with the capacity of its length, at most QueueListCap, and
+	// reused for a list of that length only, so that a short list never
+	// stands in the way of a long one).
 	rows   [][]trace.UsageRow
 	queues [][]trace.QueueState
-	lists  [][]string
+	lists  [QueueListCap + 1][][]string
 }
 
 // piece is one piece of a report (one of its fields set) and the step
@@ -51,7 +54,9 @@ func (r *recycler) compacted(idx int, full bool) {
 		case p.queues != nil:
 			r.queues = append(r.queues, p.queues)
 		default:
-			r.lists = append(r.lists, p.list)
+			if c := cap(p.list); c <= QueueListCap {
+				r.lists[c] = append(r.lists[c], p.list)
+			}
 		}
 	}
 	clear(r.retired)
@@ -103,17 +108,17 @@ func (r *recycler) queueStates(n int) []trace.QueueState {
 	return make([]trace.QueueState, n)
 }
 
-// list returns room for a list of n names (n > 0), with no more.
+// list returns room for a list of n names (0 < n <= QueueListCap), with
+// no more.
 //
 //go:noinline
 func (r *recycler) list(n int) []string {
 	if r != nil {
-		for k := len(r.lists) - 1; k >= 0; k-- {
-			v := r.lists[k]
-			r.lists[k], r.lists = nil, r.lists[:k]
-			if cap(v) >= n {
-				return v[:0:n]
-			}
+		if free := r.lists[n]; len(free) > 0 {
+			k := len(free) - 1
+			v := free[k]
+			free[k], r.lists[n] = nil, free[:k]
+			return v[:0]
 		}
 	}
 	return make([]string, 0, n)
