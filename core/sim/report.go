@@ -20,14 +20,19 @@ const QueueListCap = 50
 type usageLayout struct {
 	nodes []int
 	frs   [][]core.FlavorResource
-	rows  int // the number of rows without usage outside the quotas
+	ids   [][]int // the numbers of frs (quota.Tree.ID)
+	rows  int     // the number of rows without usage outside the quotas
 }
 
 func newUsageLayout(t *quota.Tree) *usageLayout {
-	l := &usageLayout{nodes: make([]int, len(t.Nodes)), frs: make([][]core.FlavorResource, len(t.Nodes))}
+	l := &usageLayout{nodes: make([]int, len(t.Nodes)), frs: make([][]core.FlavorResource, len(t.Nodes)), ids: make([][]int, len(t.Nodes))}
 	for i := range t.Nodes {
 		l.nodes[i] = i
 		l.frs[i] = quota.SortedKeys(t.Nodes[i].SubtreeQuota)
+		l.ids[i] = make([]int, len(l.frs[i]))
+		for k, fr := range l.frs[i] {
+			l.ids[i][k] = t.ID(fr)
+		}
 		l.rows += len(l.frs[i])
 	}
 	slices.SortFunc(l.nodes, func(a, b int) int {
@@ -71,8 +76,9 @@ func (s *State) usageRows() []trace.UsageRow {
 	rows := s.rec.usageRows(layout.rows)
 	for _, i := range layout.nodes {
 		n := &t.Nodes[i]
-		frs := layout.frs[i]
+		frs, ids := layout.frs[i], layout.ids[i]
 		if t.UsedOutside(i) {
+			ids = nil
 			set := map[core.FlavorResource]bool{}
 			for fr := range n.SubtreeQuota {
 				set[fr] = true
@@ -89,8 +95,13 @@ func (s *State) usageRows() []trace.UsageRow {
 		if n.Parent >= 0 {
 			parent = t.Nodes[n.Parent].Name
 		}
-		for _, fr := range frs {
-			id := t.ID(fr)
+		for k, fr := range frs {
+			var id int
+			if ids != nil {
+				id = ids[k]
+			} else {
+				id = t.ID(fr)
+			}
 			lim := t.LimitsID(i, id)
 			row := trace.UsageRow{
 				Node: n.Name, Kind: kind, Parent: parent, Flavor: string(fr.Flavor), Resource: string(fr.Resource),
@@ -131,8 +142,7 @@ func (s *State) lentAmounts() []core.Amount {
 		}
 		// A cohort's subtree quota has an entry for every flavor-resource
 		// of its children (quota.Tree.accumulate).
-		for _, fr := range s.static.usage.frs[p] {
-			id := t.ID(fr)
+		for _, id := range s.static.usage.ids[p] {
 			var borrowed core.Amount
 			kids := [2][]int{n.ChildCohorts, n.ChildClusterQueues}
 			for _, cs := range kids {
