@@ -24,8 +24,14 @@ type idxChunk struct {
 	v   []int
 }
 
-// idxChunkMax is the size at which a chunk splits in two.
+// idxChunkMax is the size at which a chunk splits in two. A chunk's
+// array has room for that many, so that inserting into it never moves it.
 const idxChunkMax = 128
+
+// newChunkArray returns a chunk's array holding v.
+func newChunkArray(v []int) []int {
+	return append(make([]int, 0, idxChunkMax), v...)
+}
 
 // Len returns the number of indexes.
 func (l *idxList) Len() int { return l.n }
@@ -111,7 +117,7 @@ func (l *idxList) search(w int, cmp func(a, b int) int) int {
 func (l *idxList) mutChunk(gen, k int) *idxChunk {
 	c := l.chunks[k]
 	if c.gen != gen {
-		c = &idxChunk{gen: gen, v: slices.Clone(c.v)}
+		c = &idxChunk{gen: gen, v: newChunkArray(c.v)}
 		l.chunks[k] = c
 	}
 	return c
@@ -138,7 +144,7 @@ func (l *idxList) insert(gen, pos, w int) {
 	l.ver++
 	k, off := l.locate(pos)
 	if k < 0 {
-		l.chunks = append(l.chunks, &idxChunk{gen: gen, v: []int{w}})
+		l.chunks = append(l.chunks, &idxChunk{gen: gen, v: append(make([]int, 0, idxChunkMax), w)})
 		l.n = 1
 		return
 	}
@@ -147,8 +153,8 @@ func (l *idxList) insert(gen, pos, w int) {
 	l.n++
 	if len(c.v) >= idxChunkMax {
 		half := len(c.v) / 2
-		tail := &idxChunk{gen: gen, v: slices.Clone(c.v[half:])}
-		c.v = c.v[:half:half]
+		tail := &idxChunk{gen: gen, v: newChunkArray(c.v[half:])}
+		c.v = c.v[:half]
 		l.chunks = slices.Insert(l.chunks, k+1, tail)
 	}
 }
@@ -178,4 +184,51 @@ func (l *idxList) remove(gen, w int) bool {
 	}
 	l.deleteAt(gen, i)
 	return true
+}
+
+// reset makes the list hold ws (in that order), writing as generation
+// gen; ws is not kept.
+func (l *idxList) reset(gen int, ws []int) {
+	l.ver++
+	clear(l.chunks)
+	l.chunks, l.n = l.chunks[:0], 0
+	l.appendAll(gen, ws)
+}
+
+// appendAll appends ws to the list in new chunks, each filled to half
+// the size at which a chunk splits.
+func (l *idxList) appendAll(gen int, ws []int) {
+	for len(ws) > 0 {
+		k := min(len(ws), idxChunkMax/2)
+		l.chunks = append(l.chunks, &idxChunk{gen: gen, v: newChunkArray(ws[:k])})
+		l.n += k
+		ws = ws[k:]
+	}
+}
+
+// merge inserts ws, ordered by cmp and none of them in the list, into a
+// list ordered by cmp, writing as generation gen. Many are merged in one
+// pass that makes the list anew; a few are inserted one by one.
+func (l *idxList) merge(gen int, ws []int, cmp func(a, b int) int) {
+	if len(ws) <= 4 || len(ws)*8 < l.n {
+		for _, w := range ws {
+			l.insertSorted(gen, w, cmp)
+		}
+		return
+	}
+	old := l.Slice()
+	l.ver++
+	clear(l.chunks)
+	l.chunks, l.n = l.chunks[:0], 0
+	out := make([]int, 0, len(old)+len(ws))
+	i := 0
+	for _, w := range ws {
+		for i < len(old) && cmp(old[i], w) < 0 {
+			out = append(out, old[i])
+			i++
+		}
+		out = append(out, w)
+	}
+	out = append(out, old[i:]...)
+	l.appendAll(gen, out)
 }

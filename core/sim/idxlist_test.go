@@ -43,6 +43,28 @@ func TestIdxList(t *testing.T) {
 					pos := r.IntN(len(ref))
 					l.deleteAt(gen, pos)
 					ref = slices.Delete(ref, pos, pos+1)
+				case x == 7 && r.IntN(4) == 0:
+					// A batch merged at once: a few (inserted one by
+					// one) or many (the list made anew).
+					var batch []int
+					for range 1 + r.IntN(3*idxChunkMax) {
+						if w := r.IntN(tc.values); !slices.Contains(ref, w) && !slices.Contains(batch, w) {
+							batch = append(batch, w)
+						}
+					}
+					slices.Sort(batch)
+					l.merge(gen, batch, cmp.Compare[int])
+					ref = slices.Sorted(slices.Values(append(ref, batch...)))
+				case x == 7 && r.IntN(3) == 0:
+					// Made anew from every other index.
+					var keep []int
+					for i, w := range ref {
+						if i%2 == 0 {
+							keep = append(keep, w)
+						}
+					}
+					l.reset(gen, keep)
+					ref = keep
 				case x < 9:
 					w := r.IntN(tc.values)
 					got := l.remove(gen, w)

@@ -54,6 +54,10 @@ func New(sc *core.Scenario, gates core.FeatureGates) *State {
 		st.cqIndex[cq.Name] = i
 		s.Queues = append(s.Queues, q)
 	}
+	st.treeQueues = make([][]int, len(s.Queues))
+	for qi := range s.Queues {
+		st.treeQueues[qi] = s.cohortTreeQueues(qi)
+	}
 
 	// Creation order: arrival time, then document order.
 	order := make([]int, len(sc.Workloads))

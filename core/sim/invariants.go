@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/kueueplay/kueueplay/core"
 	"github.com/kueueplay/kueueplay/core/place"
@@ -78,6 +79,15 @@ func CheckInvariants(s *State) []string {
 			where[w] = append(where[w], q.Spec.Name+" parked")
 		}
 	}
+	for _, q := range s.Queues {
+		// pushHeap, park and requeueTree insert by these orders.
+		if h := q.Heap.Slice(); !slices.IsSortedFunc(h, s.queueLess) {
+			bad = append(bad, fmt.Sprintf("ClusterQueue %s: the heap is not in queue order", q.Spec.Name))
+		}
+		if p := q.Parked.Slice(); !slices.IsSortedFunc(p, s.byKey) {
+			bad = append(bad, fmt.Sprintf("ClusterQueue %s: the parked set is not by key", q.Spec.Name))
+		}
+	}
 	for i, w := range s.All() {
 		places := where[i]
 		queued := w.Status == Pending && s.QueueIndex(w.ClusterQueue) >= 0
@@ -88,6 +98,13 @@ func CheckInvariants(s *State) []string {
 			bad = append(bad, fmt.Sprintf("%s is %s but queued in %v", w.Key, w.Status, places))
 		case queued && w.InHeap == w.Parked:
 			bad = append(bad, fmt.Sprintf("%s: InHeap=%t Parked=%t", w.Key, w.InHeap, w.Parked))
+		}
+		// pushHeap, park and removeFromQueue read the flags instead of
+		// searching the lists.
+		inHeap := len(places) == 1 && strings.HasSuffix(places[0], " heap")
+		parked := len(places) == 1 && strings.HasSuffix(places[0], " parked")
+		if w.InHeap != inHeap || w.Parked != parked {
+			bad = append(bad, fmt.Sprintf("%s: InHeap=%t Parked=%t, but queued in %v", w.Key, w.InHeap, w.Parked, places))
 		}
 		if (w.Status == Admitted || w.Status == Terminating) != (w.Admission != nil && w.Status != Pending) && w.Status != Finished && w.Status != Deleted {
 			bad = append(bad, fmt.Sprintf("%s is %s with admission %v", w.Key, w.Status, w.Admission != nil))

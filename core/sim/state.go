@@ -231,6 +231,9 @@ type static struct {
 	// keys are the workloads' keys, by index: a report's lists read
 	// them without loading each Workload.
 	keys []string
+	// treeQueues are, by ClusterQueue, the ClusterQueues of its cohort
+	// tree in the order requeueTree visits them (cohortTreeQueues).
+	treeQueues [][]int
 	// pastedSeqs is the last AdmitSeq given to a workload that starts
 	// admitted (reservedStamp).
 	pastedSeqs int
@@ -470,9 +473,11 @@ func (s *State) queueOrder(wa, wb *Workload) int {
 }
 
 // pushHeap inserts workload w into queue q's heap in order, unless present.
+// A workload's InHeap and Parked say whether a heap or a parked set holds
+// it (CheckInvariants checks it), so no list is searched for it.
 func (s *State) pushHeap(qi, w int) {
 	q := s.mutQueue(qi)
-	if q.Heap.Contains(w) {
+	if s.Workload(w).InHeap {
 		return
 	}
 	q.Heap.insertSorted(s.gen, w, s.queueLess)
@@ -483,10 +488,10 @@ func (s *State) pushHeap(qi, w int) {
 // park moves workload w to queue q's inadmissible set.
 func (s *State) park(qi, w int) {
 	q := s.mutQueue(qi)
-	if q.Parked.Contains(w) {
+	if s.Workload(w).Parked {
 		return
 	}
-	q.Parked.insertSorted(s.gen, w, func(a, b int) int { return cmp.Compare(s.Workload(a).Key, s.Workload(b).Key) })
+	q.Parked.insertSorted(s.gen, w, s.byKey)
 	wl := s.mutWorkload(w)
 	wl.InHeap, wl.Parked = false, true
 }
@@ -494,17 +499,22 @@ func (s *State) park(qi, w int) {
 // removeFromQueue takes workload w out of queue qi entirely.
 func (s *State) removeFromQueue(qi, w int) {
 	q := s.Queues[qi]
-	if !q.Heap.Contains(w) && !q.Parked.Contains(w) && q.Sticky != w {
+	wl := s.Workload(w)
+	if !wl.InHeap && !wl.Parked && q.Sticky != w {
 		return
 	}
 	q = s.mutQueue(qi)
-	q.Heap.remove(s.gen, w)
-	q.Parked.remove(s.gen, w)
+	if wl.InHeap {
+		q.Heap.remove(s.gen, w)
+	}
+	if wl.Parked {
+		q.Parked.remove(s.gen, w)
+	}
 	if q.Sticky == w {
 		q.Sticky = -1
 	}
-	wl := s.mutWorkload(w)
-	wl.InHeap, wl.Parked = false, false
+	m := s.mutWorkload(w)
+	m.InHeap, m.Parked = false, false
 }
 
 // pop takes the head of queue qi: the sticky workload if it is in the
@@ -543,45 +553,65 @@ func (s *State) head(qi int) int {
 // cohort tree of queue qi (just qi without a cohort) back to their heaps,
 // except those whose namespace the queue's selector does not match
 // (Manager.QueueAssociatedInadmissibleWorkloadsAfter, requeueWorkloadsCQ,
-// ClusterQueue.QueueInadmissibleWorkloads). It returns the keys moved.
+// ClusterQueue.QueueInadmissibleWorkloads). It returns the keys moved, by
+// queue (cohortTreeQueues) and within a queue by key (the parked set's
+// order). A queue's moved workloads are merged into its heap at once.
 func (s *State) requeueTree(qi int) []string {
-	var queues []int
-	node := s.Queues[qi].Node
-	if s.Tree.Nodes[node].Parent < 0 {
-		queues = []int{qi}
-	} else {
-		root := s.Tree.Root(node)
-		var walk func(n int)
-		walk = func(n int) {
-			for _, c := range s.Tree.Nodes[n].ChildClusterQueues {
-				queues = append(queues, s.QueueIndex(s.Tree.Nodes[c].Name))
-			}
-			for _, c := range s.Tree.Nodes[n].ChildCohorts {
-				walk(c)
-			}
-		}
-		walk(root)
-	}
 	var moved []string
-	for _, q := range queues {
+	var stay, move []int
+	for _, q := range s.static.treeQueues[qi] {
 		cq := s.Queues[q]
-		for _, w := range cq.Parked.Slice() {
-			wl := s.Workload(w)
-			if wl.Drained != nil {
-				// Requeued=False: ClusterQueue.backoffWaitingTimeExpired
-				// keeps it in the inadmissible set.
-				continue
-			}
-			if !cq.Spec.NamespaceSelector.Matches(s.namespaceLabels(wl.Spec.Namespace)) {
-				continue
-			}
-			m := s.mutQueue(q)
-			m.Parked.remove(s.gen, w)
-			s.pushHeap(q, w)
-			moved = append(moved, wl.Key)
+		if cq.Parked.Len() == 0 {
+			continue
 		}
+		stay, move = stay[:0], move[:0]
+		for w := range cq.Parked.All {
+			wl := s.Workload(w)
+			// A drained workload has Requeued=False:
+			// ClusterQueue.backoffWaitingTimeExpired keeps it in the
+			// inadmissible set.
+			if wl.Drained != nil || !cq.Spec.NamespaceSelector.Matches(s.namespaceLabels(wl.Spec.Namespace)) {
+				stay = append(stay, w)
+				continue
+			}
+			move = append(move, w)
+		}
+		if len(move) == 0 {
+			continue
+		}
+		m := s.mutQueue(q)
+		m.Parked.reset(s.gen, stay) // still by key
+		for _, w := range move {
+			moved = append(moved, s.static.keys[w])
+			wl := s.mutWorkload(w)
+			wl.InHeap, wl.Parked = true, false
+		}
+		slices.SortFunc(move, s.queueLess)
+		m.Heap.merge(s.gen, move, s.queueLess)
 	}
 	return moved
+}
+
+// cohortTreeQueues lists the ClusterQueues requeueTree(qi) visits: qi
+// alone without a cohort, else every ClusterQueue of its cohort tree,
+// each cohort's own before its child cohorts'.
+func (s *State) cohortTreeQueues(qi int) []int {
+	node := s.Queues[qi].Node
+	if s.Tree.Nodes[node].Parent < 0 {
+		return []int{qi}
+	}
+	var queues []int
+	var walk func(n int)
+	walk = func(n int) {
+		for _, c := range s.Tree.Nodes[n].ChildClusterQueues {
+			queues = append(queues, s.QueueIndex(s.Tree.Nodes[c].Name))
+		}
+		for _, c := range s.Tree.Nodes[n].ChildCohorts {
+			walk(c)
+		}
+	}
+	walk(s.Tree.Root(node))
+	return queues
 }
 
 // namespaceLabels returns a namespace's labels. A namespace the scenario
