@@ -32,6 +32,15 @@ func New(sc *core.Scenario, gates core.FeatureGates) *State {
 	for i := range sc.Namespaces {
 		st.namespaces[sc.Namespaces[i].Name] = sc.Namespaces[i].Labels
 	}
+	// The workloads' namespaces that the scenario does not declare, with
+	// the labels namespaceLabels gives them, made once.
+	for i := range sc.Workloads {
+		if ns := sc.Workloads[i].Namespace; st.namespaces[ns] == nil {
+			if _, declared := st.namespaces[ns]; !declared {
+				st.namespaces[ns] = implicitNamespaceLabels(ns)
+			}
+		}
+	}
 	for i := range sc.LocalQueues {
 		lq := &sc.LocalQueues[i]
 		st.localQs[lq.Namespace+"/"+lq.Name] = lq
@@ -271,7 +280,9 @@ func scheduledEvents(sc *core.Scenario) []scheduled {
 	for i := range sc.Deployments {
 		evs = append(evs, scheduled{at: sc.Deployments[i].Arrival, kind: kindDeployment, wl: i, doc: i})
 	}
-	slices.SortStableFunc(evs, func(a, b scheduled) int {
+	// (at, kind, doc) tells any two apart (doc is unique within a kind),
+	// so an unstable sort gives the one order.
+	slices.SortFunc(evs, func(a, b scheduled) int {
 		if c := cmp.Compare(a.at, b.at); c != 0 {
 			return c
 		}

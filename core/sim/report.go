@@ -296,12 +296,14 @@ func (s *State) pendingKeys(qi int, rec *recycler) []string {
 	out := rec.list(min(q.Heap.Len(), QueueListCap))
 	keys := s.static.keys
 	out = append(out, keys[h])
-	for w := range q.Heap.All {
-		if len(out) == cap(out) {
-			break
-		}
-		if w != h {
-			out = append(out, keys[w])
+	for _, c := range q.Heap.chunks {
+		for _, w := range c.v {
+			if len(out) == cap(out) {
+				return out
+			}
+			if w != h {
+				out = append(out, keys[w])
+			}
 		}
 	}
 	return out
@@ -315,11 +317,13 @@ func (s *State) listKeys(l *idxList, rec *recycler) (int, []string) {
 		return l.Len(), []string{}
 	}
 	out := rec.list(n)
-	for w := range l.All {
-		if len(out) == cap(out) {
-			break
+	for _, c := range l.chunks {
+		for _, w := range c.v {
+			if len(out) == cap(out) {
+				return l.Len(), out
+			}
+			out = append(out, s.static.keys[w])
 		}
-		out = append(out, s.static.keys[w])
 	}
 	return l.Len(), out
 }

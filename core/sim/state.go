@@ -218,9 +218,11 @@ type State struct {
 
 // static holds what never changes during a run.
 type static struct {
-	cqIndex    map[string]int
-	wlIndex    map[string]int
-	flavors    map[core.FlavorName]*core.ResourceFlavor
+	cqIndex map[string]int
+	wlIndex map[string]int
+	flavors map[core.FlavorName]*core.ResourceFlavor
+	// namespaces are the labels of the declared namespaces and of the
+	// workloads' undeclared ones (implicitNamespaceLabels).
 	namespaces map[string]map[string]string
 	localQs    map[string]*core.LocalQueue
 	// events are the scenario's scheduled events and the arrivals, in the
@@ -621,5 +623,11 @@ func (s *State) namespaceLabels(ns string) map[string]string {
 	if l, ok := s.static.namespaces[ns]; ok {
 		return l
 	}
+	return implicitNamespaceLabels(ns)
+}
+
+// implicitNamespaceLabels are the labels of a namespace the scenario does
+// not declare (New records them for the workloads' namespaces).
+func implicitNamespaceLabels(ns string) map[string]string {
 	return map[string]string{"kubernetes.io/metadata.name": ns}
 }
