@@ -206,7 +206,7 @@ func (s *State) release(i int, ts *trace.Step) {
 	s.setTerminating(i)
 	// Text: "terminated: its quota is released (<quota>) and it is queued
 	// again", unless a Message below says otherwise.
-	ev := trace.Event{Kind: trace.EventRelease, Workload: w.Key, ClusterQueue: w.ClusterQueue, Quota: usageQuantities(usage)}
+	ev := trace.Event{Kind: trace.EventRelease, Workload: w.Key, ClusterQueue: w.ClusterQueue, Quota: s.usageQuantities(usage)}
 	d := w.Drained
 	switch {
 	case !requeue:

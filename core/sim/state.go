@@ -353,7 +353,9 @@ func (s *State) mutWorkload(i int) *Workload {
 
 // setRunning records or forgets the finish time of workload i.
 func (s *State) setRunning(i int) {
-	s.running = slices.DeleteFunc(s.running, func(x int) bool { return x == i })
+	if k := slices.Index(s.running, i); k >= 0 { // at most once
+		s.running = slices.Delete(s.running, k, k+1)
+	}
 	w := s.Workload(i)
 	if w.Status != Admitted || w.FinishAt == nil {
 		return
@@ -370,7 +372,9 @@ func (s *State) setRunning(i int) {
 
 // setTerminating records or forgets the release time of workload i.
 func (s *State) setTerminating(i int) {
-	s.terminating = slices.DeleteFunc(s.terminating, func(x int) bool { return x == i })
+	if k := slices.Index(s.terminating, i); k >= 0 { // at most once
+		s.terminating = slices.Delete(s.terminating, k, k+1)
+	}
 	w := s.Workload(i)
 	if w.Status != Terminating || w.ReleaseAt == nil {
 		return

@@ -200,7 +200,7 @@ func (s *State) remove(i int, ts *trace.Step, to Status, ev trace.Event) {
 			s.Tree.RemoveUsageMap(s.Queues[aq].Node, m.Admission.Usage)
 			s.mutQueue(aq).Generation++
 			s.hold(aq, i, false)
-			ev.Quota = usageQuantities(m.Admission.Usage)
+			ev.Quota = s.usageQuantities(m.Admission.Usage)
 			if ev.Message != "" {
 				ev.Message += fmt.Sprintf("; its quota is released (%s)", formatUsage(m.Admission.Usage))
 			}
@@ -296,11 +296,20 @@ func (s *State) HasHead() bool {
 }
 
 // usageQuantities is u as quantities, by flavor then resource; empty but
-// not nil when u is empty (an event's Quota: quota was released).
-func usageQuantities(u map[core.FlavorResource]core.Amount) []trace.Quantity {
+// not nil when u is empty (an event's Quota: quota was released). The
+// amounts' words are the State's (wordsFor): a run releases the same few
+// amounts thousands of times.
+func (s *State) usageQuantities(u map[core.FlavorResource]core.Amount) []trace.Quantity {
+	var buf [4]core.FlavorResource
+	frs := buf[:0]
+	for fr := range u {
+		frs = append(frs, fr)
+	}
+	slices.SortFunc(frs, core.FlavorResource.Compare)
 	out := make([]trace.Quantity, 0, len(u))
-	for _, fr := range quota.SortedKeys(u) {
-		out = append(out, trace.Quantity{Flavor: string(fr.Flavor), Resource: string(fr.Resource), Amount: u[fr], Text: core.FormatAmount(fr.Resource, u[fr])})
+	w := s.wordsFor()
+	for _, fr := range frs {
+		out = append(out, trace.Quantity{Flavor: string(fr.Flavor), Resource: string(fr.Resource), Amount: u[fr], Text: w.Amount(fr.Resource, u[fr])})
 	}
 	return out
 }
@@ -314,15 +323,6 @@ func formatUsage(u map[core.FlavorResource]core.Amount) string {
 		out += fmt.Sprintf("%s/%s %s", fr.Flavor, fr.Resource, core.FormatAmount(fr.Resource, u[fr]))
 	}
 	return out
-}
-
-func sortedKeys[V any](m map[core.ResourceName]V) []core.ResourceName {
-	keys := make([]core.ResourceName, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 func formatLabels(l map[string]string) string {
@@ -348,9 +348,13 @@ func admissionFlavors(a *Admission) []trace.PodSetFlavors {
 	var out []trace.PodSetFlavors
 	for _, ps := range a.PodSets {
 		pf := trace.PodSetFlavors{PodSet: ps.Name}
-		for _, r := range sortedKeys(ps.Flavors) {
-			pf.Flavors = append(pf.Flavors, trace.ResourceFlavor{Resource: string(r), Flavor: string(ps.Flavors[r])})
+		if len(ps.Flavors) > 0 {
+			pf.Flavors = make([]trace.ResourceFlavor, 0, len(ps.Flavors))
 		}
+		for r, f := range ps.Flavors {
+			pf.Flavors = append(pf.Flavors, trace.ResourceFlavor{Resource: string(r), Flavor: string(f)})
+		}
+		slices.SortFunc(pf.Flavors, func(a, b trace.ResourceFlavor) int { return cmp.Compare(a.Resource, b.Resource) })
 		out = append(out, pf)
 	}
 	return out
