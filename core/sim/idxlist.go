@@ -100,16 +100,41 @@ func (l *idxList) share() idxList {
 // (the first position whose index is not before w), as
 // slices.BinarySearchFunc does.
 func (l *idxList) search(w int, cmp func(a, b int) int) int {
-	// The first chunk whose last index is not before w holds the position.
-	k, _ := slices.BinarySearchFunc(l.chunks, w, func(c *idxChunk, w int) int { return cmp(c.v[len(c.v)-1], w) })
+	return l.searchBy(func(x int) int { return cmp(x, w) })
+}
+
+// searchBy returns the first position whose index x has before(x) >= 0,
+// in a list where before is increasing (before(x) compares x with what
+// is looked for, which is computed once).
+func (l *idxList) searchBy(before func(x int) int) int {
+	// The first chunk whose last index is not before the target holds
+	// the position.
+	lo, hi := 0, len(l.chunks)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if c := l.chunks[m]; before(c.v[len(c.v)-1]) < 0 {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
 	pos := 0
-	for _, c := range l.chunks[:k] {
+	for _, c := range l.chunks[:lo] {
 		pos += len(c.v)
 	}
-	if k == len(l.chunks) {
+	if lo == len(l.chunks) {
 		return pos
 	}
-	i, _ := slices.BinarySearchFunc(l.chunks[k].v, w, cmp)
+	v := l.chunks[lo].v
+	i, j := 0, len(v)
+	for i < j {
+		m := int(uint(i+j) >> 1)
+		if before(v[m]) < 0 {
+			i = m + 1
+		} else {
+			j = m
+		}
+	}
 	return pos + i
 }
 
@@ -206,11 +231,16 @@ func (l *idxList) appendAll(gen int, ws []int) {
 	}
 }
 
+// mergeWhole reports whether merge makes the list anew to insert m
+// indexes (many, against the list's length) rather than inserting them
+// one by one.
+func (l *idxList) mergeWhole(m int) bool { return m > 4 && m*8 >= l.n }
+
 // merge inserts ws, ordered by cmp and none of them in the list, into a
-// list ordered by cmp, writing as generation gen. Many are merged in one
-// pass that makes the list anew; a few are inserted one by one.
+// list ordered by cmp, writing as generation gen: in one pass that makes
+// the list anew (mergeWhole), or one by one.
 func (l *idxList) merge(gen int, ws []int, cmp func(a, b int) int) {
-	if len(ws) <= 4 || len(ws)*8 < l.n {
+	if !l.mergeWhole(len(ws)) {
 		for _, w := range ws {
 			l.insertSorted(gen, w, cmp)
 		}

@@ -449,11 +449,41 @@ func (s *State) WorkloadIndex(key string) int {
 // higher priority first, then the earlier queue-order timestamp, then
 // name. The sticky workload, when set, is taken before all of them by pop.
 func (s *State) queueLess(a, b int) int {
-	wa, wb := s.Workload(a), s.Workload(b)
-	if c := cmp.Compare(wb.Spec.Priority, wa.Spec.Priority); c != 0 {
+	ka, kb := s.heapKeyOf(a), s.heapKeyOf(b)
+	return ka.compare(&kb)
+}
+
+// heapKey is what queueLess compares of a workload: a search for one
+// workload's place computes its key once.
+type heapKey struct {
+	priority int32
+	time     preempt.Stamp
+	key      string
+}
+
+func (s *State) heapKeyOf(i int) heapKey {
+	w := s.Workload(i)
+	return heapKey{priority: w.Spec.Priority, time: s.queueTime(w), key: w.Key}
+}
+
+func (a *heapKey) compare(b *heapKey) int {
+	if c := cmp.Compare(b.priority, a.priority); c != 0 {
 		return c
 	}
-	return s.queueOrder(wa, wb)
+	if c := a.time.Compare(b.time); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.key, b.key)
+}
+
+// heapInsert puts workload w in queue q's heap (q written by s's
+// generation), in queue order.
+func (s *State) heapInsert(q *ClusterQueue, w int) {
+	kw := s.heapKeyOf(w)
+	q.Heap.insert(s.gen, q.Heap.searchBy(func(x int) int {
+		kx := s.heapKeyOf(x)
+		return kx.compare(&kw)
+	}), w)
 }
 
 // queueTime is the workload's queue-order timestamp
@@ -486,7 +516,7 @@ func (s *State) pushHeap(qi, w int) {
 	if s.Workload(w).InHeap {
 		return
 	}
-	q.Heap.insertSorted(s.gen, w, s.queueLess)
+	s.heapInsert(q, w)
 	wl := s.mutWorkload(w)
 	wl.InHeap, wl.Parked = true, false
 }
@@ -497,7 +527,8 @@ func (s *State) park(qi, w int) {
 	if s.Workload(w).Parked {
 		return
 	}
-	q.Parked.insertSorted(s.gen, w, s.byKey)
+	keys := s.static.keys
+	q.Parked.insert(s.gen, q.Parked.searchBy(func(x int) int { return cmp.Compare(keys[x], keys[w]) }), w)
 	wl := s.mutWorkload(w)
 	wl.InHeap, wl.Parked = false, true
 }
@@ -591,6 +622,12 @@ func (s *State) requeueTree(qi int) []string {
 			moved = append(moved, s.static.keys[w])
 			wl := s.mutWorkload(w)
 			wl.InHeap, wl.Parked = true, false
+		}
+		if !m.Heap.mergeWhole(len(move)) {
+			for _, w := range move {
+				s.heapInsert(m, w)
+			}
+			continue
 		}
 		slices.SortFunc(move, s.queueLess)
 		m.Heap.merge(s.gen, move, s.queueLess)
