@@ -73,16 +73,37 @@ func New(sc *core.Scenario, gates core.FeatureGates) *State {
 	for i := range order {
 		order[i] = i
 	}
-	slices.SortStableFunc(order, func(a, b int) int {
-		return cmp.Compare(sc.Workloads[a].Arrival, sc.Workloads[b].Arrival)
+	slices.SortFunc(order, func(a, b int) int {
+		if c := cmp.Compare(sc.Workloads[a].Arrival, sc.Workloads[b].Arrival); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
 	})
 	seqOf := make([]int, len(sc.Workloads))
 	for seq, i := range order {
 		seqOf[i] = seq
 	}
+	// The workloads, their keys ("namespace/name", Workload.Key) cut
+	// from one string, and the index by key, each made in one piece.
+	n := 0
+	for i := range sc.Workloads {
+		n += len(sc.Workloads[i].Namespace) + 1 + len(sc.Workloads[i].Name)
+	}
+	buf := make([]byte, 0, n)
+	for i := range sc.Workloads {
+		buf = append(append(append(buf, sc.Workloads[i].Namespace...), '/'), sc.Workloads[i].Name...)
+	}
+	all := string(buf)
+	st.wlIndex = make(map[string]int, len(sc.Workloads))
+	st.keys = make([]string, 0, len(sc.Workloads))
+	slab := make([]Workload, len(sc.Workloads))
 	for i := range sc.Workloads {
 		spec := &sc.Workloads[i]
-		w := &Workload{Spec: spec, Key: spec.Key(), Seq: seqOf[i], gen: s.gen}
+		k := len(spec.Namespace) + 1 + len(spec.Name)
+		key := all[:k]
+		all = all[k:]
+		w := &slab[i]
+		*w = Workload{Spec: spec, Key: key, Seq: seqOf[i], gen: s.gen}
 		st.wlIndex[w.Key] = i
 		s.appendWorkload(w)
 	}
@@ -256,7 +277,7 @@ func inactiveReason(cq *core.ClusterQueue, flavors map[core.FlavorName]*core.Res
 // in application order: by time; at one time, finishes, deletions and
 // releases before arrivals; within a kind, document order.
 func scheduledEvents(sc *core.Scenario) []scheduled {
-	var evs []scheduled
+	evs := make([]scheduled, 0, len(sc.Events)+len(sc.Workloads)+len(sc.Deployments))
 	for i := range sc.Events {
 		kind := kindRemoval
 		if sc.Events[i].Kind == core.EventScale {
