@@ -654,6 +654,7 @@ func (s *State) admit(e *entry) {
 	w.Last = nil
 	w.AdmittedAt = s.Now
 	w.Preempted = nil // SetQuotaReservation resets the Preempted condition
+	s.setShifted(e.wl)
 	w.Drained = nil
 	s.admitSeq++
 	w.AdmitSeq = s.admitSeq

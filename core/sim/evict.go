@@ -80,6 +80,7 @@ func (s *State) evict(i int, reason, msg, by string, ts *trace.Step) {
 	w := s.mutWorkload(i)
 	w.Preemptions++
 	w.Preempted = &Preemption{At: s.Now, Reason: reason, By: by}
+	s.setShifted(i)
 	w.Message = msg
 	w.Explanation = fmt.Sprintf("evicted by %s (%s); it keeps its quota while it terminates", by, reason)
 	delay := s.terminate(i)

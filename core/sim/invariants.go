@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"slices"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/kueueplay/kueueplay/core"
 	"github.com/kueueplay/kueueplay/core/place"
+	"github.com/kueueplay/kueueplay/core/preempt"
 	"github.com/kueueplay/kueueplay/core/quota"
 	"github.com/kueueplay/kueueplay/core/trace"
 )
@@ -81,7 +83,15 @@ func CheckInvariants(s *State) []string {
 	}
 	for _, q := range s.Queues {
 		// pushHeap, park and requeueTree insert by these orders.
-		if h := q.Heap.Slice(); !slices.IsSortedFunc(h, s.queueLess) {
+		// The order from each Workload, not from heapKeyOf's arrays.
+		order := func(a, b int) int {
+			wa, wb := s.Workload(a), s.Workload(b)
+			if c := cmp.Compare(wb.Spec.Priority, wa.Spec.Priority); c != 0 {
+				return c
+			}
+			return s.queueOrder(wa, wb)
+		}
+		if h := q.Heap.Slice(); !slices.IsSortedFunc(h, order) {
 			bad = append(bad, fmt.Sprintf("ClusterQueue %s: the heap is not in queue order", q.Spec.Name))
 		}
 		if p := q.Parked.Slice(); !slices.IsSortedFunc(p, s.byKey) {
@@ -89,6 +99,10 @@ func CheckInvariants(s *State) []string {
 		}
 	}
 	for i, w := range s.All() {
+		// heapKeyOf reads the creation stamp unless the bit is set.
+		if shifted := s.shifted[i>>6]&(1<<(i&63)) != 0; shifted != (s.queueTime(w) != preempt.Stamp{At: w.Spec.Arrival, Seq: w.Seq}) {
+			bad = append(bad, fmt.Sprintf("%s: shifted=%t, but its queue-order timestamp is %v", w.Key, shifted, s.queueTime(w)))
+		}
 		places := where[i]
 		queued := w.Status == Pending && s.QueueIndex(w.ClusterQueue) >= 0
 		switch {

@@ -2,11 +2,13 @@ package sim_test
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 	"time"
 
 	"github.com/kueueplay/kueueplay/core"
 	"github.com/kueueplay/kueueplay/core/coretest"
+	"github.com/kueueplay/kueueplay/core/preempt"
 	"github.com/kueueplay/kueueplay/core/sim"
 	"github.com/kueueplay/kueueplay/core/trace"
 )
@@ -59,6 +61,55 @@ func TestRequeueMergesInQueueOrder(t *testing.T) {
 			}
 			if requeued < 10 {
 				t.Fatalf("at most %d workloads requeued at once: too few to merge", requeued)
+			}
+		})
+	}
+}
+
+// TestHeapOrderAfterReclaimWhileBorrowing requeues workloads preempted
+// with reason InCohortReclaimWhileBorrowing next to workloads of the same
+// priority created after them: with PrioritySortingWithinCohort off their
+// queue-order timestamp is the preemption plus 1ms (queueTime), which
+// the heap's searches read from a bit set (heapKeyOf); CheckInvariants
+// checks every heap against the order computed from each Workload.
+func TestHeapOrderAfterReclaimWhileBorrowing(t *testing.T) {
+	for name, sorting := range map[string]bool{"PrioritySortingWithinCohort off": false, "PrioritySortingWithinCohort on": true} {
+		t.Run(name, func(t *testing.T) {
+			sc := decodeFile(t, "../../testdata/scenarios/preemption-borrow-within-cohort.yaml")
+			low := slices.IndexFunc(sc.Workloads, func(w core.Workload) bool { return w.Key() == "open-batch/low" })
+			if low < 0 {
+				t.Fatal("no workload open-batch/low")
+			}
+			for k := range 3 {
+				w := sc.Workloads[low]
+				w.Name = fmt.Sprintf("late-%d", k)
+				w.Admission = nil // pending, created after low
+				sc.Workloads = append(sc.Workloads, w)
+			}
+			together := 0
+			tr := sim.Run(sc, sim.Options{Gates: core.FeatureGates{core.GatePrioritySortingWithinCohort: sorting}, Observe: func(s *sim.State, st *trace.Step) {
+				for _, v := range sim.CheckInvariants(s) {
+					t.Fatalf("step %d: %s", st.Index, v)
+				}
+				for _, q := range s.Queues {
+					reclaimed, others := false, false
+					for i := range q.Heap.All {
+						if p := s.Workload(i).Preempted; p != nil && p.Reason == preempt.ReasonInCohortReclaimWhileBorrowing {
+							reclaimed = true
+						} else {
+							others = true
+						}
+					}
+					if reclaimed && others {
+						together++
+					}
+				}
+			}})
+			if tr.End == "" {
+				t.Fatal("run ended without a reason")
+			}
+			if together == 0 {
+				t.Fatal("no heap held a workload preempted while borrowing with others")
 			}
 		})
 	}

@@ -163,6 +163,10 @@ type State struct {
 	// State costs len/chunkSize pointers, not one per workload.
 	workloads []*chunk
 	numWL     int
+	// shifted has bit i set when workload i's queue-order timestamp is
+	// not its creation (queueTime: preempted while borrowing); a copy
+	// of the State copies it.
+	shifted []uint64
 	// running are the admitted workloads with a runtime, by finish time.
 	running []int
 	// terminating are the evicted workloads, by release time.
@@ -233,6 +237,11 @@ type static struct {
 	// keys are the workloads' keys, by index: a report's lists read
 	// them without loading each Workload.
 	keys []string
+	// prio, arrival and seq are each workload's priority, arrival and
+	// Seq, by index, side by side for the heap's searches (heapKeyOf).
+	prio    []int32
+	arrival []time.Duration
+	seq     []int
 	// treeQueues are, by ClusterQueue, the ClusterQueues of its cohort
 	// tree in the order requeueTree visits them (cohortTreeQueues).
 	treeQueues [][]int
@@ -283,6 +292,7 @@ func (s *State) clone() *State {
 	n.Queues = slices.Clone(s.Queues)
 	n.workloads = slices.Clone(s.workloads)
 	n.running = slices.Clone(s.running)
+	n.shifted = slices.Clone(s.shifted)
 	n.holders = slices.Clone(s.holders)
 	n.terminating = slices.Clone(s.terminating)
 	n.forgetPrevious()
@@ -327,7 +337,14 @@ func (s *State) appendWorkload(w *Workload) {
 		s.workloads = append(s.workloads, &chunk{gen: s.gen})
 	}
 	s.workloads[s.numWL/chunkSize].items[s.numWL%chunkSize] = w
-	s.static.keys = append(s.static.keys, w.Key)
+	st := s.static
+	st.keys = append(st.keys, w.Key)
+	st.prio = append(st.prio, w.Spec.Priority)
+	st.arrival = append(st.arrival, w.Spec.Arrival)
+	st.seq = append(st.seq, w.Seq)
+	if s.numWL%64 == 0 {
+		s.shifted = append(s.shifted, 0)
+	}
 	s.numWL++
 }
 
@@ -462,8 +479,23 @@ type heapKey struct {
 }
 
 func (s *State) heapKeyOf(i int) heapKey {
+	st := s.static
+	k := heapKey{priority: st.prio[i], time: preempt.Stamp{At: st.arrival[i], Seq: st.seq[i]}, key: st.keys[i]}
+	if s.shifted[i>>6]&(1<<(i&63)) != 0 {
+		k.time = s.queueTime(s.Workload(i))
+	}
+	return k
+}
+
+// setShifted records whether workload i's queue-order timestamp is its
+// creation, after its Preempted changed.
+func (s *State) setShifted(i int) {
 	w := s.Workload(i)
-	return heapKey{priority: w.Spec.Priority, time: s.queueTime(w), key: w.Key}
+	if s.queueTime(w) != (preempt.Stamp{At: w.Spec.Arrival, Seq: w.Seq}) {
+		s.shifted[i>>6] |= 1 << (i & 63)
+	} else {
+		s.shifted[i>>6] &^= 1 << (i & 63)
+	}
 }
 
 func (a *heapKey) compare(b *heapKey) int {
