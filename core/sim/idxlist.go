@@ -17,6 +17,10 @@ type idxList struct {
 	// ver grows at every change: a list with the version it had earlier
 	// in its State's history has the same contents.
 	ver uint64
+	// spare is the last chunk of a list that became empty, kept for
+	// the next insertion if its generation still owns it (a parked set
+	// empties and fills again all the time).
+	spare *idxChunk
 }
 
 type idxChunk struct {
@@ -169,7 +173,13 @@ func (l *idxList) insert(gen, pos, w int) {
 	l.ver++
 	k, off := l.locate(pos)
 	if k < 0 {
-		l.chunks = append(l.chunks, &idxChunk{gen: gen, v: append(make([]int, 0, idxChunkMax), w)})
+		c := l.spare
+		if c == nil || c.gen != gen {
+			c = &idxChunk{gen: gen, v: make([]int, 0, idxChunkMax)}
+		}
+		l.spare = nil
+		c.v = append(c.v[:0], w)
+		l.chunks = append(l.chunks, c)
 		l.n = 1
 		return
 	}
@@ -198,6 +208,9 @@ func (l *idxList) deleteAt(gen, pos int) {
 	l.n--
 	if len(c.v) == 0 {
 		l.chunks = slices.Delete(l.chunks, k, k+1)
+		if l.n == 0 {
+			l.spare = c
+		}
 	}
 }
 
@@ -215,6 +228,9 @@ func (l *idxList) remove(gen, w int) bool {
 // gen; ws is not kept.
 func (l *idxList) reset(gen int, ws []int) {
 	l.ver++
+	if len(l.chunks) > 0 && l.chunks[0].gen == gen {
+		l.spare = l.chunks[0]
+	}
 	clear(l.chunks)
 	l.chunks, l.n = l.chunks[:0], 0
 	l.appendAll(gen, ws)
