@@ -53,6 +53,8 @@ type entry struct {
 // order, and the cycle's sets (emptied at the start of each cycle). A
 // copy of the State starts without (clone).
 type cycleScratch struct {
+	// stay and move are requeueTree's.
+	stay, move []int
 	slab       []entry
 	entries    []*entry
 	nominated  []*entry

@@ -627,7 +627,12 @@ func (s *State) head(qi int) int {
 // order). A queue's moved workloads are merged into its heap at once.
 func (s *State) requeueTree(qi int) []string {
 	var moved []string
-	var stay, move []int
+	if s.scratch == nil {
+		s.scratch = &cycleScratch{}
+	}
+	sc := s.scratch
+	stay, move := sc.stay, sc.move
+	defer func() { sc.stay, sc.move = stay, move }()
 	for _, q := range s.static.treeQueues[qi] {
 		cq := s.Queues[q]
 		if cq.Parked.Len() == 0 {
