@@ -319,7 +319,7 @@ func (s *State) nominate(e *entry, c *cycleCtx) {
 	q := s.Queues[e.queue]
 	e.last = w.Last
 	e.decision = trace.Decision{Workload: w.Key, ClusterQueue: q.Spec.Name, Priority: w.Spec.Priority}
-	labels := s.namespaceLabels(w.Spec.Namespace)
+	labels := s.static.labels[e.wl]
 	if !q.Spec.NamespaceSelector.Matches(labels) {
 		e.msg = "Workload namespace doesn't match ClusterQueue selector"
 		e.reason = reasonNamespaceMismatch

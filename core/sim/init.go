@@ -96,6 +96,8 @@ func New(sc *core.Scenario, gates core.FeatureGates) *State {
 	all := string(buf)
 	st.wlIndex = make(map[string]int, len(sc.Workloads))
 	st.keys = make([]string, 0, len(sc.Workloads))
+	st.prio, st.arrival, st.seq = make([]int32, 0, len(sc.Workloads)), make([]time.Duration, 0, len(sc.Workloads)), make([]int, 0, len(sc.Workloads))
+	st.labels = make([]map[string]string, 0, len(sc.Workloads))
 	slab := make([]Workload, len(sc.Workloads))
 	for i := range sc.Workloads {
 		spec := &sc.Workloads[i]

@@ -242,6 +242,9 @@ type static struct {
 	prio    []int32
 	arrival []time.Duration
 	seq     []int
+	// labels are each workload's namespace's labels (namespaceLabels),
+	// by index.
+	labels []map[string]string
 	// treeQueues are, by ClusterQueue, the ClusterQueues of its cohort
 	// tree in the order requeueTree visits them (cohortTreeQueues).
 	treeQueues [][]int
@@ -342,6 +345,7 @@ func (s *State) appendWorkload(w *Workload) {
 	st.prio = append(st.prio, w.Spec.Priority)
 	st.arrival = append(st.arrival, w.Spec.Arrival)
 	st.seq = append(st.seq, w.Seq)
+	st.labels = append(st.labels, s.namespaceLabels(w.Spec.Namespace))
 	if s.numWL%64 == 0 {
 		s.shifted = append(s.shifted, 0)
 	}
@@ -644,7 +648,7 @@ func (s *State) requeueTree(qi int) []string {
 			// A drained workload has Requeued=False:
 			// ClusterQueue.backoffWaitingTimeExpired keeps it in the
 			// inadmissible set.
-			if wl.Drained != nil || !cq.Spec.NamespaceSelector.Matches(s.namespaceLabels(wl.Spec.Namespace)) {
+			if wl.Drained != nil || !cq.Spec.NamespaceSelector.Matches(s.static.labels[w]) {
 				stay = append(stay, w)
 				continue
 			}
