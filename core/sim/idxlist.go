@@ -225,7 +225,8 @@ func (l *idxList) remove(gen, w int) bool {
 }
 
 // reset makes the list hold ws (in that order), writing as generation
-// gen; ws is not kept.
+// gen; ws is not kept. It is how many insertions at once are made
+// (requeueTree).
 func (l *idxList) reset(gen int, ws []int) {
 	l.ver++
 	if len(l.chunks) > 0 && l.chunks[0].gen == gen {
@@ -245,36 +246,4 @@ func (l *idxList) appendAll(gen int, ws []int) {
 		l.n += k
 		ws = ws[k:]
 	}
-}
-
-// mergeWhole reports whether merge makes the list anew to insert m
-// indexes (many, against the list's length) rather than inserting them
-// one by one.
-func (l *idxList) mergeWhole(m int) bool { return m > 4 && m*8 >= l.n }
-
-// merge inserts ws, ordered by cmp and none of them in the list, into a
-// list ordered by cmp, writing as generation gen: in one pass that makes
-// the list anew (mergeWhole), or one by one.
-func (l *idxList) merge(gen int, ws []int, cmp func(a, b int) int) {
-	if !l.mergeWhole(len(ws)) {
-		for _, w := range ws {
-			l.insertSorted(gen, w, cmp)
-		}
-		return
-	}
-	old := l.Slice()
-	l.ver++
-	clear(l.chunks)
-	l.chunks, l.n = l.chunks[:0], 0
-	out := make([]int, 0, len(old)+len(ws))
-	i := 0
-	for _, w := range ws {
-		for i < len(old) && cmp(old[i], w) < 0 {
-			out = append(out, old[i])
-			i++
-		}
-		out = append(out, w)
-	}
-	out = append(out, old[i:]...)
-	l.appendAll(gen, out)
 }

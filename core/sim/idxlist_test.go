@@ -44,16 +44,16 @@ func TestIdxList(t *testing.T) {
 					l.deleteAt(gen, pos)
 					ref = slices.Delete(ref, pos, pos+1)
 				case x == 7 && r.IntN(4) == 0:
-					// A batch merged at once: a few (inserted one by
-					// one) or many (the list made anew).
+					// A batch inserted at once: the list made anew.
 					var batch []int
 					for range 1 + r.IntN(3*idxChunkMax) {
 						if w := r.IntN(tc.values); !slices.Contains(ref, w) && !slices.Contains(batch, w) {
 							batch = append(batch, w)
 						}
 					}
-					slices.Sort(batch)
-					l.merge(gen, batch, cmp.Compare[int])
+					all := append(l.Slice(), batch...)
+					slices.Sort(all)
+					l.reset(gen, all)
 					ref = slices.Sorted(slices.Values(append(ref, batch...)))
 				case x == 7 && r.IntN(3) == 0:
 					// Made anew from every other index.

@@ -96,8 +96,9 @@ func New(sc *core.Scenario, gates core.FeatureGates) *State {
 	all := string(buf)
 	st.wlIndex = make(map[string]int, len(sc.Workloads))
 	st.keys = make([]string, 0, len(sc.Workloads))
-	st.prio, st.arrival, st.seq = make([]int32, 0, len(sc.Workloads)), make([]time.Duration, 0, len(sc.Workloads)), make([]int, 0, len(sc.Workloads))
-	st.labels = make([]map[string]string, 0, len(sc.Workloads))
+	st.prio, st.arrival, st.seq = make([]int32, len(sc.Workloads)), make([]time.Duration, len(sc.Workloads)), seqOf
+	st.labels = make([]map[string]string, len(sc.Workloads))
+	s.shifted = make([]uint64, (len(sc.Workloads)+63)/64)
 	slab := make([]Workload, len(sc.Workloads))
 	for i := range sc.Workloads {
 		spec := &sc.Workloads[i]
@@ -107,6 +108,8 @@ func New(sc *core.Scenario, gates core.FeatureGates) *State {
 		w := &slab[i]
 		*w = Workload{Spec: spec, Key: key, Seq: seqOf[i], gen: s.gen}
 		st.wlIndex[w.Key] = i
+		st.prio[i], st.arrival[i] = spec.Priority, spec.Arrival
+		st.labels[i] = s.namespaceLabels(spec.Namespace)
 		s.appendWorkload(w)
 	}
 
@@ -304,8 +307,16 @@ func scheduledEvents(sc *core.Scenario) []scheduled {
 		evs = append(evs, scheduled{at: sc.Deployments[i].Arrival, kind: kindDeployment, wl: i, doc: i})
 	}
 	// (at, kind, doc) tells any two apart (doc is unique within a kind),
-	// so an unstable sort gives the one order.
-	slices.SortFunc(evs, func(a, b scheduled) int {
+	// so an unstable sort gives the one order. The positions are sorted,
+	// not the events: the sort of ints is the one the rest of the
+	// program uses (a sort of scheduled values would cost the page's
+	// WebAssembly a pdqsort instantiation of its own).
+	idx := make([]int, len(evs))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortFunc(idx, func(i, j int) int {
+		a, b := &evs[i], &evs[j]
 		if c := cmp.Compare(a.at, b.at); c != 0 {
 			return c
 		}
@@ -314,5 +325,9 @@ func scheduledEvents(sc *core.Scenario) []scheduled {
 		}
 		return cmp.Compare(a.doc, b.doc)
 	})
-	return evs
+	out := make([]scheduled, len(evs))
+	for k, i := range idx {
+		out[k] = evs[i]
+	}
+	return out
 }

@@ -340,15 +340,7 @@ func (s *State) appendWorkload(w *Workload) {
 		s.workloads = append(s.workloads, &chunk{gen: s.gen})
 	}
 	s.workloads[s.numWL/chunkSize].items[s.numWL%chunkSize] = w
-	st := s.static
-	st.keys = append(st.keys, w.Key)
-	st.prio = append(st.prio, w.Spec.Priority)
-	st.arrival = append(st.arrival, w.Spec.Arrival)
-	st.seq = append(st.seq, w.Seq)
-	st.labels = append(st.labels, s.namespaceLabels(w.Spec.Namespace))
-	if s.numWL%64 == 0 {
-		s.shifted = append(s.shifted, 0)
-	}
+	s.static.keys = append(s.static.keys, w.Key)
 	s.numWL++
 }
 
@@ -374,9 +366,7 @@ func (s *State) mutWorkload(i int) *Workload {
 
 // setRunning records or forgets the finish time of workload i.
 func (s *State) setRunning(i int) {
-	if k := slices.Index(s.running, i); k >= 0 { // at most once
-		s.running = slices.Delete(s.running, k, k+1)
-	}
+	s.running = deleteIndex(s.running, i)
 	w := s.Workload(i)
 	if w.Status != Admitted || w.FinishAt == nil {
 		return
@@ -391,11 +381,19 @@ func (s *State) setRunning(i int) {
 	s.running = slices.Insert(s.running, pos, i)
 }
 
+// deleteIndex removes i, if present, from l, where it is at most once.
+//
+//go:noinline
+func deleteIndex(l []int, i int) []int {
+	if k := slices.Index(l, i); k >= 0 {
+		return slices.Delete(l, k, k+1)
+	}
+	return l
+}
+
 // setTerminating records or forgets the release time of workload i.
 func (s *State) setTerminating(i int) {
-	if k := slices.Index(s.terminating, i); k >= 0 { // at most once
-		s.terminating = slices.Delete(s.terminating, k, k+1)
-	}
+	s.terminating = deleteIndex(s.terminating, i)
 	w := s.Workload(i)
 	if w.Status != Terminating || w.ReleaseAt == nil {
 		return
@@ -664,14 +662,17 @@ func (s *State) requeueTree(qi int) []string {
 			wl := s.mutWorkload(w)
 			wl.InHeap, wl.Parked = true, false
 		}
-		if !m.Heap.mergeWhole(len(move)) {
+		if len(move) <= 4 || len(move)*8 < m.Heap.Len() {
+			// A few, against the heap: one by one.
 			for _, w := range move {
 				s.heapInsert(m, w)
 			}
 			continue
 		}
-		slices.SortFunc(move, s.queueLess)
-		m.Heap.merge(s.gen, move, s.queueLess)
+		// Many: the heap made anew, sorted.
+		all := append(m.Heap.Slice(), move...)
+		slices.SortFunc(all, s.queueLess)
+		m.Heap.reset(s.gen, all)
 	}
 	return moved
 }
@@ -684,17 +685,19 @@ func (s *State) cohortTreeQueues(qi int) []int {
 	if s.Tree.Nodes[node].Parent < 0 {
 		return []int{qi}
 	}
+	// Depth first, a cohort's child cohorts in their order.
 	var queues []int
-	var walk func(n int)
-	walk = func(n int) {
-		for _, c := range s.Tree.Nodes[n].ChildClusterQueues {
+	stack := []int{s.Tree.Root(node)}
+	for len(stack) > 0 {
+		n := &s.Tree.Nodes[stack[len(stack)-1]]
+		stack = stack[:len(stack)-1]
+		for _, c := range n.ChildClusterQueues {
 			queues = append(queues, s.QueueIndex(s.Tree.Nodes[c].Name))
 		}
-		for _, c := range s.Tree.Nodes[n].ChildCohorts {
-			walk(c)
+		for k := len(n.ChildCohorts) - 1; k >= 0; k-- {
+			stack = append(stack, n.ChildCohorts[k])
 		}
 	}
-	walk(s.Tree.Root(node))
 	return queues
 }
 

@@ -352,9 +352,14 @@ func admissionFlavors(a *Admission) []trace.PodSetFlavors {
 			pf.Flavors = make([]trace.ResourceFlavor, 0, len(ps.Flavors))
 		}
 		for r, f := range ps.Flavors {
+			// By resource: an insertion sort (a pod set has a few
+			// resources, and a sort of its own would cost the page's
+			// WebAssembly a pdqsort instantiation).
 			pf.Flavors = append(pf.Flavors, trace.ResourceFlavor{Resource: string(r), Flavor: string(f)})
+			for k := len(pf.Flavors) - 1; k > 0 && pf.Flavors[k].Resource < pf.Flavors[k-1].Resource; k-- {
+				pf.Flavors[k], pf.Flavors[k-1] = pf.Flavors[k-1], pf.Flavors[k]
+			}
 		}
-		slices.SortFunc(pf.Flavors, func(a, b trace.ResourceFlavor) int { return cmp.Compare(a.Resource, b.Resource) })
 		out = append(out, pf)
 	}
 	return out
