@@ -151,7 +151,9 @@ function uPlotChart(el, c, ov, ctx) {
     legend: { live: true },
     hooks: { draw: [(u) => drawCurrent(u, ctx.currentMs, col.cursor)] },
   };
-  const u = new uPlot(opts, chartData(c), el);
+  // Made empty (its size, axes and legend, so that the page does not
+  // move when it is filled), filled later (fill).
+  const u = new uPlot(opts, [[], ...c.series.map(() => [])], el);
   // A click (not a drag, which zooms) goes to the step at that time.
   let down = null;
   u.over.addEventListener("mousedown", (e) => (down = { x: e.clientX, y: e.clientY }));
@@ -165,6 +167,7 @@ function uPlotChart(el, c, ov, ctx) {
   return {
     kind: "uplot",
     u,
+    fill: () => u.setData(chartData(c)),
     series: c.series.map((s) => s.label),
     redraw: () => u.redraw(false, false),
     resize: () => u.setSize({ width: widthOf(el), height: opts.height }),
@@ -522,21 +525,50 @@ function mount(rootEl, ov, { onStep }) {
     else if (byID.has(id)) chart = uPlotChart(el, byID.get(id), ov, ctx);
     if (!chart) return;
     charts.set(id, { chart, box, el });
-    box.dataset.drawn = "true";
+    if (!chart.fill) {
+      box.dataset.drawn = "true";
+      return;
+    }
+    toFill.push(box);
+    toFill.sort((a, b) => boxes.indexOf(a) - boxes.indexOf(b));
+    if (!filling) filling = setTimeout(fillNext, 0);
   };
-  // Charts are made when first seen; a step move redraws (in the next
-  // frame) the charts in view, and the others when they come into view.
+  // Charts are made when first seen: empty at once, so that they take
+  // their place, and filled one a task, in the page's order (drawing a
+  // uPlot chart's 1,000-2,000 points is 10-40 ms of the page's thread,
+  // and a screenful of them in one task held the page for 0.1-0.2 s). A
+  // step move redraws (from the next frame) the charts in view, and the
+  // others when they come into view.
   const visible = new Set();
   const stale = new Set();
+  const toFill = [];
+  let filling = 0;
+  const fillNext = () => {
+    filling = 0;
+    const box = toFill.shift();
+    const c = box && charts.get(box.dataset.chart);
+    if (c) {
+      c.chart.fill();
+      box.dataset.drawn = "true";
+    }
+    if (toFill.length) filling = setTimeout(fillNext, 0);
+  };
+  // Redrawn at most about frameBudget ms of charts a frame, the rest in
+  // the next frames.
+  const frameBudget = 12;
   let stepFrame = 0;
   const redrawVisible = () => {
     stepFrame = 0;
+    const t0 = performance.now();
     for (const id of stale) {
       const c = charts.get(id);
-      if (c && visible.has(id)) {
-        c.chart.redraw();
-        stale.delete(id);
+      if (!c || !visible.has(id)) continue;
+      if (performance.now() - t0 > frameBudget) {
+        stepFrame = requestAnimationFrame(redrawVisible);
+        return;
       }
+      c.chart.redraw();
+      stale.delete(id);
     }
   };
   const stepMoved = () => {
@@ -599,6 +631,8 @@ function mount(rootEl, ov, { onStep }) {
     stepMoved,
     destroy() {
       cancelAnimationFrame(stepFrame);
+      clearTimeout(filling);
+      toFill.length = 0;
       io.disconnect();
       ro.disconnect();
       mo.disconnect();
