@@ -69,6 +69,65 @@
     return el;
   };
 
+  // patch makes el (made by make, or patched before) what spec
+  // describes, changing only what differs: attributes set or removed,
+  // its text, its children patched in place, the extra removed, the
+  // missing made. Stepping redraws the same panels with a few rows
+  // changed; made again whole, every element was styled and laid out
+  // again (most of a step's time). An element of another tag is made
+  // anew. The same refusals as make's.
+  const patch = (el, spec, svg) => {
+    let [tag, attrs, text, kids] = spec;
+    if (badTag.has(tag.toLowerCase())) tag = "span";
+    svg = svg || tag === "svg";
+    if (el.localName !== tag || (el.namespaceURI === SVG) !== svg) {
+      const made = make(spec, svg);
+      el.replaceWith(made);
+      return made;
+    }
+    // Attributes: those spec names, in its order, then the rest removed.
+    const keep = new Set();
+    for (let i = 0; i + 1 < attrs.length; i += 2) {
+      const name = attrs[i];
+      if (badAttr.test(name)) continue;
+      keep.add(name.toLowerCase());
+      if (el.getAttribute(name) !== attrs[i + 1]) el.setAttribute(name, attrs[i + 1]);
+    }
+    for (let i = el.attributes.length - 1; i >= 0; i--) {
+      const a = el.attributes[i];
+      if (!keep.has(a.name.toLowerCase())) el.removeAttribute(a.name);
+    }
+    // make appends the text first, then the children.
+    let first = el.firstChild;
+    if (text) {
+      if (first && first.nodeType === 3) {
+        if (first.data !== text) first.data = text;
+        first = first.nextSibling;
+      } else el.insertBefore(document.createTextNode(text), first);
+    } else if (first && first.nodeType === 3) {
+      const t = first;
+      first = first.nextSibling;
+      t.remove();
+    }
+    patchKids(el, first, kids || [], svg);
+    return el;
+  };
+  // patchKids patches el's children from node on to kids.
+  const patchKids = (el, node, kids, svg) => {
+    for (const k of kids) {
+      if (node && node.nodeType === 1) {
+        const next = node.nextSibling;
+        patch(node, k, svg);
+        node = next;
+      } else el.insertBefore(make(k, svg), node);
+    }
+    while (node) {
+      const next = node.nextSibling;
+      node.remove();
+      node = next;
+    }
+  };
+
   const boot = {
     editor: null,
     onChange: null, // set by Go
@@ -104,6 +163,14 @@
         parts.push(value);
       }
       return new Uint8Array(await new Blob(parts).arrayBuffer());
+    },
+    // update is render by patching what parent holds (patch): for the
+    // panels redrawn at every step.
+    update(parent, json) {
+      if (!json) return parent.replaceChildren();
+      const spec = typeof json === "string" ? JSON.parse(json) : json;
+      if (spec[0] === "") patchKids(parent, parent.firstChild, spec[3] || [], parent.namespaceURI === SVG);
+      else patchKids(parent, parent.firstChild, [spec], parent.namespaceURI === SVG);
     },
     render(parent, json) {
       if (!json) return parent.replaceChildren();
@@ -160,28 +227,55 @@
       if (cm) cm.setText(s);
       else pre.textContent = text = s;
     };
+    // counting is the count of a large text's bytes and lines in
+    // progress: counted a part (countPart characters) a task, since the
+    // whole of a 6 MB text was 0.1 s of the page's thread, at the moment
+    // the engine starts. The summary says them when counted (a few
+    // tasks later), #large-text[data-bytes] too.
+    let counting = 0;
+    const countPart = 1 << 20;
     const showLarge = (s) => {
       // CodeMirror keeps its older text, hidden: replacing it costs a
       // reparse (and a deeply nested one has overflowed Lezer's stack).
       large = s;
-      let lines = 0;
-      for (let i = s.indexOf("\n"); i >= 0; i = s.indexOf("\n", i + 1)) lines++;
-      if (s.length && !s.endsWith("\n")) lines++;
       let head = 0;
       for (let n = 0; n < 60 && head >= 0; n++) head = s.indexOf("\n", head + 1);
-      const bytes = new Blob([s]).size;
-      largeBox.querySelector(".large-summary").textContent =
-        `${(bytes / 1048576).toFixed(1)} MiB, ${lines.toLocaleString("en")} lines: too large to edit comfortably, so it runs as it is. Its first lines:`;
+      const summary = largeBox.querySelector(".large-summary");
+      summary.textContent = "Too large to edit comfortably, so it runs as it is. Its first lines:";
+      delete largeBox.dataset.bytes;
+      const gen = ++counting;
+      let lines = 0;
+      let bytes = 0;
+      const count = (from) => {
+        if (gen !== counting) return;
+        let to = Math.min(s.length, from + countPart);
+        // A part ends after a whole surrogate pair (UTF-8's 4 bytes).
+        if (to < s.length && (s.charCodeAt(to - 1) & 0xfc00) === 0xd800) to++;
+        for (let i = s.indexOf("\n", from); i >= 0 && i < to; i = s.indexOf("\n", i + 1)) lines++;
+        bytes += new Blob([s.slice(from, to)]).size;
+        if (to < s.length) return setTimeout(count, 0, to);
+        if (s.length && !s.endsWith("\n")) lines++;
+        summary.textContent = `${(bytes / 1048576).toFixed(1)} MiB, ${lines.toLocaleString("en")} lines: too large to edit comfortably, so it runs as it is. Its first lines:`;
+        largeBox.dataset.bytes = String(bytes);
+      };
+      count(0);
       largeBox.querySelector(".large-head").textContent = head < 0 ? s : s.slice(0, head) + "\n…";
-      largeBox.dataset.bytes = String(bytes);
       largeBox.hidden = false;
       host.hidden = true;
     };
+    // wanted: the editor was asked for (loadEditor) while a large text
+    // was shown; it loads when the text leaves (below).
+    let wanted = false;
     const hideLarge = () => {
       if (large === null) return;
       large = null;
+      counting++;
       largeBox.hidden = true;
       host.hidden = false;
+      if (wanted) {
+        wanted = false;
+        load();
+      }
     };
     largeBox.querySelector(".edit-anyway").addEventListener("click", () => {
       const s = large;
@@ -225,7 +319,15 @@
     const loadAndFocus = () => load().then(() => cm && cm.focus());
     pre.addEventListener("pointerdown", loadAndFocus);
     pre.addEventListener("focus", loadAndFocus);
-    boot.loadEditor = load;
+    // Go asks for the editor once the first result is on screen. While a
+    // large text is shown instead, CodeMirror (a 0.2-0.3 s task of the
+    // page's thread to load and set up) would be hidden: it loads when
+    // the text leaves, or at "Edit anyway".
+    boot.loadEditor = () => {
+      if (large === null) return load();
+      wanted = true;
+      return Promise.resolve();
+    };
     return {
       getText: () => large ?? (cm ? cm.getText() : text),
       setText(s) {
@@ -575,13 +677,13 @@
     // side draws one side's laid-out step (k 0: left, 1: right).
     side(root, v, k) {
       const panel = (name) => root.querySelector(`[data-panel="${name}"] .panel-body`);
-      boot.render(panel("decision"), v.decisions);
-      boot.render(panel("quota"), v.quota);
-      boot.render(panel("queues"), v.queues);
+      boot.update(panel("decision"), v.decisions);
+      boot.update(panel("quota"), v.quota);
+      boot.update(panel("queues"), v.queues);
       // The placement panels exist only for scenarios with Nodes.
       for (const name of ["placement", "nodes"]) {
         root.querySelector(`[data-panel="${name}"]`).hidden = !v.cluster;
-        if (v.cluster) boot.render(panel(name), v[name]);
+        if (v.cluster) boot.update(panel(name), v[name]);
       }
       views.shown[k ? "right" : "left"] = v.index;
       views.markLog(panel("events"), v.index);
