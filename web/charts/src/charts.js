@@ -151,9 +151,7 @@ function uPlotChart(el, c, ov, ctx) {
     legend: { live: true },
     hooks: { draw: [(u) => drawCurrent(u, ctx.currentMs, col.cursor)] },
   };
-  // Made empty (its size, axes and legend, so that the page does not
-  // move when it is filled), filled later (fill).
-  const u = new uPlot(opts, [[], ...c.series.map(() => [])], el);
+  const u = new uPlot(opts, chartData(c), el);
   // A click (not a drag, which zooms) goes to the step at that time.
   let down = null;
   u.over.addEventListener("mousedown", (e) => (down = { x: e.clientX, y: e.clientY }));
@@ -167,7 +165,6 @@ function uPlotChart(el, c, ov, ctx) {
   return {
     kind: "uplot",
     u,
-    fill: () => u.setData(chartData(c)),
     series: c.series.map((s) => s.label),
     redraw: () => u.redraw(false, false),
     resize: () => u.setSize({ width: widthOf(el), height: opts.height }),
@@ -515,6 +512,11 @@ function mount(rootEl, ov, { onStep }) {
   const charts = new Map();
   const byID = new Map([["pending", ov.pending]]);
   for (const c of ov.usage) byID.set(c.id, c);
+  // reserved is the height of the first chart made of each kind (usage,
+  // pending): the boxes of that kind not yet made take it, so that a
+  // chart made later moves nothing around it.
+  const reserved = new Map();
+  const kindOf = (id) => (id.startsWith("usage-") ? "usage" : id);
   const create = (box) => {
     const id = box.dataset.chart;
     if (charts.has(id)) return;
@@ -525,33 +527,39 @@ function mount(rootEl, ov, { onStep }) {
     else if (byID.has(id)) chart = uPlotChart(el, byID.get(id), ov, ctx);
     if (!chart) return;
     charts.set(id, { chart, box, el });
-    if (!chart.fill) {
-      box.dataset.drawn = "true";
-      return;
+    box.dataset.drawn = "true";
+    el.style.minHeight = "";
+    const kind = kindOf(id);
+    if (!reserved.has(kind)) {
+      const h = Math.ceil(el.getBoundingClientRect().height);
+      reserved.set(kind, h);
+      for (const b of boxes) if (!charts.has(b.dataset.chart) && kindOf(b.dataset.chart) === kind) b.querySelector(".chart")?.style.setProperty("min-height", h + "px");
     }
-    toFill.push(box);
-    toFill.sort((a, b) => boxes.indexOf(a) - boxes.indexOf(b));
-    if (!filling) filling = setTimeout(fillNext, 0);
   };
-  // Charts are made when first seen: empty at once, so that they take
-  // their place, and filled one a task, in the page's order (drawing a
-  // uPlot chart's 1,000-2,000 points is 10-40 ms of the page's thread,
-  // and a screenful of them in one task held the page for 0.1-0.2 s). A
-  // step move redraws (from the next frame) the charts in view, and the
-  // others when they come into view.
+  // Charts are made when first seen, one a task, in the page's order
+  // (making and drawing a uPlot chart's 1,000-2,000 points is 10-40 ms of
+  // the page's thread, and a screenful of them in one task held it for
+  // 0.1-0.2 s). A chart seen is made even if it has moved out of view
+  // since. A step move redraws (from the next frame) the charts in view,
+  // and the others when they come into view.
   const visible = new Set();
   const stale = new Set();
-  const toFill = [];
-  let filling = 0;
-  const fillNext = () => {
-    filling = 0;
-    const box = toFill.shift();
-    const c = box && charts.get(box.dataset.chart);
-    if (c) {
-      c.chart.fill();
-      box.dataset.drawn = "true";
+  const toMake = [];
+  let making = 0;
+  const makeNext = () => {
+    making = 0;
+    const box = toMake.shift();
+    if (box) {
+      create(box);
+      stale.delete(box.dataset.chart);
     }
-    if (toFill.length) filling = setTimeout(fillNext, 0);
+    if (toMake.length) making = setTimeout(makeNext, 0);
+  };
+  const make = (box) => {
+    if (toMake.includes(box)) return;
+    toMake.push(box);
+    toMake.sort((a, b) => boxes.indexOf(a) - boxes.indexOf(b));
+    if (!making) making = setTimeout(makeNext, 0);
   };
   // Redrawn at most about frameBudget ms of charts a frame, the rest in
   // the next frames.
@@ -584,9 +592,9 @@ function mount(rootEl, ov, { onStep }) {
           continue;
         }
         visible.add(id);
-        create(e.target);
-        if (stale.has(id)) {
-          charts.get(id)?.chart.redraw();
+        if (!charts.has(id)) make(e.target);
+        else if (stale.has(id)) {
+          charts.get(id).chart.redraw();
           stale.delete(id);
         }
       }
@@ -616,7 +624,7 @@ function mount(rootEl, ov, { onStep }) {
       chart.destroy();
       charts.delete(id);
       delete box.dataset.drawn;
-      create(box);
+      if (visible.has(id)) make(box);
     }
   };
   const mo = new MutationObserver(retheme);
@@ -631,8 +639,8 @@ function mount(rootEl, ov, { onStep }) {
     stepMoved,
     destroy() {
       cancelAnimationFrame(stepFrame);
-      clearTimeout(filling);
-      toFill.length = 0;
+      clearTimeout(making);
+      toMake.length = 0;
       io.disconnect();
       ro.disconnect();
       mo.disconnect();
