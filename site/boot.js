@@ -544,6 +544,11 @@
   const all = (el, sel) => el.querySelectorAll(sel);
   // marksPart is how many of the scrubber's marks are drawn in a task.
   const marksPart = 250;
+  // partMs is how long a step's drawing goes on in one task (views.draw):
+  // under the 50 ms of a long task, and over what an ordinary step takes
+  // on a loaded machine (splitting those made the budgets test's step
+  // max 0.2-0.3 s at a load of 10-14).
+  const partMs = 40;
   const views = {
     // run: the id of the run on screen (the worker's answers about an
     // older one are dropped); cmp: Compare mode, with the right-hand run
@@ -569,20 +574,45 @@
       views.busy = true;
       worker.postMessage({ type: "step", seq: ++views.seq, left: r.left, right: r.right, start: r.start });
     },
+    // A step is asked for only once the one before is drawn.
     answer(m) {
-      views.busy = false;
-      if (m.run === views.info.run) {
-        if (m.error) boot.onStepError && boot.onStepError(m.error);
-        else views.draw(m.view, m.start);
-      }
-      if (views.want) views.ask();
+      const next = () => {
+        views.busy = false;
+        if (views.want) views.ask();
+      };
+      if (m.run === views.info.run && !m.error) return views.draw(m.view, m.start, next);
+      if (m.run === views.info.run) boot.onStepError && boot.onStepError(m.error);
+      next();
     },
-    draw(v, start) {
+    // drawing counts draws: a draw still in parts stops when a newer one
+    // starts (which draws every panel).
+    drawing: 0,
+    // draw draws a step laid out by the worker, then calls done. Its
+    // panels are patched in one task while that takes under partMs, the
+    // rest each in a task of its own (partMs): a step of a large run (5,000 new
+    // elements of decisions and queues) held the page 80-200 ms. The
+    // step's number and title, #app[data-step] and the "kueueplay:step"
+    // measure follow the last panel.
+    draw(v, start, done) {
+      const gen = ++views.drawing;
       const l = v.left;
       const i = l.index;
       const n = l.total;
-      views.side($("view-left"), l, 0);
-      if (views.info.cmp && views.info.right && v.right) views.side($("view-right"), v.right, 1);
+      const jobs = views.side($("view-left"), l, 0);
+      if (views.info.cmp && views.info.right && v.right) jobs.push(...views.side($("view-right"), v.right, 1));
+      const run = () => {
+        const t0 = performance.now();
+        while (jobs.length) {
+          if (gen !== views.drawing) return done && done();
+          jobs.shift()();
+          if (jobs.length && performance.now() - t0 > partMs) return void setTimeout(run, 0);
+        }
+        views.drawn(l, i, n, start);
+        if (done) done();
+      };
+      run();
+    },
+    drawn(l, i, n, start) {
       $("step-label").textContent = `Step ${i + 1} of ${n}`;
       $("step-title").textContent = l.title;
       const sc = $("scrubber");
@@ -684,17 +714,26 @@
         ol.append(li);
       }
     },
-    // side draws one side's laid-out step (k 0: left, 1: right).
+    // side returns the jobs that draw one side's laid-out step (k 0:
+    // left, 1: right): a panel a job, then the marks.
     side(root, v, k) {
       const panel = (name) => root.querySelector(`[data-panel="${name}"] .panel-body`);
-      boot.update(panel("decision"), v.decisions);
-      boot.update(panel("quota"), v.quota);
-      boot.update(panel("queues"), v.queues);
+      const jobs = [
+        () => boot.update(panel("decision"), v.decisions),
+        () => boot.update(panel("quota"), v.quota),
+        () => boot.update(panel("queues"), v.queues),
+      ];
       // The placement panels exist only for scenarios with Nodes.
       for (const name of ["placement", "nodes"]) {
-        root.querySelector(`[data-panel="${name}"]`).hidden = !v.cluster;
-        if (v.cluster) boot.update(panel(name), v[name]);
+        jobs.push(() => {
+          root.querySelector(`[data-panel="${name}"]`).hidden = !v.cluster;
+          if (v.cluster) boot.update(panel(name), v[name]);
+        });
       }
+      jobs.push(() => views.marked(root, v, k, panel));
+      return jobs;
+    },
+    marked(root, v, k, panel) {
       views.shown[k ? "right" : "left"] = v.index;
       views.markLog(panel("events"), v.index);
       // Compare mode: at the first difference, outline what differs.
