@@ -2010,6 +2010,30 @@ status:
       });
       check(large.shown && large.editorHidden && large.bytes > 5_000_000 && /MiB, [\d,]+ lines/.test(large.summary), `the 5.8 MB text should be summarized outside the editor: ${JSON.stringify(large)}`);
       const firstMs = await page.evaluate(() => performance.getEntriesByName("kueueplay:first-result")[0]?.startTime ?? NaN);
+      // boot.js looks up the panels' fonts while the engine works: every
+      // text shown must use one of them (style, weight, size, family).
+      const fonts = await page.evaluate(() => {
+        const key = (cs) => `${cs.fontStyle} ${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
+        const probe = document.createElement("span");
+        document.body.append(probe);
+        const warmed = new Set(
+          window.kueueplayBoot.fontStrikes.map((spec) => {
+            probe.style.font = window.kueueplayBoot.fontFor(spec);
+            return key(getComputedStyle(probe));
+          }),
+        );
+        probe.remove();
+        const missing = new Map();
+        const w = document.createTreeWalker(document.getElementById("app"), NodeFilter.SHOW_TEXT);
+        for (let n = w.nextNode(); n; n = w.nextNode()) {
+          const el = n.parentElement;
+          if (!n.data.trim() || !el.checkVisibility()) continue;
+          const k = key(getComputedStyle(el));
+          if (!warmed.has(k) && !missing.has(k)) missing.set(k, `${el.localName}.${el.className}`);
+        }
+        return [...missing].map(([k, where]) => `${k} (${where})`);
+      });
+      check(fonts.length === 0, `texts on screen use fonts boot.js does not look up ahead (add them to boot.fontStrikes): ${fonts.join("; ")}`);
 
       // (The click waits for the page to lay out the run: with 15,000
       // workloads' event log that may take seconds, which count here.)

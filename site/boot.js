@@ -538,6 +538,47 @@
     fail("Serve this folder over HTTP (make run), not from file://.");
     return;
   }
+
+  // The fonts the panels use (weight and size, S: the page's sans-serif,
+  // M: --mono), looked up while the engine works, one a task when the
+  // page is idle. The first layout of a result otherwise looked each up
+  // (a font and a size are 7-100 ms each, through the browser process on
+  // Linux): 0.15-0.3 s of the page's thread in one task. The scalability
+  // test checks that its panels use no other (boot.fontStrikes).
+  boot.fontStrikes = [
+    "700 15.4px S", "400 14px S", "600 14px S", "italic 400 14px S", "400 13px S", "600 13px S", "700 13.3px S",
+    "600 12.6px S", "400 12px S", "600 12px S", "400 11.9px S", "600 11.2px S", "700 11.2px S", "400 11px S",
+    "600 11px S", "400 10.92px S", "400 10.5px S", "600 14px M", "400 13px M", "400 12px M", "600 12px M",
+    "400 11.9px M", "600 11.5px M", "400 11px M", "600 11px M", "400 10.92px M",
+  ];
+  boot.fontFor = (spec) => {
+    const sans = getComputedStyle(document.body).fontFamily;
+    const mono = getComputedStyle(root).getPropertyValue("--mono").trim();
+    return spec.replace(/ S$/, " " + sans).replace(/ M$/, " " + mono);
+  };
+  {
+    const idle = (f) => ("requestIdleCallback" in window ? requestIdleCallback(f, { timeout: 1000 }) : setTimeout(f, 20));
+    const specs = boot.fontStrikes.slice();
+    let box = null;
+    const next = () => {
+      const spec = specs.shift();
+      if (!spec) return box && box.remove();
+      if (!box) {
+        box = document.createElement("div");
+        box.setAttribute("aria-hidden", "true");
+        Object.assign(box.style, { position: "absolute", left: "-10000px", top: "0", visibility: "hidden", whiteSpace: "nowrap" });
+        document.body.append(box);
+      }
+      const el = document.createElement("span");
+      el.style.font = boot.fontFor(spec);
+      // Letters, digits and the panels' symbols (some from a fallback font).
+      el.textContent = "Aa0 ▸▾●…–×→";
+      box.append(el);
+      void el.offsetWidth;
+      idle(next);
+    };
+    idle(next);
+  }
   // The engine's worker (engine.js) decodes and simulates; this page's
   // instance of the same module only renders. The module is compiled once,
   // as it streams, and posted to the worker, which instantiates it too.
