@@ -69,6 +69,65 @@
     return el;
   };
 
+  // patch makes el (made by make, or patched before) what spec
+  // describes, changing only what differs: attributes set or removed,
+  // its text, its children patched in place, the extra removed, the
+  // missing made. Stepping redraws the same panels with a few rows
+  // changed; made again whole, every element was styled and laid out
+  // again (most of a step's time). An element of another tag is made
+  // anew. The same refusals as make's.
+  const patch = (el, spec, svg) => {
+    let [tag, attrs, text, kids] = spec;
+    if (badTag.has(tag.toLowerCase())) tag = "span";
+    svg = svg || tag === "svg";
+    if (el.localName !== tag || (el.namespaceURI === SVG) !== svg) {
+      const made = make(spec, svg);
+      el.replaceWith(made);
+      return made;
+    }
+    // Attributes: those spec names, in its order, then the rest removed.
+    const keep = new Set();
+    for (let i = 0; i + 1 < attrs.length; i += 2) {
+      const name = attrs[i];
+      if (badAttr.test(name)) continue;
+      keep.add(name.toLowerCase());
+      if (el.getAttribute(name) !== attrs[i + 1]) el.setAttribute(name, attrs[i + 1]);
+    }
+    for (let i = el.attributes.length - 1; i >= 0; i--) {
+      const a = el.attributes[i];
+      if (!keep.has(a.name.toLowerCase())) el.removeAttribute(a.name);
+    }
+    // make appends the text first, then the children.
+    let first = el.firstChild;
+    if (text) {
+      if (first && first.nodeType === 3) {
+        if (first.data !== text) first.data = text;
+        first = first.nextSibling;
+      } else el.insertBefore(document.createTextNode(text), first);
+    } else if (first && first.nodeType === 3) {
+      const t = first;
+      first = first.nextSibling;
+      t.remove();
+    }
+    patchKids(el, first, kids || [], svg);
+    return el;
+  };
+  // patchKids patches el's children from node on to kids.
+  const patchKids = (el, node, kids, svg) => {
+    for (const k of kids) {
+      if (node && node.nodeType === 1) {
+        const next = node.nextSibling;
+        patch(node, k, svg);
+        node = next;
+      } else el.insertBefore(make(k, svg), node);
+    }
+    while (node) {
+      const next = node.nextSibling;
+      node.remove();
+      node = next;
+    }
+  };
+
   const boot = {
     editor: null,
     onChange: null, // set by Go
@@ -104,6 +163,14 @@
         parts.push(value);
       }
       return new Uint8Array(await new Blob(parts).arrayBuffer());
+    },
+    // update is render by patching what parent holds (patch): for the
+    // panels redrawn at every step.
+    update(parent, json) {
+      if (!json) return parent.replaceChildren();
+      const spec = typeof json === "string" ? JSON.parse(json) : json;
+      if (spec[0] === "") patchKids(parent, parent.firstChild, spec[3] || [], parent.namespaceURI === SVG);
+      else patchKids(parent, parent.firstChild, [spec], parent.namespaceURI === SVG);
     },
     render(parent, json) {
       if (!json) return parent.replaceChildren();
@@ -160,28 +227,55 @@
       if (cm) cm.setText(s);
       else pre.textContent = text = s;
     };
+    // counting is the count of a large text's bytes and lines in
+    // progress: counted a part (countPart characters, 3-20 ms) a task, since the
+    // whole of a 6 MB text was 0.1 s of the page's thread, at the moment
+    // the engine starts. The summary says them when counted (a few
+    // tasks later), #large-text[data-bytes] too.
+    let counting = 0;
+    const countPart = 1 << 18;
     const showLarge = (s) => {
       // CodeMirror keeps its older text, hidden: replacing it costs a
       // reparse (and a deeply nested one has overflowed Lezer's stack).
       large = s;
-      let lines = 0;
-      for (let i = s.indexOf("\n"); i >= 0; i = s.indexOf("\n", i + 1)) lines++;
-      if (s.length && !s.endsWith("\n")) lines++;
       let head = 0;
       for (let n = 0; n < 60 && head >= 0; n++) head = s.indexOf("\n", head + 1);
-      const bytes = new Blob([s]).size;
-      largeBox.querySelector(".large-summary").textContent =
-        `${(bytes / 1048576).toFixed(1)} MiB, ${lines.toLocaleString("en")} lines: too large to edit comfortably, so it runs as it is. Its first lines:`;
+      const summary = largeBox.querySelector(".large-summary");
+      summary.textContent = "Too large to edit comfortably, so it runs as it is. Its first lines:";
+      delete largeBox.dataset.bytes;
+      const gen = ++counting;
+      let lines = 0;
+      let bytes = 0;
+      const count = (from) => {
+        if (gen !== counting) return;
+        let to = Math.min(s.length, from + countPart);
+        // A part ends after a whole surrogate pair (UTF-8's 4 bytes).
+        if (to < s.length && (s.charCodeAt(to - 1) & 0xfc00) === 0xd800) to++;
+        for (let i = s.indexOf("\n", from); i >= 0 && i < to; i = s.indexOf("\n", i + 1)) lines++;
+        bytes += new Blob([s.slice(from, to)]).size;
+        if (to < s.length) return setTimeout(count, 0, to);
+        if (s.length && !s.endsWith("\n")) lines++;
+        summary.textContent = `${(bytes / 1048576).toFixed(1)} MiB, ${lines.toLocaleString("en")} lines: too large to edit comfortably, so it runs as it is. Its first lines:`;
+        largeBox.dataset.bytes = String(bytes);
+      };
+      count(0);
       largeBox.querySelector(".large-head").textContent = head < 0 ? s : s.slice(0, head) + "\n…";
-      largeBox.dataset.bytes = String(bytes);
       largeBox.hidden = false;
       host.hidden = true;
     };
+    // wanted: the editor was asked for (loadEditor) while a large text
+    // was shown; it loads when the text leaves (below).
+    let wanted = false;
     const hideLarge = () => {
       if (large === null) return;
       large = null;
+      counting++;
       largeBox.hidden = true;
       host.hidden = false;
+      if (wanted) {
+        wanted = false;
+        load();
+      }
     };
     largeBox.querySelector(".edit-anyway").addEventListener("click", () => {
       const s = large;
@@ -225,7 +319,15 @@
     const loadAndFocus = () => load().then(() => cm && cm.focus());
     pre.addEventListener("pointerdown", loadAndFocus);
     pre.addEventListener("focus", loadAndFocus);
-    boot.loadEditor = load;
+    // Go asks for the editor once the first result is on screen. While a
+    // large text is shown instead, CodeMirror (a 0.2-0.3 s task of the
+    // page's thread to load and set up) would be hidden: it loads when
+    // the text leaves, or at "Edit anyway".
+    boot.loadEditor = () => {
+      if (large === null) return load();
+      wanted = true;
+      return Promise.resolve();
+    };
     return {
       getText: () => large ?? (cm ? cm.getText() : text),
       setText(s) {
@@ -340,21 +442,31 @@
   let overviewGen = 0;
   let overviewAt = 0;
   boot.gotoStep = null; // set by Go
+  // The series are parsed (1.9 MB of JSON for the 15,000-workload
+  // example, 20-40 ms) and the charts mounted in a task of their own,
+  // after the task in which Go drew the panel.
+  const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
   boot.overview = (parent, json, step, columns) => {
     const gen = ++overviewGen;
-    const ov = typeof json === "string" ? JSON.parse(json) : json;
-    // The series' numbers as typed arrays (engine.Columns).
-    ov.columns = columns;
     overviewAt = step;
-    loadCharts().then(
-      (charts) => {
-        if (gen !== overviewGen) return; // a newer run's overview came
-        charts.mount(parent, ov, { onStep: (n) => boot.gotoStep && boot.gotoStep(n) });
-        charts.setStep(overviewAt);
-        parent.dataset.ready = "true";
-      },
-      (err) => fail("Could not load the charts: " + err.message),
-    );
+    let ov = null;
+    nextTask()
+      .then(() => {
+        if (gen !== overviewGen) return;
+        ov = typeof json === "string" ? JSON.parse(json) : json;
+        // The series' numbers as typed arrays (engine.Columns).
+        ov.columns = columns;
+        return loadCharts();
+      })
+      .then(
+        (charts) => {
+          if (!charts || gen !== overviewGen) return; // a newer run's overview came
+          charts.mount(parent, ov, { onStep: (n) => boot.gotoStep && boot.gotoStep(n) });
+          charts.setStep(overviewAt);
+          parent.dataset.ready = "true";
+        },
+        (err) => fail("Could not load the charts: " + err.message),
+      );
   };
   boot.overviewStep = (step) => {
     overviewAt = step;
@@ -394,9 +506,23 @@
     const name = (q === null ? "default" : q).replace(/\.yaml$/, "");
     if (/^[a-z0-9][a-z0-9.-]{0,99}$/.test(name) && !name.includes("..")) {
       boot.initialName = name;
-      boot.initial = fetch(`scenarios/${name}.yaml`).then((res) => {
+      boot.initial = fetch(`scenarios/${name}.yaml`).then(async (res) => {
         if (!res.ok) throw new Error(`scenarios/${name}.yaml: ${res.status} ${res.statusText}`);
-        return res.text();
+        // Decoded as it comes, a task at least every 10 ms: res.text()
+        // of the 6 MB example was one task of 60-130 ms.
+        if (!res.body || !("TextDecoderStream" in window)) return res.text();
+        const r = res.body.pipeThrough(new TextDecoderStream()).getReader();
+        const parts = [];
+        for (let t = performance.now(); ; ) {
+          const { done, value } = await r.read();
+          if (done) break;
+          parts.push(value);
+          if (performance.now() - t > 10) {
+            await new Promise((resolve) => setTimeout(resolve, 0));
+            t = performance.now();
+          }
+        }
+        return parts.join("");
       });
       boot.initial.then(
         (text) => {
@@ -411,6 +537,47 @@
   if (location.protocol === "file:") {
     fail("Serve this folder over HTTP (make run), not from file://.");
     return;
+  }
+
+  // The fonts the panels use (weight and size, S: the page's sans-serif,
+  // M: --mono), looked up while the engine works, one a task when the
+  // page is idle. The first layout of a result otherwise looked each up
+  // (a font and a size are 7-100 ms each, through the browser process on
+  // Linux): 0.15-0.3 s of the page's thread in one task. The scalability
+  // test checks that its panels use no other (boot.fontStrikes).
+  boot.fontStrikes = [
+    "700 15.4px S", "400 14px S", "600 14px S", "italic 400 14px S", "400 13px S", "600 13px S", "700 13.3px S",
+    "600 12.6px S", "400 12px S", "600 12px S", "400 11.9px S", "600 11.2px S", "700 11.2px S", "400 11px S",
+    "600 11px S", "400 10.92px S", "400 10.5px S", "600 14px M", "400 13px M", "400 12px M", "600 12px M",
+    "400 11.9px M", "600 11.5px M", "400 11px M", "600 11px M", "400 10.92px M",
+  ];
+  boot.fontFor = (spec) => {
+    const sans = getComputedStyle(document.body).fontFamily;
+    const mono = getComputedStyle(root).getPropertyValue("--mono").trim();
+    return spec.replace(/ S$/, " " + sans).replace(/ M$/, " " + mono);
+  };
+  {
+    const idle = (f) => ("requestIdleCallback" in window ? requestIdleCallback(f, { timeout: 1000 }) : setTimeout(f, 20));
+    const specs = boot.fontStrikes.slice();
+    let box = null;
+    const next = () => {
+      const spec = specs.shift();
+      if (!spec) return box && box.remove();
+      if (!box) {
+        box = document.createElement("div");
+        box.setAttribute("aria-hidden", "true");
+        Object.assign(box.style, { position: "absolute", left: "-10000px", top: "0", visibility: "hidden", whiteSpace: "nowrap" });
+        document.body.append(box);
+      }
+      const el = document.createElement("span");
+      el.style.font = boot.fontFor(spec);
+      // Letters, digits and the panels' symbols (some from a fallback font).
+      el.textContent = "Aa0 ▸▾●…–×→";
+      box.append(el);
+      void el.offsetWidth;
+      idle(next);
+    };
+    idle(next);
   }
   // The engine's worker (engine.js) decodes and simulates; this page's
   // instance of the same module only renders. The module is compiled once,
@@ -432,6 +599,11 @@
   const all = (el, sel) => el.querySelectorAll(sel);
   // marksPart is how many of the scrubber's marks are drawn in a task.
   const marksPart = 250;
+  // partMs is how long a step's drawing goes on in one task (views.draw):
+  // under the 50 ms of a long task, and over what an ordinary step takes
+  // on a loaded machine (splitting those made the budgets test's step
+  // max 0.2-0.3 s at a load of 10-14).
+  const partMs = 40;
   const views = {
     // run: the id of the run on screen (the worker's answers about an
     // older one are dropped); cmp: Compare mode, with the right-hand run
@@ -457,20 +629,45 @@
       views.busy = true;
       worker.postMessage({ type: "step", seq: ++views.seq, left: r.left, right: r.right, start: r.start });
     },
+    // A step is asked for only once the one before is drawn.
     answer(m) {
-      views.busy = false;
-      if (m.run === views.info.run) {
-        if (m.error) boot.onStepError && boot.onStepError(m.error);
-        else views.draw(m.view, m.start);
-      }
-      if (views.want) views.ask();
+      const next = () => {
+        views.busy = false;
+        if (views.want) views.ask();
+      };
+      if (m.run === views.info.run && !m.error) return views.draw(m.view, m.start, next);
+      if (m.run === views.info.run) boot.onStepError && boot.onStepError(m.error);
+      next();
     },
-    draw(v, start) {
+    // drawing counts draws: a draw still in parts stops when a newer one
+    // starts (which draws every panel).
+    drawing: 0,
+    // draw draws a step laid out by the worker, then calls done. Its
+    // panels are patched in one task while that takes under partMs, the
+    // rest each in a task of its own (partMs): a step of a large run (5,000 new
+    // elements of decisions and queues) held the page 80-200 ms. The
+    // step's number and title, #app[data-step] and the "kueueplay:step"
+    // measure follow the last panel.
+    draw(v, start, done) {
+      const gen = ++views.drawing;
       const l = v.left;
       const i = l.index;
       const n = l.total;
-      views.side($("view-left"), l, 0);
-      if (views.info.cmp && views.info.right && v.right) views.side($("view-right"), v.right, 1);
+      const jobs = views.side($("view-left"), l, 0);
+      if (views.info.cmp && views.info.right && v.right) jobs.push(...views.side($("view-right"), v.right, 1));
+      const run = () => {
+        const t0 = performance.now();
+        while (jobs.length) {
+          if (gen !== views.drawing) return done && done();
+          jobs.shift()();
+          if (jobs.length && performance.now() - t0 > partMs) return void setTimeout(run, 0);
+        }
+        views.drawn(l, i, n, start);
+        if (done) done();
+      };
+      run();
+    },
+    drawn(l, i, n, start) {
       $("step-label").textContent = `Step ${i + 1} of ${n}`;
       $("step-title").textContent = l.title;
       const sc = $("scrubber");
@@ -572,17 +769,26 @@
         ol.append(li);
       }
     },
-    // side draws one side's laid-out step (k 0: left, 1: right).
+    // side returns the jobs that draw one side's laid-out step (k 0:
+    // left, 1: right): a panel a job, then the marks.
     side(root, v, k) {
       const panel = (name) => root.querySelector(`[data-panel="${name}"] .panel-body`);
-      boot.render(panel("decision"), v.decisions);
-      boot.render(panel("quota"), v.quota);
-      boot.render(panel("queues"), v.queues);
+      const jobs = [
+        () => boot.update(panel("decision"), v.decisions),
+        () => boot.update(panel("quota"), v.quota),
+        () => boot.update(panel("queues"), v.queues),
+      ];
       // The placement panels exist only for scenarios with Nodes.
       for (const name of ["placement", "nodes"]) {
-        root.querySelector(`[data-panel="${name}"]`).hidden = !v.cluster;
-        if (v.cluster) boot.render(panel(name), v[name]);
+        jobs.push(() => {
+          root.querySelector(`[data-panel="${name}"]`).hidden = !v.cluster;
+          if (v.cluster) boot.update(panel(name), v[name]);
+        });
       }
+      jobs.push(() => views.marked(root, v, k, panel));
+      return jobs;
+    },
+    marked(root, v, k, panel) {
       views.shown[k ? "right" : "left"] = v.index;
       views.markLog(panel("events"), v.index);
       // Compare mode: at the first difference, outline what differs.

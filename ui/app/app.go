@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall/js"
+	"time"
 
 	"github.com/kueueplay/kueueplay/core"
 	"github.com/kueueplay/kueueplay/core/scenario"
@@ -987,6 +988,10 @@ func (a *App) loadGallery() {
 		list.SetTextContent("The examples could not be loaded: " + err.Error())
 		return
 	}
+	// Decoding the list and drawing it were one 50-80 ms task of the
+	// page's thread, right after the first result: the page's event loop
+	// runs between them (the goroutine parks on a timer).
+	time.Sleep(time.Millisecond)
 	fill(list, layout.Gallery(a.examples))
 }
 

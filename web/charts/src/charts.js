@@ -512,6 +512,11 @@ function mount(rootEl, ov, { onStep }) {
   const charts = new Map();
   const byID = new Map([["pending", ov.pending]]);
   for (const c of ov.usage) byID.set(c.id, c);
+  // reserved is the height of the first chart made of each kind (usage,
+  // pending): the boxes of that kind not yet made take it, so that a
+  // chart made later moves nothing around it.
+  const reserved = new Map();
+  const kindOf = (id) => (id.startsWith("usage-") ? "usage" : id);
   const create = (box) => {
     const id = box.dataset.chart;
     if (charts.has(id)) return;
@@ -523,20 +528,55 @@ function mount(rootEl, ov, { onStep }) {
     if (!chart) return;
     charts.set(id, { chart, box, el });
     box.dataset.drawn = "true";
+    el.style.minHeight = "";
+    const kind = kindOf(id);
+    if (!reserved.has(kind)) {
+      const h = Math.ceil(el.getBoundingClientRect().height);
+      reserved.set(kind, h);
+      for (const b of boxes) if (!charts.has(b.dataset.chart) && kindOf(b.dataset.chart) === kind) b.querySelector(".chart")?.style.setProperty("min-height", h + "px");
+    }
   };
-  // Charts are made when first seen; a step move redraws (in the next
-  // frame) the charts in view, and the others when they come into view.
+  // Charts are made when first seen, one a task, in the page's order
+  // (making and drawing a uPlot chart's 1,000-2,000 points is 10-40 ms of
+  // the page's thread, and a screenful of them in one task held it for
+  // 0.1-0.2 s). A chart seen is made even if it has moved out of view
+  // since. A step move redraws (from the next frame) the charts in view,
+  // and the others when they come into view.
   const visible = new Set();
   const stale = new Set();
+  const toMake = [];
+  let making = 0;
+  const makeNext = () => {
+    making = 0;
+    const box = toMake.shift();
+    if (box) {
+      create(box);
+      stale.delete(box.dataset.chart);
+    }
+    if (toMake.length) making = setTimeout(makeNext, 0);
+  };
+  const make = (box) => {
+    if (toMake.includes(box)) return;
+    toMake.push(box);
+    toMake.sort((a, b) => boxes.indexOf(a) - boxes.indexOf(b));
+    if (!making) making = setTimeout(makeNext, 0);
+  };
+  // Redrawn at most about frameBudget ms of charts a frame, the rest in
+  // the next frames.
+  const frameBudget = 12;
   let stepFrame = 0;
   const redrawVisible = () => {
     stepFrame = 0;
+    const t0 = performance.now();
     for (const id of stale) {
       const c = charts.get(id);
-      if (c && visible.has(id)) {
-        c.chart.redraw();
-        stale.delete(id);
+      if (!c || !visible.has(id)) continue;
+      if (performance.now() - t0 > frameBudget) {
+        stepFrame = requestAnimationFrame(redrawVisible);
+        return;
       }
+      c.chart.redraw();
+      stale.delete(id);
     }
   };
   const stepMoved = () => {
@@ -552,9 +592,9 @@ function mount(rootEl, ov, { onStep }) {
           continue;
         }
         visible.add(id);
-        create(e.target);
-        if (stale.has(id)) {
-          charts.get(id)?.chart.redraw();
+        if (!charts.has(id)) make(e.target);
+        else if (stale.has(id)) {
+          charts.get(id).chart.redraw();
           stale.delete(id);
         }
       }
@@ -584,7 +624,7 @@ function mount(rootEl, ov, { onStep }) {
       chart.destroy();
       charts.delete(id);
       delete box.dataset.drawn;
-      create(box);
+      if (visible.has(id)) make(box);
     }
   };
   const mo = new MutationObserver(retheme);
@@ -599,6 +639,8 @@ function mount(rootEl, ov, { onStep }) {
     stepMoved,
     destroy() {
       cancelAnimationFrame(stepFrame);
+      clearTimeout(making);
+      toMake.length = 0;
       io.disconnect();
       ro.disconnect();
       mo.disconnect();
