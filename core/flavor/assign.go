@@ -117,6 +117,9 @@ type Input struct {
 	// Words, if set, shares the reason lists the search records (see
 	// Words).
 	Words *Words
+	// Space, if set, is the memory the Assignment is written in (see
+	// Space); nil: Assign allocates its own.
+	Space *Space
 }
 
 // Assignment is the result for a whole workload (flavorassigner.Assignment).
@@ -333,13 +336,17 @@ type status struct {
 // flavor of all the resources it covers. As soon as one pod set gets no
 // flavor, the assignment stops.
 func Assign(in Input) Assignment {
-	sp := &assignSpace{}
-	sp.last.Generation = in.Generation
-	a := Assignment{PodSets: sp.podSets[:0], LastState: &sp.last, Usage: sp.usage[:0]}
+	sp := in.Space
+	if sp == nil {
+		sp = &Space{}
+	}
+	ls := in.Words.lastSpace()
+	ls.last.Generation = in.Generation
+	a := Assignment{PodSets: sp.podSets[:0], LastState: &ls.last, Usage: sp.usage[:0]}
 	if len(in.PodSets) > len(sp.podSets) {
 		a.PodSets = make([]PodSetAssignment, 0, len(in.PodSets))
 	} else {
-		sp.last.TriedFlavorIdx = sp.lastIdx[:0]
+		ls.last.TriedFlavorIdx = ls.lastIdx[:0]
 	}
 	last := in.Last
 	if last != nil && in.Generation > last.Generation {
@@ -420,8 +427,8 @@ func Assign(in Input) Assignment {
 		// Assignment.append
 		var tried []Tried
 		switch {
-		case i == 0 && len(psa.Flavors) <= len(sp.tried):
-			tried = sp.tried[:0:len(psa.Flavors)]
+		case i == 0 && len(psa.Flavors) <= len(ls.tried):
+			tried = ls.tried[:0:len(psa.Flavors)]
 		case len(psa.Flavors) > 0:
 			tried = make([]Tried, 0, len(psa.Flavors))
 		}
@@ -440,19 +447,29 @@ func Assign(in Input) Assignment {
 	return a
 }
 
-// assignSpace is what an assignment of one pod set with at most two
-// resources (the usual shape) needs but the trace does not keep, in one
-// allocation: its pod set, requests, usage and resume state. Longer lists
-// are allocated apart.
-type assignSpace struct {
+// Space is the memory an assignment of one pod set with at most two
+// resources (the usual shape) is written in: its pod set, requests, usage
+// and flavors. Longer lists are allocated apart. A caller that assigns
+// again and again (the scheduling cycle, one Space per entry) holds one
+// and passes it in Input.Space: an Assign with a Space overwrites the
+// Assignment the previous Assign with it returned, so the caller keeps
+// what it needs of that one first. The trace shares nothing with a Space;
+// the LastState, which outlives the cycle, is never in it.
+type Space struct {
 	_        [0]func() // not comparable: no equality code for it
 	podSets  [1]PodSetAssignment
 	requests [2]Request
 	usage    [2]FRAmount
-	last     LastState
-	lastIdx  [1][]Tried
-	tried    [2]Tried
 	flavors  [2]ResourceAssignment
+}
+
+// lastSpace is a LastState with room for the resume state of one pod set
+// with at most two resources, in one allocation (carved from a Words
+// slab).
+type lastSpace struct {
+	last    LastState
+	lastIdx [1][]Tried
+	tried   [2]Tried
 }
 
 // insertionSort sorts a short list of n elements by insertion (the

@@ -31,6 +31,7 @@ type Words struct {
 	decisions   []trace.PodSetDecision
 	reasonLists []Reason
 	reserved    []trace.Quantity
+	lasts       []lastSpace
 }
 
 // slabLen is how many values a slab holds (more when one list needs
@@ -75,6 +76,15 @@ func (w *Words) Quantities(n int) []trace.Quantity {
 		return make([]trace.Quantity, 0, n)
 	}
 	return take(&w.reserved, n)
+}
+
+// lastSpace returns a zero lastSpace, carved from w's slab (made when w
+// is nil).
+func (w *Words) lastSpace() *lastSpace {
+	if w == nil {
+		return &lastSpace{}
+	}
+	return &take(&w.lasts, 1)[:1][0]
 }
 
 // groupAttempts is PodSetDecisions for a pod set's group attempts.

@@ -47,6 +47,8 @@ type entry struct {
 	decision   trace.Decision
 	// p describes the entry's workload to preemption.
 	p preempt.Preemptor
+	// space holds assignment's lists (flavor.Space).
+	space flavor.Space
 }
 
 // cycleScratch is the space a State's cycles reuse: the entries, their
@@ -353,6 +355,7 @@ func (s *State) assign(e *entry, c *cycleCtx) {
 		Gates:        s.Gates,
 		Oracle:       &c.lazy,
 		Words:        s.wordsFor(),
+		Space:        &e.space,
 	})
 	e.assignment = a
 	e.targets = nil
