@@ -277,12 +277,13 @@ func (p *PodSetAssignment) Message(w *Words) string {
 	if p.joined != "" {
 		return p.joined
 	}
-	r := make([]string, len(p.Reasons))
+	var buf [4]string
+	r := buf[:0]
 	for i := range p.Reasons {
-		r[i] = w.reason(&p.Reasons[i])
+		r = append(r, w.reason(&p.Reasons[i]))
 	}
 	slices.Sort(r)
-	p.joined = strings.Join(r, ", ")
+	p.joined = w.join(r)
 	return p.joined
 }
 
@@ -306,7 +307,8 @@ func (a *Assignment) Mode() Mode {
 // Message is the pending message Kueue writes for the assignment
 // (Assignment.Message). w remembers the words (nil: none).
 func (a *Assignment) Message(w *Words) string {
-	var parts []string
+	var buf [2]string
+	parts := buf[:0]
 	for i := range a.PodSets {
 		ps := &a.PodSets[i]
 		if ps.fits() {
@@ -667,9 +669,8 @@ func (in *Input) findFlavor(psIdx int, ps *core.PodSet, requests []Request, res 
 			return nil, st, ga
 		}
 		if !ok {
-			st.reasons = in.Words.appendReason(st.reasons, Reason{name, why})
+			st.reasons, att.Reasons = in.Words.appendBoth(st.reasons, nil, Reason{name, why}, true)
 			att.Mode = ModeNoFit.String()
-			att.Reasons = in.Words.appendTrace(nil, name, why)
 			att.Continue, att.Rule = true, trace.RuleNotEligible
 			ga.Attempts = append(ga.Attempts, att)
 			continue
@@ -684,8 +685,7 @@ func (in *Input) findFlavor(psIdx int, ps *core.PodSet, requests []Request, res 
 			pm, borrow, targets, reason := in.fitsResourceQuota(fr, assumed.Get(fr), q.Amount)
 			att.PreemptionTargets = append(att.PreemptionTargets, targets...)
 			if reason.Code != "" {
-				st.reasons = in.Words.appendReason(st.reasons, Reason{name, reason})
-				att.Reasons = in.Words.appendTrace(att.Reasons, name, reason)
+				st.reasons, att.Reasons = in.Words.appendBoth(st.reasons, att.Reasons, Reason{name, reason}, true)
 			}
 			mode := Granular{Mode: pm, Borrowing: borrow}
 			if isPreferred(rep, mode, ord) {

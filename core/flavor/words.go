@@ -1,6 +1,8 @@
 package flavor
 
 import (
+	"strings"
+
 	"github.com/kueueplay/kueueplay/core"
 	"github.com/kueueplay/kueueplay/core/trace"
 )
@@ -23,7 +25,11 @@ type Words struct {
 	reasons   map[Reason]*reasonEntry
 	resources map[core.ResourceName][]string
 	parts     map[[2]string]string
-	requests  map[amountKey][]trace.Quantity
+	// joined are the messages of several reasons (PodSetAssignment.Message),
+	// by their text; buf is where a message is written to look it up.
+	joined   map[string]string
+	buf      []byte
+	requests map[amountKey][]trace.Quantity
 	// Slabs the search's trace lists are carved from (the trace keeps
 	// them): a few allocations per many lists instead of one each.
 	groups      []trace.GroupAttempt
@@ -130,35 +136,37 @@ func (w *Words) entry(r Reason) *reasonEntry {
 	return e
 }
 
-// appendReason is append(rs, r), sharing the list when rs is empty.
-func (w *Words) appendReason(rs []Reason, r Reason) []Reason {
-	if w == nil {
-		return append(rs, r)
+// appendBoth is append(rs, r) and, if toTrace, append(ts, r's trace
+// reason), each sharing its list when it is empty: one look-up of r
+// serves both.
+func (w *Words) appendBoth(rs []Reason, ts []trace.Reason, r Reason, toTrace bool) ([]Reason, []trace.Reason) {
+	var e *reasonEntry
+	if w != nil && (len(rs) == 0 || (toTrace && len(ts) == 0)) {
+		e = w.entry(r)
 	}
-	if len(rs) > 0 {
-		if len(rs) == cap(rs) { // full (a shared list is): move to a slab
+	switch {
+	case e == nil || len(rs) > 0:
+		if w != nil && len(rs) > 0 && len(rs) == cap(rs) { // full (a shared list is): move to a slab
 			rs = append(take(&w.reasonLists, 2*len(rs)), rs...)
 		}
-		return append(rs, r)
+		rs = append(rs, r)
+	default:
+		if e.list == nil {
+			e.list = []Reason{r}
+		}
+		rs = e.list
 	}
-	e := w.entry(r)
-	if e.list == nil {
-		e.list = []Reason{r}
+	switch {
+	case !toTrace:
+	case e == nil || len(ts) > 0:
+		ts = append(ts, r.Reason)
+	default:
+		if e.trace == nil {
+			e.trace = []trace.Reason{r.Reason}
+		}
+		ts = e.trace
 	}
-	return e.list
-}
-
-// appendTrace is append(rs, r) for a reason about flavor f, sharing the
-// list when rs is empty.
-func (w *Words) appendTrace(rs []trace.Reason, f core.FlavorName, r trace.Reason) []trace.Reason {
-	if len(rs) > 0 || w == nil {
-		return append(rs, r)
-	}
-	e := w.entry(Reason{f, r})
-	if e.trace == nil {
-		e.trace = []trace.Reason{r}
-	}
-	return e.trace
+	return rs, ts
 }
 
 type amountKey struct {
@@ -250,4 +258,29 @@ func (w *Words) Request(r core.ResourceName, v core.Amount) []trace.Quantity {
 		}
 	}
 	return l[:1:1]
+}
+
+// join is strings.Join(words, ", "), remembered: the same reasons met
+// again give the string made the first time.
+func (w *Words) join(words []string) string {
+	if w == nil {
+		return strings.Join(words, ", ")
+	}
+	b := w.buf[:0]
+	for i, s := range words {
+		if i > 0 {
+			b = append(b, ", "...)
+		}
+		b = append(b, s...)
+	}
+	w.buf = b
+	if s, ok := w.joined[string(b)]; ok { // the conversion allocates nothing
+		return s
+	}
+	if w.joined == nil {
+		w.joined = map[string]string{}
+	}
+	s := string(b)
+	w.joined[s] = s
+	return s
 }
