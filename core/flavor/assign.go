@@ -19,7 +19,8 @@ type Oracle interface {
 
 // OracleResult is the oracle's answer: ModeNoCandidates, ModePreempt or
 // ModeReclaim, the borrowing level after the simulated removal of the
-// targets, and the targets' names (for the trace).
+// targets, and the targets' names (for the trace, which may keep the
+// list: a new one per answer).
 type OracleResult struct {
 	Mode      PreemptionMode
 	Borrowing int
@@ -683,7 +684,11 @@ func (in *Input) findFlavor(psIdx int, ps *core.PodSet, requests []Request, res 
 		for _, q := range reqs {
 			fr := core.FlavorResource{Flavor: name, Resource: q.Resource}
 			pm, borrow, targets, reason := in.fitsResourceQuota(fr, assumed.Get(fr), q.Amount)
-			att.PreemptionTargets = append(att.PreemptionTargets, targets...)
+			if len(att.PreemptionTargets) == 0 {
+				att.PreemptionTargets = targets // the oracle's own list
+			} else {
+				att.PreemptionTargets = append(att.PreemptionTargets, targets...)
+			}
 			if reason.Code != "" {
 				st.reasons, att.Reasons = in.Words.appendBoth(st.reasons, att.Reasons, Reason{name, reason}, true)
 			}

@@ -38,6 +38,8 @@ type Words struct {
 	reasonLists []Reason
 	reserved    []trace.Quantity
 	lasts       []lastSpace
+	preemptions []preemptionSpace
+	names       []string
 }
 
 // slabLen is how many values a slab holds (more when one list needs
@@ -91,6 +93,35 @@ func (w *Words) lastSpace() *lastSpace {
 		return &lastSpace{}
 	}
 	return &take(&w.lasts, 1)[:1][0]
+}
+
+// preemptionSpace is a preemption's description with room for its
+// passes (at most two), in one allocation.
+type preemptionSpace struct {
+	p      trace.Preemption
+	passes [2]trace.PreemptionPass
+}
+
+// Preemption returns an empty description of a preemption search whose
+// Passes has room for two passes, carved from w's slab (made when w is
+// nil).
+func (w *Words) Preemption() *trace.Preemption {
+	var sp *preemptionSpace
+	if w == nil {
+		sp = &preemptionSpace{}
+	} else {
+		sp = &take(&w.preemptions, 1)[:1][0]
+	}
+	sp.p.Passes = sp.passes[:0]
+	return &sp.p
+}
+
+// Names is PodSetDecisions for a list of names.
+func (w *Words) Names(n int) []string {
+	if w == nil {
+		return make([]string, 0, n)
+	}
+	return take(&w.names, n)
 }
 
 // groupAttempts is PodSetDecisions for a pod set's group attempts.

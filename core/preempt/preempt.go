@@ -83,6 +83,9 @@ type Snapshot struct {
 	// Names, if set, remembers the "flavor/resource" names the trace of a
 	// search writes, from one search (and one cycle) to the next.
 	Names map[core.FlavorResource][]string
+	// Words, if set, is where the descriptions of searches and the
+	// oracle's lists of targets are carved from (flavor.Words).
+	Words *flavor.Words
 }
 
 // name is fr's "flavor/resource" name, remembered in s.Names if set.
@@ -494,13 +497,8 @@ func Targets(s *Snapshot, p *Preemptor, record bool) ([]Target, *trace.Preemptio
 	se := &search
 	var tr *trace.Preemption
 	if record {
-		// The description and its passes (at most two) in one allocation.
-		rec := &struct {
-			p      trace.Preemption
-			passes [2]trace.PreemptionPass
-		}{}
-		tr = &rec.p
-		tr.Passes = rec.passes[:0]
+		// The description and its passes (at most two) in one space.
+		tr = s.Words.Preemption()
 		if len(p.Need) == 1 {
 			for fr := range p.Need {
 				tr.Resources = s.names(fr)
@@ -666,7 +664,7 @@ func (o *Oracle) SimulatePreemption(fr core.FlavorResource, q core.Amount) flavo
 		b, _ := t.LowestSubtreeThatFits(p.Node, fr, q)
 		return flavor.OracleResult{Mode: flavor.ModeNoCandidates, Borrowing: b}
 	}
-	res := flavor.OracleResult{Mode: flavor.ModeReclaim}
+	res := flavor.OracleResult{Mode: flavor.ModeReclaim, Targets: o.S.Words.Names(len(targets))}
 	for _, tg := range targets {
 		t.RemoveUsageMap(tg.W.Node, tg.Frees)
 		res.Targets = append(res.Targets, tg.W.Key)

@@ -105,6 +105,7 @@ func (s *State) preemptSnapshot(c *cycleCtx) *preempt.Snapshot {
 	}
 	ps := &preempt.Snapshot{
 		Names:   s.frNames,
+		Words:   s.wordsFor(),
 		Tree:    c.snap,
 		Queues:  make([]*core.ClusterQueue, len(c.snap.Nodes)),
 		Holders: make([][]*preempt.Workload, len(c.snap.Nodes)),
