@@ -642,6 +642,9 @@ type Oracle struct {
 	// p is the question's preemptor (P with the question's maps), held
 	// here so that asking allocates none.
 	p Preemptor
+	// fr is the flavor-resource the maps are about, when asked holds.
+	fr    core.FlavorResource
+	asked bool
 }
 
 // SimulatePreemption returns ModeNoCandidates when no targets are found,
@@ -652,9 +655,13 @@ func (o *Oracle) SimulatePreemption(fr core.FlavorResource, q core.Amount) flavo
 	if o.usage == nil {
 		o.usage, o.need = make(map[core.FlavorResource]core.Amount, 1), make(map[core.FlavorResource]bool, 1)
 	}
-	clear(o.usage)
-	clear(o.need)
-	o.usage[fr], o.need[fr] = q, true
+	if !o.asked || o.fr != fr { // else the maps hold fr alone already
+		clear(o.usage)
+		clear(o.need)
+		o.need[fr] = true
+		o.fr, o.asked = fr, true
+	}
+	o.usage[fr] = q
 	o.p = o.P
 	p := &o.p
 	p.Usage, p.Need = o.usage, o.need
