@@ -169,7 +169,7 @@ func (w *Words) entry(r Reason) *reasonEntry {
 
 // appendBoth is append(rs, r) and, if toTrace, append(ts, r's trace
 // reason), each sharing its list when it is empty: one look-up of r
-// serves both.
+// serves both. (Input.roomFor gives rs room first.)
 func (w *Words) appendBoth(rs []Reason, ts []trace.Reason, r Reason, toTrace bool) ([]Reason, []trace.Reason) {
 	var e *reasonEntry
 	if w != nil && (len(rs) == 0 || (toTrace && len(ts) == 0)) {
@@ -177,10 +177,7 @@ func (w *Words) appendBoth(rs []Reason, ts []trace.Reason, r Reason, toTrace boo
 	}
 	switch {
 	case e == nil || len(rs) > 0:
-		if w != nil && len(rs) > 0 && len(rs) == cap(rs) { // full (a shared list is): move to a slab
-			rs = append(take(&w.reasonLists, 2*len(rs)), rs...)
-		}
-		rs = append(rs, r)
+		rs = append(rs, r) // a shared list is full: this copies it
 	default:
 		if e.list == nil {
 			e.list = []Reason{r}
