@@ -221,8 +221,8 @@ type PodSetAssignment struct {
 	Reasons []Reason
 	Err     string
 	Groups  []trace.GroupAttempt
-	// joined is Message's text for several reasons, once written: the
-	// engine asks for it twice (the entry's message and its decision).
+	// joined is Message's text, once written: the engine asks for it
+	// twice (the entry's message and its decision).
 	joined string
 }
 
@@ -272,10 +272,11 @@ func (p *PodSetAssignment) Message(w *Words) string {
 	if p.Err != "" {
 		return p.Err
 	}
-	if len(p.Reasons) == 1 {
-		return w.reason(&p.Reasons[0])
-	}
 	if p.joined != "" {
+		return p.joined
+	}
+	if len(p.Reasons) == 1 {
+		p.joined = w.reason(&p.Reasons[0])
 		return p.joined
 	}
 	var buf [4]string

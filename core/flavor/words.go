@@ -21,8 +21,11 @@ import (
 // appending to it copies it; the trace never changes a list).
 type Words struct {
 	amounts map[amountKey]string
-	// reasons are what is remembered of each reason met.
+	// reasons are what is remembered of each reason met; recent holds
+	// the entries found last, by a hash that costs less than the map's
+	// (of the amounts and the names' lengths and last bytes).
 	reasons   map[Reason]*reasonEntry
+	recent    *[recentLen]recentEntry
 	resources map[core.ResourceName][]string
 	parts     map[[2]string]string
 	// joined are the messages of several reasons (PodSetAssignment.Message),
@@ -150,12 +153,27 @@ type reasonEntry struct {
 	trace []trace.Reason
 }
 
+// recentLen is how many entries Words.recent holds (a power of two).
+const recentLen = 64
+
+type recentEntry struct {
+	r Reason
+	e *reasonEntry
+}
+
 // entry returns r's entry, made first if new.
 // Not inlined: one copy of its code serves its callers (the size of
 // the page's WebAssembly).
 //
 //go:noinline
 func (w *Words) entry(r Reason) *reasonEntry {
+	if w.recent == nil {
+		w.recent = &[recentLen]recentEntry{}
+	}
+	c := &w.recent[recentSlot(&r)]
+	if c.e != nil && c.r == r {
+		return c.e
+	}
 	e := w.reasons[r]
 	if e == nil {
 		if w.reasons == nil {
@@ -164,7 +182,21 @@ func (w *Words) entry(r Reason) *reasonEntry {
 		e = &reasonEntry{}
 		w.reasons[r] = e
 	}
+	c.r, c.e = r, e
 	return e
+}
+
+// recentSlot is r's place in Words.recent: a hash of its amounts and of
+// its names' lengths and last bytes, which reads no name whole.
+func recentSlot(r *Reason) int {
+	h := uint64(r.Amount)*0x9e3779b97f4a7c15 ^ uint64(r.Assumed)*0xc2b2ae3d27d4eb4f ^ uint64(r.Capacity)*0x165667b19e3779f9
+	for _, s := range [...]string{string(r.Flavor), string(r.Code), r.Resource, r.Detail} {
+		h = (h ^ uint64(len(s))) * 0x100000001b3
+		if len(s) > 0 {
+			h = (h ^ uint64(s[len(s)-1])) * 0x100000001b3
+		}
+	}
+	return int(h>>32) & (recentLen - 1)
 }
 
 // appendBoth is append(rs, r) and, if toTrace, append(ts, r's trace

@@ -177,3 +177,33 @@ func TestRoomFor(t *testing.T) {
 		})
 	}
 }
+
+// TestEntryRecent checks that reasons that share a place in Words.recent
+// (names of one length and last byte, the same amounts) keep their own
+// entries and words, asked in turn.
+func TestEntryRecent(t *testing.T) {
+	quota := func(f string) Reason {
+		return Reason{Flavor: core.FlavorName(f), Reason: trace.Reason{Code: trace.ReasonInsufficientQuota, Resource: "cpu", Amount: 2000}}
+	}
+	rs := []Reason{quota("on-x"), quota("up-x"), quota("on-x"), {Flavor: "on-x", Reason: trace.Reason{Code: trace.ReasonInsufficientQuota, Resource: "gpu", Amount: 2000}}}
+	if recentSlot(&rs[0]) != recentSlot(&rs[1]) || recentSlot(&rs[0]) != recentSlot(&rs[3]) {
+		t.Fatalf("the reasons are meant to share a slot: %d, %d, %d", recentSlot(&rs[0]), recentSlot(&rs[1]), recentSlot(&rs[3]))
+	}
+	w := &Words{}
+	var got, want []string
+	for round := range 2 {
+		for i := range rs {
+			got = append(got, w.reason(&rs[i]))
+			want = append(want, rs[i].Text(string(rs[i].Flavor)))
+		}
+		if e0, e2 := w.entry(rs[0]), w.entry(rs[2]); e0 != e2 {
+			t.Errorf("round %d: equal reasons have two entries", round)
+		}
+		if e0, e1 := w.entry(rs[0]), w.entry(rs[1]); e0 == e1 {
+			t.Errorf("round %d: different reasons share an entry", round)
+		}
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("words (-want +got):\n%s", d)
+	}
+}
