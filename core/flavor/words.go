@@ -95,7 +95,12 @@ func (w *Words) lastSpace() *lastSpace {
 	if w == nil {
 		return &lastSpace{}
 	}
-	return &take(&w.lasts, 1)[:1][0]
+	if len(w.lasts) == 0 {
+		w.lasts = make([]lastSpace, slabLen)
+	}
+	ls := &w.lasts[0]
+	w.lasts = w.lasts[1:]
+	return ls
 }
 
 // preemptionSpace is a preemption's description with room for its
@@ -113,7 +118,11 @@ func (w *Words) Preemption() *trace.Preemption {
 	if w == nil {
 		sp = &preemptionSpace{}
 	} else {
-		sp = &take(&w.preemptions, 1)[:1][0]
+		if len(w.preemptions) == 0 {
+			w.preemptions = make([]preemptionSpace, slabLen)
+		}
+		sp = &w.preemptions[0]
+		w.preemptions = w.preemptions[1:]
 	}
 	sp.p.Passes = sp.passes[:0]
 	return &sp.p
@@ -157,6 +166,7 @@ type reasonEntry struct {
 const recentLen = 64
 
 type recentEntry struct {
+	_ [0]func() // not comparable: no equality code for it
 	r Reason
 	e *reasonEntry
 }

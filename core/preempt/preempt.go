@@ -642,9 +642,10 @@ type Oracle struct {
 	// p is the question's preemptor (P with the question's maps), held
 	// here so that asking allocates none.
 	p Preemptor
-	// fr is the flavor-resource the maps are about, when asked holds.
-	fr    core.FlavorResource
-	asked bool
+	// id is the number (in tree, quota.Tree.ID) of the flavor-resource
+	// the maps are about, -1 when they may hold another one.
+	id   int
+	tree *quota.Tree
 }
 
 // SimulatePreemption returns ModeNoCandidates when no targets are found,
@@ -654,12 +655,13 @@ type Oracle struct {
 func (o *Oracle) SimulatePreemption(fr core.FlavorResource, q core.Amount) flavor.OracleResult {
 	if o.usage == nil {
 		o.usage, o.need = make(map[core.FlavorResource]core.Amount, 1), make(map[core.FlavorResource]bool, 1)
+		o.id = -1
 	}
-	if !o.asked || o.fr != fr { // else the maps hold fr alone already
+	if id := o.S.Tree.ID(fr); id < 0 || id != o.id || o.S.Tree != o.tree { // else the maps hold fr alone already
 		clear(o.usage)
 		clear(o.need)
 		o.need[fr] = true
-		o.fr, o.asked = fr, true
+		o.id, o.tree = id, o.S.Tree
 	}
 	o.usage[fr] = q
 	o.p = o.P
