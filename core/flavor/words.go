@@ -42,7 +42,6 @@ type Words struct {
 	reserved    []trace.Quantity
 	lasts       []lastSpace
 	preemptions []preemptionSpace
-	names       []string
 }
 
 // slabLen is how many values a slab holds (more when one list needs
@@ -128,14 +127,6 @@ func (w *Words) Preemption() *trace.Preemption {
 	return &sp.p
 }
 
-// Names is PodSetDecisions for a list of names.
-func (w *Words) Names(n int) []string {
-	if w == nil {
-		return make([]string, 0, n)
-	}
-	return take(&w.names, n)
-}
-
 // groupAttempts is PodSetDecisions for a pod set's group attempts.
 func (w *Words) groupAttempts(n int) []trace.GroupAttempt {
 	if w == nil {
@@ -196,17 +187,15 @@ func (w *Words) entry(r Reason) *reasonEntry {
 	return e
 }
 
-// recentSlot is r's place in Words.recent: a hash of its amounts and of
-// its names' lengths and last bytes, which reads no name whole.
+// recentSlot is r's place in Words.recent: a hash of its amounts, its
+// names' lengths and its flavor's last byte, which reads no name whole.
 func recentSlot(r *Reason) int {
-	h := uint64(r.Amount)*0x9e3779b97f4a7c15 ^ uint64(r.Assumed)*0xc2b2ae3d27d4eb4f ^ uint64(r.Capacity)*0x165667b19e3779f9
-	for _, s := range [...]string{string(r.Flavor), string(r.Code), r.Resource, r.Detail} {
-		h = (h ^ uint64(len(s))) * 0x100000001b3
-		if len(s) > 0 {
-			h = (h ^ uint64(s[len(s)-1])) * 0x100000001b3
-		}
+	h := uint64(r.Amount+r.Assumed<<7+r.Capacity<<14) ^ uint64(len(r.Flavor))<<40 ^ uint64(len(r.Resource))<<48 ^ uint64(len(r.Code)+len(r.Detail))<<56
+	if n := len(r.Flavor); n > 0 {
+		h ^= uint64(r.Flavor[n-1]) << 32
 	}
-	return int(h>>32) & (recentLen - 1)
+	h *= 0x9e3779b97f4a7c15
+	return int(h>>58) & (recentLen - 1)
 }
 
 // appendBoth is append(rs, r) and, if toTrace, append(ts, r's trace

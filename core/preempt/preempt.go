@@ -83,8 +83,8 @@ type Snapshot struct {
 	// Names, if set, remembers the "flavor/resource" names the trace of a
 	// search writes, from one search (and one cycle) to the next.
 	Names map[core.FlavorResource][]string
-	// Words, if set, is where the descriptions of searches and the
-	// oracle's lists of targets are carved from (flavor.Words).
+	// Words, if set, is where the descriptions of searches are carved
+	// from (flavor.Words).
 	Words *flavor.Words
 }
 
@@ -673,7 +673,7 @@ func (o *Oracle) SimulatePreemption(fr core.FlavorResource, q core.Amount) flavo
 		b, _ := t.LowestSubtreeThatFits(p.Node, fr, q)
 		return flavor.OracleResult{Mode: flavor.ModeNoCandidates, Borrowing: b}
 	}
-	res := flavor.OracleResult{Mode: flavor.ModeReclaim, Targets: o.S.Words.Names(len(targets))}
+	res := flavor.OracleResult{Mode: flavor.ModeReclaim, Targets: make([]string, 0, len(targets))}
 	for _, tg := range targets {
 		t.RemoveUsageMap(tg.W.Node, tg.Frees)
 		res.Targets = append(res.Targets, tg.W.Key)
