@@ -344,7 +344,6 @@ func Assign(in Input) Assignment {
 	if sp == nil {
 		sp = &Space{}
 	}
-	sp.reasonsUsed = 0
 	ls := in.Words.lastSpace()
 	ls.last.Generation = in.Generation
 	a := Assignment{PodSets: sp.podSets[:0], LastState: &ls.last, Usage: sp.usage[:0]}
@@ -422,7 +421,7 @@ func Assign(in Input) Assignment {
 			if st.reasons == nil {
 				st.reasons = fst.reasons // fst is not used again
 			} else {
-				st.reasons = append(in.roomFor(st.reasons, len(fst.reasons)), fst.reasons...)
+				st.reasons = append(st.reasons, fst.reasons...)
 			}
 		}
 		fl := psa.Flavors
@@ -466,33 +465,6 @@ type Space struct {
 	requests [2]Request
 	usage    [2]FRAmount
 	flavors  [2]ResourceAssignment
-	// reasons are where the pod sets' lists of several reasons are
-	// carved from (roomFor), reasonsUsed how many are carved.
-	reasons     [6]Reason
-	reasonsUsed int
-}
-
-// roomFor returns rs, or, if it has no room for n more reasons, a copy of
-// it that has (at least twice its length): carved from the Space, else
-// from a Words slab. An empty list stays as it is (appendBoth shares a
-// one-reason list). A pod set's reasons are only read for its message,
-// so its lists may live in the Space.
-func (in *Input) roomFor(rs []Reason, n int) []Reason {
-	if len(rs) == 0 || cap(rs)-len(rs) >= n {
-		return rs
-	}
-	n = max(len(rs)+n, 2*len(rs))
-	var out []Reason
-	switch sp := in.Space; {
-	case sp != nil && sp.reasonsUsed+n <= len(sp.reasons):
-		out = sp.reasons[sp.reasonsUsed : sp.reasonsUsed : sp.reasonsUsed+n]
-		sp.reasonsUsed += n
-	case in.Words != nil:
-		out = take(&in.Words.reasonLists, n)
-	default:
-		out = make([]Reason, 0, n)
-	}
-	return append(out, rs...)
 }
 
 // lastSpace is a LastState with room for the resume state of one pod set
@@ -699,7 +671,7 @@ func (in *Input) findFlavor(psIdx int, ps *core.PodSet, requests []Request, res 
 			return nil, st, ga
 		}
 		if !ok {
-			st.reasons, att.Reasons = in.Words.appendBoth(in.roomFor(st.reasons, 1), nil, Reason{name, why}, true)
+			st.reasons, att.Reasons = in.Words.appendBoth(st.reasons, nil, Reason{name, why}, true)
 			att.Mode = ModeNoFit.String()
 			att.Continue, att.Rule = true, trace.RuleNotEligible
 			ga.Attempts = append(ga.Attempts, att)
@@ -719,7 +691,7 @@ func (in *Input) findFlavor(psIdx int, ps *core.PodSet, requests []Request, res 
 				att.PreemptionTargets = append(att.PreemptionTargets, targets...)
 			}
 			if reason.Code != "" {
-				st.reasons, att.Reasons = in.Words.appendBoth(in.roomFor(st.reasons, 1), att.Reasons, Reason{name, reason}, true)
+				st.reasons, att.Reasons = in.Words.appendBoth(st.reasons, att.Reasons, Reason{name, reason}, true)
 			}
 			mode := Granular{Mode: pm, Borrowing: borrow}
 			if isPreferred(rep, mode, ord) {

@@ -200,7 +200,7 @@ func recentSlot(r *Reason) int {
 
 // appendBoth is append(rs, r) and, if toTrace, append(ts, r's trace
 // reason), each sharing its list when it is empty: one look-up of r
-// serves both. (Input.roomFor gives rs room first.)
+// serves both.
 func (w *Words) appendBoth(rs []Reason, ts []trace.Reason, r Reason, toTrace bool) ([]Reason, []trace.Reason) {
 	var e *reasonEntry
 	if w != nil && (len(rs) == 0 || (toTrace && len(ts) == 0)) {
@@ -208,7 +208,10 @@ func (w *Words) appendBoth(rs []Reason, ts []trace.Reason, r Reason, toTrace boo
 	}
 	switch {
 	case e == nil || len(rs) > 0:
-		rs = append(rs, r) // a shared list is full: this copies it
+		if w != nil && len(rs) > 0 && len(rs) == cap(rs) { // full (a shared list is): move to a slab
+			rs = append(take(&w.reasonLists, 2*len(rs)), rs...)
+		}
+		rs = append(rs, r)
 	default:
 		if e.list == nil {
 			e.list = []Reason{r}

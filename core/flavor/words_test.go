@@ -138,46 +138,6 @@ func TestMessageWords(t *testing.T) {
 	}
 }
 
-// TestRoomFor checks that reason lists grown side by side, from the
-// Space, a Words slab or the heap, never reach each other, and that an
-// empty list stays empty (appendBoth shares a one-reason list).
-func TestRoomFor(t *testing.T) {
-	reason := func(i int) Reason {
-		return Reason{Flavor: core.FlavorName(string(rune('a' + i))), Reason: trace.Reason{Code: trace.ReasonFlavorNotFound}}
-	}
-	for _, tc := range []struct {
-		name string
-		in   Input
-	}{
-		{"space", Input{Space: &Space{}}},
-		{"space, then words", Input{Space: &Space{}, Words: &Words{}}},
-		{"words", Input{Words: &Words{}}},
-		{"neither", Input{}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			if got := tc.in.roomFor(nil, 3); got != nil {
-				t.Errorf("roomFor(nil, 3) = %v, want nil", got)
-			}
-			lists := make([][]Reason, 3)
-			var want [][]Reason
-			for k := range lists {
-				lists[k] = []Reason{reason(10 * k)}[:1:1]
-				want = append(want, []Reason{reason(10 * k)})
-			}
-			for i := 1; i <= 5; i++ { // the lists grow in turn: 2, 4, 8 reasons
-				for k := range lists {
-					lists[k] = append(tc.in.roomFor(lists[k], 1), reason(10*k+i))
-					want[k] = append(want[k], reason(10*k+i))
-				}
-			}
-			merged := append(tc.in.roomFor(lists[0], len(lists[1])), lists[1]...)
-			if d := cmp.Diff(append(append([][]Reason{}, want...), append(append([]Reason{}, want[0]...), want[1]...)), append(lists, merged)); d != "" {
-				t.Errorf("reason lists (-want +got):\n%s", d)
-			}
-		})
-	}
-}
-
 // TestEntryRecent checks that reasons that share a place in Words.recent
 // (names of one length and last byte, the same amounts) keep their own
 // entries and words, asked in turn.
