@@ -19,7 +19,8 @@ type Oracle interface {
 
 // OracleResult is the oracle's answer: ModeNoCandidates, ModePreempt or
 // ModeReclaim, the borrowing level after the simulated removal of the
-// targets, and the targets' names (for the trace).
+// targets, and the targets' names (for the trace, which may keep the
+// list: a new one per answer).
 type OracleResult struct {
 	Mode      PreemptionMode
 	Borrowing int
@@ -117,6 +118,9 @@ type Input struct {
 	// Words, if set, shares the reason lists the search records (see
 	// Words).
 	Words *Words
+	// Space, if set, is the memory the Assignment is written in (see
+	// Space); nil: Assign allocates its own.
+	Space *Space
 }
 
 // Assignment is the result for a whole workload (flavorassigner.Assignment).
@@ -217,8 +221,8 @@ type PodSetAssignment struct {
 	Reasons []Reason
 	Err     string
 	Groups  []trace.GroupAttempt
-	// joined is Message's text for several reasons, once written: the
-	// engine asks for it twice (the entry's message and its decision).
+	// joined is Message's text, once written: the engine asks for it
+	// twice (the entry's message and its decision).
 	joined string
 }
 
@@ -268,18 +272,20 @@ func (p *PodSetAssignment) Message(w *Words) string {
 	if p.Err != "" {
 		return p.Err
 	}
-	if len(p.Reasons) == 1 {
-		return w.reason(&p.Reasons[0])
-	}
 	if p.joined != "" {
 		return p.joined
 	}
-	r := make([]string, len(p.Reasons))
+	if len(p.Reasons) == 1 {
+		p.joined = w.reason(&p.Reasons[0])
+		return p.joined
+	}
+	var buf [4]string
+	r := buf[:0]
 	for i := range p.Reasons {
-		r[i] = w.reason(&p.Reasons[i])
+		r = append(r, w.reason(&p.Reasons[i]))
 	}
 	slices.Sort(r)
-	p.joined = strings.Join(r, ", ")
+	p.joined = w.join(r)
 	return p.joined
 }
 
@@ -303,7 +309,8 @@ func (a *Assignment) Mode() Mode {
 // Message is the pending message Kueue writes for the assignment
 // (Assignment.Message). w remembers the words (nil: none).
 func (a *Assignment) Message(w *Words) string {
-	var parts []string
+	var buf [2]string
+	parts := buf[:0]
 	for i := range a.PodSets {
 		ps := &a.PodSets[i]
 		if ps.fits() {
@@ -333,13 +340,17 @@ type status struct {
 // flavor of all the resources it covers. As soon as one pod set gets no
 // flavor, the assignment stops.
 func Assign(in Input) Assignment {
-	sp := &assignSpace{}
-	sp.last.Generation = in.Generation
-	a := Assignment{PodSets: sp.podSets[:0], LastState: &sp.last, Usage: sp.usage[:0]}
+	sp := in.Space
+	if sp == nil {
+		sp = &Space{}
+	}
+	ls := in.Words.lastSpace()
+	ls.last.Generation = in.Generation
+	a := Assignment{PodSets: sp.podSets[:0], LastState: &ls.last, Usage: sp.usage[:0]}
 	if len(in.PodSets) > len(sp.podSets) {
 		a.PodSets = make([]PodSetAssignment, 0, len(in.PodSets))
 	} else {
-		sp.last.TriedFlavorIdx = sp.lastIdx[:0]
+		ls.last.TriedFlavorIdx = ls.lastIdx[:0]
 	}
 	last := in.Last
 	if last != nil && in.Generation > last.Generation {
@@ -420,8 +431,8 @@ func Assign(in Input) Assignment {
 		// Assignment.append
 		var tried []Tried
 		switch {
-		case i == 0 && len(psa.Flavors) <= len(sp.tried):
-			tried = sp.tried[:0:len(psa.Flavors)]
+		case i == 0 && len(psa.Flavors) <= len(ls.tried):
+			tried = ls.tried[:0:len(psa.Flavors)]
 		case len(psa.Flavors) > 0:
 			tried = make([]Tried, 0, len(psa.Flavors))
 		}
@@ -440,19 +451,29 @@ func Assign(in Input) Assignment {
 	return a
 }
 
-// assignSpace is what an assignment of one pod set with at most two
-// resources (the usual shape) needs but the trace does not keep, in one
-// allocation: its pod set, requests, usage and resume state. Longer lists
-// are allocated apart.
-type assignSpace struct {
+// Space is the memory an assignment of one pod set with at most two
+// resources (the usual shape) is written in: its pod set, requests, usage
+// and flavors. Longer lists are allocated apart. A caller that assigns
+// again and again (the scheduling cycle, one Space per entry) holds one
+// and passes it in Input.Space: an Assign with a Space overwrites the
+// Assignment the previous Assign with it returned, so the caller keeps
+// what it needs of that one first. The trace shares nothing with a Space;
+// the LastState, which outlives the cycle, is never in it.
+type Space struct {
 	_        [0]func() // not comparable: no equality code for it
 	podSets  [1]PodSetAssignment
 	requests [2]Request
 	usage    [2]FRAmount
-	last     LastState
-	lastIdx  [1][]Tried
-	tried    [2]Tried
 	flavors  [2]ResourceAssignment
+}
+
+// lastSpace is a LastState with room for the resume state of one pod set
+// with at most two resources, in one allocation (carved from a Words
+// slab).
+type lastSpace struct {
+	last    LastState
+	lastIdx [1][]Tried
+	tried   [2]Tried
 }
 
 // insertionSort sorts a short list of n elements by insertion (the
@@ -650,9 +671,8 @@ func (in *Input) findFlavor(psIdx int, ps *core.PodSet, requests []Request, res 
 			return nil, st, ga
 		}
 		if !ok {
-			st.reasons = in.Words.appendReason(st.reasons, Reason{name, why})
+			st.reasons, att.Reasons = in.Words.appendBoth(st.reasons, nil, Reason{name, why}, true)
 			att.Mode = ModeNoFit.String()
-			att.Reasons = in.Words.appendTrace(nil, name, why)
 			att.Continue, att.Rule = true, trace.RuleNotEligible
 			ga.Attempts = append(ga.Attempts, att)
 			continue
@@ -665,10 +685,13 @@ func (in *Input) findFlavor(psIdx int, ps *core.PodSet, requests []Request, res 
 		for _, q := range reqs {
 			fr := core.FlavorResource{Flavor: name, Resource: q.Resource}
 			pm, borrow, targets, reason := in.fitsResourceQuota(fr, assumed.Get(fr), q.Amount)
-			att.PreemptionTargets = append(att.PreemptionTargets, targets...)
+			if len(att.PreemptionTargets) == 0 {
+				att.PreemptionTargets = targets // the oracle's own list
+			} else {
+				att.PreemptionTargets = append(att.PreemptionTargets, targets...)
+			}
 			if reason.Code != "" {
-				st.reasons = in.Words.appendReason(st.reasons, Reason{name, reason})
-				att.Reasons = in.Words.appendTrace(att.Reasons, name, reason)
+				st.reasons, att.Reasons = in.Words.appendBoth(st.reasons, att.Reasons, Reason{name, reason}, true)
 			}
 			mode := Granular{Mode: pm, Borrowing: borrow}
 			if isPreferred(rep, mode, ord) {

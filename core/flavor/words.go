@@ -1,6 +1,8 @@
 package flavor
 
 import (
+	"strings"
+
 	"github.com/kueueplay/kueueplay/core"
 	"github.com/kueueplay/kueueplay/core/trace"
 )
@@ -19,11 +21,18 @@ import (
 // appending to it copies it; the trace never changes a list).
 type Words struct {
 	amounts map[amountKey]string
-	// reasons are what is remembered of each reason met.
+	// reasons are what is remembered of each reason met; recent holds
+	// the entries found last, by a hash that costs less than the map's
+	// (of the amounts and the names' lengths and last bytes).
 	reasons   map[Reason]*reasonEntry
+	recent    *[recentLen]recentEntry
 	resources map[core.ResourceName][]string
 	parts     map[[2]string]string
-	requests  map[amountKey][]trace.Quantity
+	// joined are the messages of several reasons (PodSetAssignment.Message),
+	// by their text; buf is where a message is written to look it up.
+	joined   map[string]string
+	buf      []byte
+	requests map[amountKey][]trace.Quantity
 	// Slabs the search's trace lists are carved from (the trace keeps
 	// them): a few allocations per many lists instead of one each.
 	groups      []trace.GroupAttempt
@@ -31,6 +40,8 @@ type Words struct {
 	decisions   []trace.PodSetDecision
 	reasonLists []Reason
 	reserved    []trace.Quantity
+	lasts       []lastSpace
+	preemptions []preemptionSpace
 }
 
 // slabLen is how many values a slab holds (more when one list needs
@@ -77,6 +88,45 @@ func (w *Words) Quantities(n int) []trace.Quantity {
 	return take(&w.reserved, n)
 }
 
+// lastSpace returns a zero lastSpace, carved from w's slab (made when w
+// is nil).
+func (w *Words) lastSpace() *lastSpace {
+	if w == nil {
+		return &lastSpace{}
+	}
+	if len(w.lasts) == 0 {
+		w.lasts = make([]lastSpace, slabLen)
+	}
+	ls := &w.lasts[0]
+	w.lasts = w.lasts[1:]
+	return ls
+}
+
+// preemptionSpace is a preemption's description with room for its
+// passes (at most two), in one allocation.
+type preemptionSpace struct {
+	p      trace.Preemption
+	passes [2]trace.PreemptionPass
+}
+
+// Preemption returns an empty description of a preemption search whose
+// Passes has room for two passes, carved from w's slab (made when w is
+// nil).
+func (w *Words) Preemption() *trace.Preemption {
+	var sp *preemptionSpace
+	if w == nil {
+		sp = &preemptionSpace{}
+	} else {
+		if len(w.preemptions) == 0 {
+			w.preemptions = make([]preemptionSpace, slabLen)
+		}
+		sp = &w.preemptions[0]
+		w.preemptions = w.preemptions[1:]
+	}
+	sp.p.Passes = sp.passes[:0]
+	return &sp.p
+}
+
 // groupAttempts is PodSetDecisions for a pod set's group attempts.
 func (w *Words) groupAttempts(n int) []trace.GroupAttempt {
 	if w == nil {
@@ -103,12 +153,28 @@ type reasonEntry struct {
 	trace []trace.Reason
 }
 
+// recentLen is how many entries Words.recent holds (a power of two).
+const recentLen = 64
+
+type recentEntry struct {
+	_ [0]func() // not comparable: no equality code for it
+	r Reason
+	e *reasonEntry
+}
+
 // entry returns r's entry, made first if new.
 // Not inlined: one copy of its code serves its callers (the size of
 // the page's WebAssembly).
 //
 //go:noinline
 func (w *Words) entry(r Reason) *reasonEntry {
+	if w.recent == nil {
+		w.recent = &[recentLen]recentEntry{}
+	}
+	c := &w.recent[recentSlot(&r)]
+	if c.e != nil && c.r == r {
+		return c.e
+	}
 	e := w.reasons[r]
 	if e == nil {
 		if w.reasons == nil {
@@ -117,38 +183,52 @@ func (w *Words) entry(r Reason) *reasonEntry {
 		e = &reasonEntry{}
 		w.reasons[r] = e
 	}
+	c.r, c.e = r, e
 	return e
 }
 
-// appendReason is append(rs, r), sharing the list when rs is empty.
-func (w *Words) appendReason(rs []Reason, r Reason) []Reason {
-	if w == nil {
-		return append(rs, r)
+// recentSlot is r's place in Words.recent: a hash of its amounts, its
+// names' lengths and its flavor's last byte, which reads no name whole.
+func recentSlot(r *Reason) int {
+	h := uint64(r.Amount+r.Assumed<<7+r.Capacity<<14) ^ uint64(len(r.Flavor))<<40 ^ uint64(len(r.Resource))<<48 ^ uint64(len(r.Code)+len(r.Detail))<<56
+	if n := len(r.Flavor); n > 0 {
+		h ^= uint64(r.Flavor[n-1]) << 32
 	}
-	if len(rs) > 0 {
-		if len(rs) == cap(rs) { // full (a shared list is): move to a slab
-			rs = append(take(&w.reasonLists, 2*len(rs)), rs...)
-		}
-		return append(rs, r)
-	}
-	e := w.entry(r)
-	if e.list == nil {
-		e.list = []Reason{r}
-	}
-	return e.list
+	h *= 0x9e3779b97f4a7c15
+	return int(h>>58) & (recentLen - 1)
 }
 
-// appendTrace is append(rs, r) for a reason about flavor f, sharing the
-// list when rs is empty.
-func (w *Words) appendTrace(rs []trace.Reason, f core.FlavorName, r trace.Reason) []trace.Reason {
-	if len(rs) > 0 || w == nil {
-		return append(rs, r)
+// appendBoth is append(rs, r) and, if toTrace, append(ts, r's trace
+// reason), each sharing its list when it is empty: one look-up of r
+// serves both.
+func (w *Words) appendBoth(rs []Reason, ts []trace.Reason, r Reason, toTrace bool) ([]Reason, []trace.Reason) {
+	var e *reasonEntry
+	if w != nil && (len(rs) == 0 || (toTrace && len(ts) == 0)) {
+		e = w.entry(r)
 	}
-	e := w.entry(Reason{f, r})
-	if e.trace == nil {
-		e.trace = []trace.Reason{r}
+	switch {
+	case e == nil || len(rs) > 0:
+		if w != nil && len(rs) > 0 && len(rs) == cap(rs) { // full (a shared list is): move to a slab
+			rs = append(take(&w.reasonLists, 2*len(rs)), rs...)
+		}
+		rs = append(rs, r)
+	default:
+		if e.list == nil {
+			e.list = []Reason{r}
+		}
+		rs = e.list
 	}
-	return e.trace
+	switch {
+	case !toTrace:
+	case e == nil || len(ts) > 0:
+		ts = append(ts, r.Reason)
+	default:
+		if e.trace == nil {
+			e.trace = []trace.Reason{r.Reason}
+		}
+		ts = e.trace
+	}
+	return rs, ts
 }
 
 type amountKey struct {
@@ -240,4 +320,29 @@ func (w *Words) Request(r core.ResourceName, v core.Amount) []trace.Quantity {
 		}
 	}
 	return l[:1:1]
+}
+
+// join is strings.Join(words, ", "), remembered: the same reasons met
+// again give the string made the first time.
+func (w *Words) join(words []string) string {
+	if w == nil {
+		return strings.Join(words, ", ")
+	}
+	b := w.buf[:0]
+	for i, s := range words {
+		if i > 0 {
+			b = append(b, ", "...)
+		}
+		b = append(b, s...)
+	}
+	w.buf = b
+	if s, ok := w.joined[string(b)]; ok { // the conversion allocates nothing
+		return s
+	}
+	if w.joined == nil {
+		w.joined = map[string]string{}
+	}
+	s := string(b)
+	w.joined[s] = s
+	return s
 }

@@ -47,9 +47,10 @@ func TestTake(t *testing.T) {
 	}
 }
 
-// TestAppendReason checks that lists grown from a shared one-reason
-// list (moved to a slab) leave it and each other as they were.
-func TestAppendReason(t *testing.T) {
+// TestAppendBoth checks that lists grown from a shared one-reason
+// list (moved to a slab) leave it and each other as they were, for the
+// pod set's reasons and the trace's alike.
+func TestAppendBoth(t *testing.T) {
 	reason := func(f string, amount int64) Reason {
 		return Reason{Flavor: core.FlavorName(f), Reason: trace.Reason{Code: trace.ReasonInsufficientQuota, Resource: "cpu", Amount: core.Amount(amount)}}
 	}
@@ -63,15 +64,106 @@ func TestAppendReason(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			w := tc.words
-			ab := w.appendReason(w.appendReason(nil, a), b)
-			ac := w.appendReason(w.appendReason(nil, a), c)
-			acd := w.appendReason(ac, d)
-			abc := w.appendReason(ab, c)
-			got := [][]Reason{w.appendReason(nil, a), ab, ac, acd, abc}
-			want := [][]Reason{{a}, {a, b}, {a, c}, {a, c, d}, {a, b, c}}
+			type lists struct {
+				R []Reason
+				T []trace.Reason
+			}
+			app := func(l lists, r Reason) lists {
+				l.R, l.T = w.appendBoth(l.R, l.T, r, true)
+				return l
+			}
+			ab := app(app(lists{}, a), b)
+			ac := app(app(lists{}, a), c)
+			acd := app(ac, d)
+			abc := app(ab, c)
+			onlyR, _ := w.appendBoth(nil, nil, d, false)
+			got := []lists{app(lists{}, a), ab, ac, acd, abc, {R: onlyR}}
+			want := []lists{
+				{[]Reason{a}, []trace.Reason{a.Reason}},
+				{[]Reason{a, b}, []trace.Reason{a.Reason, b.Reason}},
+				{[]Reason{a, c}, []trace.Reason{a.Reason, c.Reason}},
+				{[]Reason{a, c, d}, []trace.Reason{a.Reason, c.Reason, d.Reason}},
+				{[]Reason{a, b, c}, []trace.Reason{a.Reason, b.Reason, c.Reason}},
+				{R: []Reason{d}},
+			}
 			if d := cmp.Diff(want, got); d != "" {
 				t.Errorf("reason lists (-want +got):\n%s", d)
 			}
 		})
+	}
+}
+
+// TestMessageWords checks that a pod set's message is the same with
+// remembered words as without, whatever the order its reasons came in
+// and however often it is asked, and that Assignment.Message joins the
+// pod sets' parts.
+func TestMessageWords(t *testing.T) {
+	quota := func(f string, amount int64) Reason {
+		return Reason{Flavor: core.FlavorName(f), Reason: trace.Reason{Code: trace.ReasonInsufficientQuota, Resource: "cpu", Amount: core.Amount(amount)}}
+	}
+	taint := Reason{Flavor: "spot", Reason: trace.Reason{Code: trace.ReasonUntoleratedTaint, Detail: "{spot true NoSchedule <nil>}"}}
+	for _, tc := range []struct {
+		name    string
+		podSets [][]Reason
+		want    string
+	}{
+		{"one reason", [][]Reason{{quota("a", 2)}},
+			"couldn't assign flavors to pod set main: insufficient unused quota for cpu in flavor a, 2m more needed"},
+		{"reasons sorted by their words", [][]Reason{{quota("b", 3), taint, quota("a", 1)}},
+			"couldn't assign flavors to pod set main: insufficient unused quota for cpu in flavor a, 1m more needed, " +
+				"insufficient unused quota for cpu in flavor b, 3m more needed, untolerated taint {spot true NoSchedule <nil>} in flavor spot"},
+		{"the same reasons in another order", [][]Reason{{quota("a", 1), quota("b", 3), taint}},
+			"couldn't assign flavors to pod set main: insufficient unused quota for cpu in flavor a, 1m more needed, " +
+				"insufficient unused quota for cpu in flavor b, 3m more needed, untolerated taint {spot true NoSchedule <nil>} in flavor spot"},
+		{"two pod sets", [][]Reason{{quota("a", 1)}, {quota("b", 4), quota("a", 4)}},
+			"couldn't assign flavors to pod set main: insufficient unused quota for cpu in flavor a, 1m more needed; " +
+				"couldn't assign flavors to pod set p1: insufficient unused quota for cpu in flavor a, 4m more needed, insufficient unused quota for cpu in flavor b, 4m more needed"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			shared := &Words{}
+			for _, w := range []*Words{nil, shared, shared} { // the second time remembered
+				a := Assignment{}
+				for i, rs := range tc.podSets {
+					name := "main"
+					if i > 0 {
+						name = "p1"
+					}
+					a.PodSets = append(a.PodSets, PodSetAssignment{Name: name, Reasons: rs})
+				}
+				if d := cmp.Diff(tc.want, a.Message(w)); d != "" {
+					t.Errorf("Message(words %t) (-want +got):\n%s", w != nil, d)
+				}
+			}
+		})
+	}
+}
+
+// TestEntryRecent checks that reasons that share a place in Words.recent
+// (names of one length and last byte, the same amounts) keep their own
+// entries and words, asked in turn.
+func TestEntryRecent(t *testing.T) {
+	quota := func(f string) Reason {
+		return Reason{Flavor: core.FlavorName(f), Reason: trace.Reason{Code: trace.ReasonInsufficientQuota, Resource: "cpu", Amount: 2000}}
+	}
+	rs := []Reason{quota("on-x"), quota("up-x"), quota("on-x"), {Flavor: "on-x", Reason: trace.Reason{Code: trace.ReasonInsufficientQuota, Resource: "gpu", Amount: 2000}}}
+	if recentSlot(&rs[0]) != recentSlot(&rs[1]) || recentSlot(&rs[0]) != recentSlot(&rs[3]) {
+		t.Fatalf("the reasons are meant to share a slot: %d, %d, %d", recentSlot(&rs[0]), recentSlot(&rs[1]), recentSlot(&rs[3]))
+	}
+	w := &Words{}
+	var got, want []string
+	for round := range 2 {
+		for i := range rs {
+			got = append(got, w.reason(&rs[i]))
+			want = append(want, rs[i].Text(string(rs[i].Flavor)))
+		}
+		if e0, e2 := w.entry(rs[0]), w.entry(rs[2]); e0 != e2 {
+			t.Errorf("round %d: equal reasons have two entries", round)
+		}
+		if e0, e1 := w.entry(rs[0]), w.entry(rs[1]); e0 == e1 {
+			t.Errorf("round %d: different reasons share an entry", round)
+		}
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("words (-want +got):\n%s", d)
 	}
 }

@@ -83,6 +83,9 @@ type Snapshot struct {
 	// Names, if set, remembers the "flavor/resource" names the trace of a
 	// search writes, from one search (and one cycle) to the next.
 	Names map[core.FlavorResource][]string
+	// Words, if set, is where the descriptions of searches are carved
+	// from (flavor.Words).
+	Words *flavor.Words
 }
 
 // name is fr's "flavor/resource" name, remembered in s.Names if set.
@@ -173,6 +176,10 @@ type candidate struct {
 type search struct {
 	s *Snapshot
 	p *Preemptor
+	// usage and need are the preemptor's Usage and Need as lists, each
+	// flavor-resource numbered in the tree once (the hot loops index
+	// the tree's slices instead of hashing names).
+	usage, need quantities
 	// record is set when the search is described for the trace: only
 	// then are the candidates' reasons written out.
 	record bool
@@ -183,6 +190,52 @@ type search struct {
 	// fitNode is the lowest node (the preemptor's ClusterQueue or an
 	// ancestor) whose quota the request fits in, for the trace.
 	fitNode int
+}
+
+// quantity is an amount of one flavor-resource and its number in the tree
+// (quota.Tree.ID).
+type quantity struct {
+	_  [0]func() // not comparable: no equality code for it
+	fr core.FlavorResource
+	id int
+	v  core.Amount
+}
+
+// quantities is a short list held in place (so that a search, which
+// holds two, is not allocated), or a longer one apart.
+type quantities struct {
+	n    int
+	arr  [2]quantity
+	more []quantity
+}
+
+// list returns the quantities.
+// Not inlined: one copy of its code serves its callers (the size of
+// the page's WebAssembly).
+//
+//go:noinline
+func (q *quantities) list() []quantity {
+	if q.more != nil {
+		return q.more
+	}
+	return q.arr[:q.n]
+}
+
+// add appends x.
+// Not inlined: one copy of its code serves its callers (the size of
+// the page's WebAssembly).
+//
+//go:noinline
+func (q *quantities) add(x quantity) {
+	switch {
+	case q.more != nil:
+		q.more = append(q.more, x)
+	case q.n < len(q.arr):
+		q.arr[q.n] = x
+		q.n++
+	default:
+		q.more = append(append(make([]quantity, 0, 2*len(q.arr)), q.arr[:]...), x)
+	}
 }
 
 // borrowWithinCohortForbidden mirrors classical.IsBorrowingWithinCohortForbidden.
@@ -209,9 +262,9 @@ func (p *Preemptor) satisfies(w *Workload, policy core.PreemptionPolicy) bool {
 // uses mirrors classical.WorkloadUsesResources: the workload holds a
 // flavor-resource that needs preemption (and, when claims are tracked,
 // some of it is left to claim).
-func (s *Snapshot) uses(w *Workload, frees map[core.FlavorResource]core.Amount, need map[core.FlavorResource]bool) bool {
-	for fr := range need {
-		if v, ok := frees[fr]; ok && (s.Claimed == nil || v > 0) {
+func (s *Snapshot) uses(frees map[core.FlavorResource]core.Amount, need []quantity) bool {
+	for _, n := range need {
+		if v, ok := frees[n.fr]; ok && (s.Claimed == nil || v > 0) {
 			return true
 		}
 	}
@@ -219,10 +272,14 @@ func (s *Snapshot) uses(w *Workload, frees map[core.FlavorResource]core.Amount, 
 }
 
 // withinNominal mirrors schdcache.IsWithinNominalInResources.
-func (s *Snapshot) withinNominal(node int, need map[core.FlavorResource]bool) bool {
+// Not inlined: one copy of its code serves its callers (the size of
+// the page's WebAssembly).
+//
+//go:noinline
+func (s *Snapshot) withinNominal(node int, need []quantity) bool {
 	t := s.Tree
-	for fr := range need {
-		if id := t.ID(fr); t.UsedID(node, id) > t.SubtreeQuotaID(node, id) {
+	for _, n := range need {
+		if t.UsedID(node, n.id) > t.SubtreeQuotaID(node, n.id) {
 			return false
 		}
 	}
@@ -233,7 +290,7 @@ func (s *Snapshot) withinNominal(node int, need map[core.FlavorResource]bool) bo
 // the search is recorded.
 func (se *search) classify(w *Workload, frees map[core.FlavorResource]core.Amount, advantage bool) (variant, string) {
 	p, q := se.p, se.p.Queue
-	if !se.s.uses(w, frees, p.Need) {
+	if !se.s.uses(frees, se.need.list()) {
 		return never, ""
 	}
 	same := w.Node == p.Node
@@ -300,17 +357,17 @@ func (se *search) fromQueue(node, lca int, advantage bool, list string) []*candi
 	return out
 }
 
-// fitsInQuota mirrors schdcache.QuantitiesFitInQuota.
-func (s *Snapshot) fitsInQuota(node int, req map[core.FlavorResource]core.Amount) (bool, map[core.FlavorResource]core.Amount) {
+// fitsInQuota mirrors schdcache.QuantitiesFitInQuota. It writes what is
+// left of req into rest's array, which may be req's own.
+func (s *Snapshot) fitsInQuota(node int, req, rest []quantity) (bool, []quantity) {
 	t := s.Tree
 	fits := true
-	rest := make(map[core.FlavorResource]core.Amount, len(req))
-	for fr, v := range req {
-		id := t.ID(fr)
-		if t.UsedID(node, id)+v > t.SubtreeQuotaID(node, id) {
+	rest = rest[:0]
+	for _, r := range req {
+		if t.UsedID(node, r.id)+r.v > t.SubtreeQuotaID(node, r.id) {
 			fits = false
 		}
-		rest[fr] = max(0, v-t.LocalAvailableID(node, id))
+		rest = append(rest, quantity{fr: r.fr, id: r.id, v: max(0, r.v-t.LocalAvailableID(node, r.id))})
 	}
 	return fits, rest
 }
@@ -325,7 +382,8 @@ func (se *search) hierarchical() (hier, prio []*candidate) {
 	if t.Nodes[p.Node].Parent < 0 || p.Queue.Preemption.ReclaimWithinCohort == core.PreemptionNever {
 		return nil, nil
 	}
-	advantage, rest := se.s.fitsInQuota(p.Node, p.Usage)
+	var buf [2]quantity
+	advantage, rest := se.s.fitsInQuota(p.Node, se.usage.list(), buf[:0])
 	se.fitNode = -1
 	if advantage {
 		se.fitNode = p.Node
@@ -338,7 +396,7 @@ func (se *search) hierarchical() (hier, prio []*candidate) {
 			prio = se.inSubtree(root, root, prev, false, prio)
 		}
 		var fits bool
-		fits, rest = se.s.fitsInQuota(root, rest)
+		fits, rest = se.s.fitsInQuota(root, rest, rest)
 		if fits && !advantage {
 			se.fitNode = root
 		}
@@ -352,7 +410,7 @@ func (se *search) hierarchical() (hier, prio []*candidate) {
 func (se *search) inSubtree(cur, root, skip int, advantage bool, out []*candidate) []*candidate {
 	t := se.s.Tree
 	for _, c := range t.Nodes[cur].ChildCohorts {
-		if c == skip || se.s.withinNominal(c, se.p.Need) {
+		if c == skip || se.s.withinNominal(c, se.need.list()) {
 			continue
 		}
 		out = se.inSubtree(c, root, skip, advantage, out)
@@ -362,7 +420,7 @@ func (se *search) inSubtree(cur, root, skip int, advantage bool, out []*candidat
 		list = "hierarchicalReclaim"
 	}
 	for _, c := range t.Nodes[cur].ChildClusterQueues {
-		if c == se.p.Node || se.s.withinNominal(c, se.p.Need) {
+		if c == se.p.Node || se.s.withinNominal(c, se.need.list()) {
 			continue
 		}
 		out = append(out, se.fromQueue(c, root, advantage, list)...)
@@ -397,12 +455,10 @@ func (se *search) order(a, b *candidate) int {
 	return cmp.Compare(a.w.Key, b.w.Key)
 }
 
-// newSearch mirrors classical.NewCandidateIterator.
-// It returns the search by value: the caller holds it (a search is not
+// init mirrors classical.NewCandidateIterator, for the request in
+// se.usage and se.need. The caller holds the search (a search is not
 // kept), so neither it nor the preemptor is allocated.
-func newSearch(s *Snapshot, p *Preemptor, record bool) search {
-	var sv search
-	se := &sv
+func (se *search) init(s *Snapshot, p *Preemptor, record bool) {
 	se.s, se.p, se.record = s, p, record
 	var same []*candidate
 	if p.Queue.Preemption.WithinClusterQueue != core.PreemptionNever {
@@ -427,7 +483,16 @@ func newSearch(s *Snapshot, p *Preemptor, record bool) search {
 	}
 	se.noOtherQueues = len(hier) == 0 && len(prio) == 0
 	se.noHierarchical = len(hier) == 0
-	return sv
+}
+
+// lists sets se.usage and se.need to p's Usage and Need.
+func (se *search) lists(t *quota.Tree, p *Preemptor) {
+	for fr, v := range p.Usage {
+		se.usage.add(quantity{fr: fr, id: t.ID(fr), v: v})
+	}
+	for fr := range p.Need {
+		se.need.add(quantity{fr: fr, id: t.ID(fr)})
+	}
 }
 
 // valid mirrors candidateIterator.candidateIsValid, re-checked against the
@@ -439,7 +504,7 @@ func (se *search) valid(c *candidate, allowBorrowing bool) (bool, string) {
 	if allowBorrowing && c.v == reclaimWithoutBorrowing {
 		return false, "may only be taken if the preemptor does not borrow, and this pass lets it borrow"
 	}
-	if se.s.withinNominal(c.w.Node, se.p.Need) {
+	if se.s.withinNominal(c.w.Node, se.need.list()) {
 		if !se.record {
 			return false, ""
 		}
@@ -447,7 +512,7 @@ func (se *search) valid(c *candidate, allowBorrowing bool) (bool, string) {
 	}
 	t := se.s.Tree
 	for n := t.Nodes[c.w.Node].Parent; n >= 0 && n != c.lca; n = t.Nodes[n].Parent {
-		if se.s.withinNominal(n, se.p.Need) {
+		if se.s.withinNominal(n, se.need.list()) {
 			if !se.record {
 				return false, ""
 			}
@@ -460,11 +525,11 @@ func (se *search) valid(c *candidate, allowBorrowing bool) (bool, string) {
 // fits mirrors preemption.workloadFits.
 func (se *search) fits(allowBorrowing bool) bool {
 	t := se.s.Tree
-	for fr, v := range se.p.Usage {
-		if !allowBorrowing && t.BorrowingWith(se.p.Node, fr, v) {
+	for _, u := range se.usage.list() {
+		if !allowBorrowing && t.BorrowingWithID(se.p.Node, u.id, u.v) {
 			return false
 		}
-		if v > t.Available(se.p.Node, fr) {
+		if u.v > t.AvailableID(se.p.Node, u.id) {
 			return false
 		}
 	}
@@ -474,8 +539,8 @@ func (se *search) fits(allowBorrowing bool) bool {
 // underNominal mirrors queueUnderNominalInResourcesNeedingPreemption.
 func (se *search) underNominal() bool {
 	t, node := se.s.Tree, se.p.Node
-	for fr := range se.p.Need {
-		if id := t.ID(fr); t.UsedID(node, id) >= t.Nominal(node, id) {
+	for _, n := range se.need.list() {
+		if t.UsedID(node, n.id) >= t.Nominal(node, n.id) {
 			return false
 		}
 	}
@@ -490,17 +555,18 @@ func (s *Snapshot) add(c *candidate)    { s.Tree.AddUsageMap(c.w.Node, c.frees) 
 // describes the search for the trace. The snapshot is unchanged when it
 // returns.
 func Targets(s *Snapshot, p *Preemptor, record bool) ([]Target, *trace.Preemption) {
-	search := newSearch(s, p, record)
-	se := &search
+	var se search
+	se.lists(s.Tree, p)
+	return se.targets(s, p, record)
+}
+
+// targets is Targets for the request in se.usage and se.need.
+func (se *search) targets(s *Snapshot, p *Preemptor, record bool) ([]Target, *trace.Preemption) {
+	se.init(s, p, record)
 	var tr *trace.Preemption
 	if record {
-		// The description and its passes (at most two) in one allocation.
-		rec := &struct {
-			p      trace.Preemption
-			passes [2]trace.PreemptionPass
-		}{}
-		tr = &rec.p
-		tr.Passes = rec.passes[:0]
+		// The description and its passes (at most two) in one space.
+		tr = s.Words.Preemption()
 		if len(p.Need) == 1 {
 			for fr := range p.Need {
 				tr.Resources = s.names(fr)
@@ -635,14 +701,11 @@ func Quantities(m map[core.FlavorResource]core.Amount) []trace.Quantity {
 // Targets, for that flavor-resource alone.
 type Oracle struct {
 	S *Snapshot
-	// P is the preemptor; Usage and Need are set per question.
+	// P is the preemptor; its Usage and Need are not read: each question
+	// is the request.
 	P Preemptor
-	// usage and need are the question's maps, reused from one question
-	// to the next (a search keeps neither).
-	usage map[core.FlavorResource]core.Amount
-	need  map[core.FlavorResource]bool
-	// p is the question's preemptor (P with the question's maps), held
-	// here so that asking allocates none.
+	// p is the question's preemptor (P), held here so that asking
+	// allocates none.
 	p Preemptor
 }
 
@@ -651,22 +714,19 @@ type Oracle struct {
 // ModeReclaim when all are elsewhere; with the borrowing level after the
 // targets' removal.
 func (o *Oracle) SimulatePreemption(fr core.FlavorResource, q core.Amount) flavor.OracleResult {
-	if o.usage == nil {
-		o.usage, o.need = make(map[core.FlavorResource]core.Amount, 1), make(map[core.FlavorResource]bool, 1)
-	}
-	clear(o.usage)
-	clear(o.need)
-	o.usage[fr], o.need[fr] = q, true
 	o.p = o.P
 	p := &o.p
-	p.Usage, p.Need = o.usage, o.need
-	targets, _ := Targets(o.S, p, false)
 	t := o.S.Tree
+	var se search
+	w := quantity{fr: fr, id: t.ID(fr), v: q}
+	se.usage.add(w)
+	se.need.add(quantity{fr: fr, id: w.id})
+	targets, _ := se.targets(o.S, p, false)
 	if len(targets) == 0 {
-		b, _ := t.LowestSubtreeThatFits(p.Node, fr, q)
+		b, _ := t.LowestSubtreeThatFitsID(p.Node, w.id, q)
 		return flavor.OracleResult{Mode: flavor.ModeNoCandidates, Borrowing: b}
 	}
-	res := flavor.OracleResult{Mode: flavor.ModeReclaim}
+	res := flavor.OracleResult{Mode: flavor.ModeReclaim, Targets: make([]string, 0, len(targets))}
 	for _, tg := range targets {
 		t.RemoveUsageMap(tg.W.Node, tg.Frees)
 		res.Targets = append(res.Targets, tg.W.Key)
@@ -674,7 +734,7 @@ func (o *Oracle) SimulatePreemption(fr core.FlavorResource, q core.Amount) flavo
 			res.Mode = flavor.ModePreempt
 		}
 	}
-	res.Borrowing, _ = t.LowestSubtreeThatFits(p.Node, fr, q)
+	res.Borrowing, _ = t.LowestSubtreeThatFitsID(p.Node, w.id, q)
 	for _, tg := range targets {
 		t.AddUsageMap(tg.W.Node, tg.Frees)
 	}

@@ -959,6 +959,15 @@ func TestOracle(t *testing.T) {
 			if diff := cmp.Diff(before, usage(w.s.Tree)); diff != "" {
 				t.Errorf("SimulatePreemption changed the tree's usage (-want +got):\n%s", diff)
 			}
+			// The same oracle asked about other flavor-resources (one
+			// with quota, one without), then again, answers the same.
+			o.SimulatePreemption(fr("default", mem), coretest.Amount(mem, "1Gi"))
+			o.SimulatePreemption(fr("none", cpu), coretest.Amount(cpu, "1"))
+			again := o.SimulatePreemption(tc.fr, coretest.Amount(tc.fr.Resource, tc.quantity))
+			slices.Sort(again.Targets)
+			if diff := cmp.Diff(tc.want, again); diff != "" {
+				t.Errorf("SimulatePreemption asked again (-want +got):\n%s", diff)
+			}
 		})
 	}
 }

@@ -204,17 +204,31 @@ func (t *Tree) layout(w int) {
 
 // ID returns the number of a flavor-resource, or -1 when the tree has
 // never seen it (no quota names it and no usage was added for it): every
-// quantity of such a flavor-resource is 0.
+// quantity of such a flavor-resource is 0. A tree of a few
+// flavor-resources (the usual size) finds it by comparing names, which
+// costs less than hashing them: the names are mostly the very strings the
+// specs hold, which compare equal at their first byte's address.
 // Not inlined: one copy of its code serves its callers (the size of
 // the page's WebAssembly).
 //
 //go:noinline
 func (t *Tree) ID(fr core.FlavorResource) int {
+	if frs := t.ids.frs[:t.width]; len(frs) <= scanIDs {
+		for id := range frs {
+			if frs[id] == fr {
+				return id
+			}
+		}
+		return -1
+	}
 	if id, ok := t.ids.id[fr]; ok && id < t.width {
 		return id
 	}
 	return -1
 }
+
+// scanIDs is the most flavor-resources ID compares one by one.
+const scanIDs = 8
 
 // Width is one more than the largest number the tree has given.
 func (t *Tree) Width() int { return t.width }

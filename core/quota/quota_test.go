@@ -126,3 +126,51 @@ func TestBorrowingHeight(t *testing.T) {
 		})
 	}
 }
+
+// TestID checks that every flavor-resource a quota names gets its place
+// in (flavor, resource) order, found the same way in a small tree (names
+// compared) and a large one (a map), also from a copy of its names (other
+// strings), and that a flavor-resource no quota names has none (-1)
+// until usage is added for it.
+func TestID(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		flavors int
+	}{
+		{"two flavor-resources, compared", 1},
+		{"eight, compared", 4},
+		{"twelve, in a map", 6},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := coretest.MakeClusterQueue("cq").Group(core.ResourceCPU, core.ResourceMemory)
+			var want []core.FlavorResource
+			for i := range tc.flavors {
+				f := core.FlavorName(string(rune('a' + i)))
+				b = b.Flavor(f, "1", "1Gi")
+				want = append(want, core.FlavorResource{Flavor: f, Resource: core.ResourceCPU}, core.FlavorResource{Flavor: f, Resource: core.ResourceMemory})
+			}
+			tree := quota.Build([]core.ClusterQueue{b.Obj()}, nil, true)
+			got := make([]core.FlavorResource, tree.Width())
+			for _, fr := range want {
+				copied := core.FlavorResource{Flavor: core.FlavorName([]byte(fr.Flavor)), Resource: core.ResourceName([]byte(fr.Resource))}
+				id := tree.ID(fr)
+				if id < 0 || id >= len(got) || tree.ID(copied) != id {
+					t.Fatalf("ID(%v) = %d, ID of a copy = %d, want the same number in [0, %d)", fr, id, tree.ID(copied), len(got))
+				}
+				got[id] = fr
+			}
+			if d := cmp.Diff(want, got); d != "" {
+				t.Errorf("flavor-resources by ID (-want +got):\n%s", d)
+			}
+			unknown := core.FlavorResource{Flavor: "z", Resource: core.ResourceCPU}
+			if id := tree.ID(unknown); id != -1 {
+				t.Errorf("ID(%v) = %d before any usage, want -1", unknown, id)
+			}
+			node := tree.ClusterQueue("cq")
+			tree.AddUsage(node, unknown, 5)
+			if id := tree.ID(unknown); id != len(want) || tree.Used(node, unknown) != 5 {
+				t.Errorf("after AddUsage: ID(%v) = %d, Used = %d, want %d and 5", unknown, id, tree.Used(node, unknown), len(want))
+			}
+		})
+	}
+}

@@ -47,6 +47,8 @@ type entry struct {
 	decision   trace.Decision
 	// p describes the entry's workload to preemption.
 	p preempt.Preemptor
+	// space holds assignment's lists (flavor.Space).
+	space flavor.Space
 }
 
 // cycleScratch is the space a State's cycles reuse: the entries, their
@@ -105,6 +107,7 @@ func (s *State) preemptSnapshot(c *cycleCtx) *preempt.Snapshot {
 	}
 	ps := &preempt.Snapshot{
 		Names:   s.frNames,
+		Words:   s.wordsFor(),
 		Tree:    c.snap,
 		Queues:  make([]*core.ClusterQueue, len(c.snap.Nodes)),
 		Holders: make([][]*preempt.Workload, len(c.snap.Nodes)),
@@ -355,6 +358,7 @@ func (s *State) assign(e *entry, c *cycleCtx) {
 		Gates:        s.Gates,
 		Oracle:       &c.lazy,
 		Words:        s.wordsFor(),
+		Space:        &e.space,
 	})
 	e.assignment = a
 	e.targets = nil
