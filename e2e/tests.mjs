@@ -1989,6 +1989,7 @@ status:
                 start: e.startTime,
                 ms: e.duration,
                 layoutMs: e.renderStart ? e.startTime + e.duration - (e.styleAndLayoutStart || e.renderStart) : 0,
+                renderMs: e.renderStart ? e.startTime + e.duration - e.renderStart : 0,
                 scripts: e.scripts.map((s) => ({ ms: s.duration, what: `${s.invoker}${s.sourceFunctionName ? " " + s.sourceFunctionName : ""} (${(s.sourceURL || "").split("/").pop()})` })),
               });
             }
@@ -2068,8 +2069,24 @@ status:
       check(/cycle \d+/i.test(at.title), `after the click: step ${at.step}, "${at.title}"; expected a cycle's step`);
       await t.shot(page, "scalability.png");
 
-      const { tasks, frames } = await page.evaluate(() => ({ tasks: window.__longtasks, frames: window.__frames }));
+      const { tasks: reported, frames } = await page.evaluate(() => ({ tasks: window.__longtasks, frames: window.__frames }));
+      // A "longtask" entry often leaves out the rendering (rAF callbacks,
+      // style, layout, paint) of its frame, which blocks the page as much:
+      // a long task counts with its frame's rendering (as the frame's
+      // blockingDuration does), and a frame's rendering over 50 ms after
+      // no long task counts by itself. (Not the frame's whole duration: on
+      // this loaded machine frames last hundreds of ms with the thread
+      // mostly idle.)
+      const overlaps = (x, f) => f.start < x.start + x.ms && x.start < f.start + f.ms;
+      const tasks = [];
+      for (const f of frames) {
+        const held = reported.filter((x) => overlaps(x, f)).sort((a, b) => b.ms - a.ms);
+        if (held.length) tasks.push({ start: held[0].start, ms: held[0].ms + f.renderMs, reportedMs: held[0].ms }, ...held.slice(1).map((x) => ({ ...x, reportedMs: x.ms })));
+        else if (f.renderMs > 50) tasks.push({ start: f.start + f.ms - f.renderMs, ms: f.renderMs, reportedMs: 0 });
+      }
+      tasks.push(...reported.filter((x) => !frames.some((f) => overlaps(x, f))).map((x) => ({ ...x, reportedMs: x.ms })));
       const longest = Math.max(0, ...tasks.map((x) => x.ms));
+      const longestReported = Math.max(0, ...reported.map((x) => x.ms));
       const blocked = tasks.reduce((a, x) => a + x.ms, 0);
       // Each long task's phase (by the page's marks and the test's
       // clicks) and what ran in it (the long animation frame that holds
@@ -2082,18 +2099,19 @@ status:
           const f = frames.find((f) => f.start < x.start + x.ms && x.start < f.start + f.ms);
           const what = [...(f?.scripts ?? [])].sort((a, b) => b.ms - a.ms).slice(0, 2).map((s) => `${s.what} ${Math.round(s.ms)} ms`);
           if (f && f.layoutMs >= 10) what.push(`style and layout ${Math.round(f.layoutMs)} ms`);
-          return { at: Math.round(x.start), ms: Math.round(x.ms), phase: phase(x.start), what: what.join("; ") || "no script or layout attributed" };
+          return { at: Math.round(x.start), ms: Math.round(x.ms), reportedMs: Math.round(x.reportedMs), phase: phase(x.start), what: what.join("; ") || "no script or layout attributed" };
         })
         .sort((a, b) => b.ms - a.ms);
-      t.note(`long tasks, longest first: ${named.map((x) => `${x.ms} ms at ${x.at} ms (${x.phase}: ${x.what})`).join(" | ")}`);
+      t.note(`long tasks, longest first: ${named.map((x) => `${x.ms} ms${x.reportedMs !== x.ms ? ` (longtask ${x.reportedMs})` : ""} at ${x.at} ms (${x.phase}: ${x.what})`).join(" | ")}`);
       const engine = await page.evaluate(() =>
         Object.fromEntries(["kueueplay:engine-decode", "kueueplay:engine-simulate", "kueueplay:engine-layout", "kueueplay:set-run", "kueueplay:run", "kueueplay:overview"].map((n) => [n, performance.getEntriesByName(n, "measure").at(-1)?.duration ?? NaN])),
       );
-      t.info.budgetDetail.scalability = { firstMs, openMs, tasks: tasks.length, longest, longestTask: named[0] ?? null, longTasks: named, blocked, engine };
+      t.info.budgetDetail.scalability = { firstMs, openMs, tasks: tasks.length, longest, longestReported, longestTask: named[0] ?? null, longTasks: named, blocked, engine };
       t.budget("scalabilityFirstResultMs", firstMs, { unit: "ms", label: "15,000 workloads: navigation to the first result" });
       t.budget("scalabilityOverviewOpenMs", openMs, { unit: "ms", label: "15,000 workloads: Overview click to charts mounted" });
       t.budget("scalabilityFirstOverviewMs", firstMs + openMs, { unit: "ms", label: "15,000 workloads: first result + Overview", budget: 3000 });
       t.budget("scalabilityLongestTaskMs", longest, { unit: "ms", label: `15,000 workloads: the page's longest task (${named[0] ? `${named[0].phase}: ${named[0].what}` : "none"})`, budget: 50 });
+      t.budget("scalabilityLongestTaskReportedMs", longestReported, { unit: "ms", label: "  as the longtask entries have it (without the rendering after them)" });
       t.budget("scalabilityBlockedMs", blocked, { unit: "ms", label: "15,000 workloads: long tasks in all" });
       t.budget("scalabilityEngineDecodeMs", engine["kueueplay:engine-decode"], { unit: "ms", label: "  worker: decode" });
       t.budget("scalabilityEngineSimulateMs", engine["kueueplay:engine-simulate"], { unit: "ms", label: "  worker: simulate" });
