@@ -69,9 +69,9 @@ func guard(f func() string) (out string) {
 
 func main() {
 	if g := js.Global(); g.Get("WorkerGlobalScope").Truthy() && g.Get("document").IsUndefined() {
-		// The engine's worker: its heap holds a run being simulated (a
-		// 15,000-workload scenario's is hundreds of MB), so the collector
-		// keeps its default pace.
+		// The engine's worker: its heap holds the runs it keeps (a
+		// 15,000-workload scenario's is hundreds of MB); serveWorker sets
+		// its collector's pace and limit.
 		serveWorker()
 		select {}
 	}
