@@ -105,10 +105,12 @@ type pairView struct {
 // workloads: 683 MB allocated, 519-622 MB live at the end), so each
 // collection marks the growing trace again, on the worker's only thread,
 // with the write barrier on while it marks. Collecting at five times the
-// live heap rather than twice halves the collections (under Node, with
-// GODEBUG=gctrace=1: 5 instead of 10, marking for 17 s of the run instead
-// of 44 s; the run's CPU 26-31 s instead of 30-37 s on a loaded machine),
-// the peak RSS unchanged (0.79-0.81 GB). The limit bounds the heap where
+// live heap rather than twice halves the collections and the time the
+// write barrier is on (under Node, GODEBUG=gctrace=1: 5 collections
+// instead of 10, marking during 17 s of the run instead of 44 s), and the
+// run takes 24-28 s instead of 37-40 s (its ns/op; the process's CPU,
+// Node's own threads included, about the same), the peak RSS unchanged
+// (0.79-0.81 GB). The limit bounds the heap where
 // the target would not: without it a 32 MiB input's run (five times the
 // 15,000-workload file, a live heap of a GB or more) would aim past the
 // 4 GiB a WebAssembly memory can have and fail to grow; with it the
