@@ -670,15 +670,15 @@
     // drawSoon draws run id's first step (draw) in a task of its own,
     // after the one in which Go handled the result (60-170 ms together
     // in the 15,000-workload example), unless a newer run or step has
-    // been drawn meanwhile; done is called either way. The run's
-    // whole-run panels may come in between (views.panels): the step
-    // marks its entries in them when it is drawn.
-    drawSoon(id, v, start, done) {
+    // been drawn meanwhile; the promise it returns settles either way.
+    // The run's whole-run panels may come in between (views.panels):
+    // the step marks its entries in them when it is drawn.
+    drawSoon(id, v, start) {
       const gen = views.drawing;
-      setTimeout(() => {
-        if (id !== views.info.run || gen !== views.drawing) return done && done();
+      return new Promise((done) => setTimeout(() => {
+        if (id !== views.info.run || gen !== views.drawing) return done();
         views.draw(v, start, done);
-      }, 0);
+      }, 0));
     },
     drawn(l, i, n, start) {
       $("step-label").textContent = `Step ${i + 1} of ${n}`;

@@ -605,15 +605,7 @@ func (a *App) result(j *runJob, m js.Value, start float64) {
 	// The step is drawn in a task after this one (views.drawSoon): Go's
 	// handling of a large run's result and the step's drawing were one
 	// task of 110-170 ms. The rest waits until the step is on screen.
-	drawn := make(chan struct{})
-	var cb js.Func
-	cb = js.FuncOf(func(js.Value, []js.Value) any {
-		cb.Release()
-		close(drawn)
-		return nil
-	})
-	views.Call("drawSoon", j.gen, m.Get("view"), t0, cb)
-	<-drawn
+	await(views.Call("drawSoon", j.gen, m.Get("view"), t0)) // never rejects
 	if a.superseded(j) {
 		return // the newer run's status is on screen
 	}
