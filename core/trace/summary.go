@@ -91,6 +91,9 @@ type Summarizer struct {
 	replay *Replay
 	facts  map[string]*wlFacts
 	usage  map[usageKey]*usageAcc
+	// accs are usage's accumulators in the order they were made, walked
+	// at every step (a map's walk costs more).
+	accs []*usageAcc
 	// rows caches the accumulator of the replay's usage row at the same
 	// index (nil for a Cohort's row); rows change only at a Full step.
 	rows      []*usageAcc
@@ -163,6 +166,7 @@ func (z *Summarizer) Step(_ *Trace, st *Step) {
 				if a = z.usage[k]; a == nil {
 					a = &usageAcc{sum: UsageSummary{ClusterQueue: r.Node, Flavor: r.Flavor, Resource: r.Resource}}
 					z.usage[k] = a
+					z.accs = append(z.accs, a)
 				}
 			}
 			z.rows = append(z.rows, a)
@@ -183,7 +187,7 @@ func (z *Summarizer) Step(_ *Trace, st *Step) {
 // holds until then.
 func (z *Summarizer) advance(nowMs int64) {
 	if dt := nowMs - z.lastMs; dt > 0 {
-		for _, a := range z.usage {
+		for _, a := range z.accs {
 			if a.seen {
 				a.used += float64(a.last) * float64(dt)
 			}
@@ -197,7 +201,7 @@ func (z *Summarizer) advance(nowMs int64) {
 func (z *Summarizer) Summary(tr *Trace) Summary {
 	s := Summary{Scenario: tr.Scenario, End: tr.End, EndMs: tr.EndMs, Cycles: tr.Cycles, Workloads: len(tr.Workloads), Evictions: z.evictions}
 	z.advance(tr.EndMs)
-	for _, a := range z.usage {
+	for _, a := range z.accs {
 		u := a.sum
 		if tr.EndMs > 0 {
 			u.AvgUsed = a.used / float64(tr.EndMs)
