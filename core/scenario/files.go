@@ -3,7 +3,6 @@ package scenario
 import (
 	"fmt"
 	"slices"
-	"strings"
 
 	"go.yaml.in/yaml/v3"
 
@@ -54,16 +53,11 @@ func (in Input) size() int {
 // the rare positions that read the input again).
 func (in Input) bytes() []byte { return []byte(in.Text) }
 
-// count is strings.Count of sep in the input's Text.
-func (in Input) count(sep string) int { return strings.Count(in.Text, sep) }
-
 func (in Input) looksJSON() bool { return looksJSON(in.Text) }
 
 func (in Input) deepFlow(limit int) (line, col int, found bool) {
 	return deepFlow(in.Text, limit)
 }
-
-func (in Input) mayHoldFirst() int { return mayHoldFirst(in.Text) }
 
 // parser returns a fast parser of the input's Text (newFastParser).
 func (in Input) parser(base int) *fastParser { return newFastParser(in.Text, base) }
@@ -146,6 +140,8 @@ type fileSpan struct {
 	// input is the input, for positions inside a ConfigMap's embedded
 	// Configuration (embedPos).
 	input Input
+	// scan is what one pass over the input's Text found.
+	scan inputScan
 	// slashes are the columns of the \/ escapes unescaped in a JSON input,
 	// per line (see unescapeSlashes).
 	slashes map[int][]int
@@ -159,10 +155,10 @@ func (d *decoder) layout(inputs []Input) {
 	d.files = make([]fileSpan, len(inputs))
 	base := 0
 	for k, in := range inputs {
-		d.files[k] = fileSpan{name: fileName(in.Name), base: base, input: in}
+		d.files[k] = fileSpan{name: fileName(in.Name), base: base, input: in, scan: scanText(in.Text)}
 		// yaml.v3 lines are 1-based; one spare line keeps a position just
 		// past the end of an input inside it.
-		base += in.count("\n") + 2
+		base += d.files[k].scan.lines + 2
 	}
 }
 
