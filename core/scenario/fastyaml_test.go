@@ -758,6 +758,10 @@ func TestFastChars(t *testing.T) {
 		{"invalid UTF-8", "abcdefg\xff", false},
 		{"cut UTF-8", "abcdefg\xc3", false},
 		{"non-breaking space", "abcdefg\u00a0", true},
+		{"UTF-8 across a chunk", strings.Repeat("a", wasmChunk-1) + "é" + strings.Repeat("b", 20), true},
+		{"tab after a chunk", strings.Repeat("a", wasmChunk-1) + "é\t", false},
+		{"tab first in a chunk", strings.Repeat("a", wasmChunk) + "\t", false},
+		{"cut UTF-8 at a chunk's end", strings.Repeat("a", wasmChunk-1) + "\xc3", false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if got := fastChars(c.in); got != c.want || slow(c.in) != c.want {
@@ -810,6 +814,8 @@ func TestScanText(t *testing.T) {
 		for at := range 20 {
 			check(t, strings.Repeat("x", at)+w+strings.Repeat("y", 19-at))
 			check(t, strings.Repeat("\n", at)+w)
+			// Across the end of the first chunk scanText reads.
+			check(t, strings.Repeat("a: [b]\n", wasmChunk/7+2)[:wasmChunk-10+at]+w+"\nc: {d}\n")
 		}
 	}
 	for _, c := range []struct {
