@@ -2,7 +2,6 @@ package scenario
 
 import (
 	"fmt"
-	"slices"
 
 	"go.yaml.in/yaml/v3"
 
@@ -180,21 +179,25 @@ func shift(doc *yaml.Node, base int) {
 
 // locate translates a shifted line into its input and the line within it.
 // Line 0 (no position) stays 0; it names the input only when there is one.
-func (d *decoder) locate(line int) (fileSpan, int) {
+func (d *decoder) locate(line int) (*fileSpan, int) {
 	if line <= 0 || len(d.files) == 0 {
 		if len(d.files) == 1 {
-			return d.files[0], line
+			return &d.files[0], line
 		}
-		return fileSpan{}, line
+		return &fileSpan{}, line
 	}
-	// The last input whose base is below line.
-	k, _ := slices.BinarySearchFunc(d.files, line, func(f fileSpan, line int) int {
-		if f.base < line {
-			return -1
+	// The last input whose base is below line, found without copying
+	// fileSpans (issue 20: in WebAssembly each copy is a call, and every
+	// object's position is located).
+	lo, hi := 0, len(d.files)
+	for lo < hi {
+		if m := int(uint(lo+hi) >> 1); d.files[m].base < line {
+			lo = m + 1
+		} else {
+			hi = m
 		}
-		return 1
-	})
-	f := d.files[max(k-1, 0)]
+	}
+	f := &d.files[max(lo-1, 0)]
 	return f, line - f.base
 }
 
