@@ -211,7 +211,8 @@ func scanText(s string) inputScan {
 // Node) first runs a function as its baseline compiler translated it, and
 // optimizes it in the background for its later calls, never for the call
 // already running: one call over the whole 7 MB of the 15,000-workload
-// file ran unoptimized to the end, ten times slower (issue 20).
+// file ran unoptimized to the end (issue 20: in the first decode under
+// Node's profiler, 0.3 s, against 0.03 s in later ones).
 const wasmChunk = 32 << 10
 
 // scan adds what s[from:to] holds to sc; a document marker and a word
