@@ -3,7 +3,6 @@ package scenario
 import (
 	"slices"
 	"strings"
-	"time"
 
 	"go.yaml.in/yaml/v3"
 
@@ -321,7 +320,7 @@ func fastAnnotations(n *yaml.Node, sa *simAnnotations) bool {
 			}
 			continue
 		}
-		dur, err := time.ParseDuration(strings.TrimSpace(v.Value))
+		dur, err := goDuration(v.Value)
 		if err != nil || dur < 0 {
 			return false
 		}

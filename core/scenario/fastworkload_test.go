@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -653,5 +654,34 @@ func TestStreamFastCrossObject(t *testing.T) {
 				at += i + len(w)
 			}
 		})
+	}
+}
+
+// TestGoDuration checks goDuration, which reads whole milliseconds and
+// seconds itself, against time.ParseDuration of the trimmed text.
+func TestGoDuration(t *testing.T) {
+	for _, s := range []string{
+		"", "0", "0s", "0ms", "1s", "200ms", "100ms", "007s", "00100ms",
+		"999999999s", "999999999ms", "9999999999s", "99999999999999999999s",
+		"1m", "1h", "1m30s", "1.5s", ".5s", "1e3s", "-1s", "+1s", " 30s ", "30s ",
+		"30 s", "ms", "s", "1", "1S", "1sms", "1us", "1µs", "1ns", "2562047h",
+		"9223372036s", "9223372037s", "1mss", "١s",
+	} {
+		t.Run(s, func(t *testing.T) {
+			want, wantErr := time.ParseDuration(strings.TrimSpace(s))
+			got, err := goDuration(s)
+			if got != want || (err == nil) != (wantErr == nil) || err != nil && err.Error() != wantErr.Error() {
+				t.Errorf("goDuration(%q) = %v, %v; time.ParseDuration: %v, %v", s, got, err, want, wantErr)
+			}
+		})
+	}
+	for ms := range 2000 {
+		for _, unit := range []string{"ms", "s"} {
+			s := strconv.Itoa(ms*7919) + unit
+			want, _ := time.ParseDuration(s)
+			if got, err := goDuration(s); got != want || err != nil {
+				t.Fatalf("goDuration(%q) = %v, %v, want %v", s, got, err, want)
+			}
+		}
 	}
 }

@@ -171,6 +171,18 @@ func newFastParser[T text](data T, base int) *fastParser {
 // mark and the non-characters U+FFFE and U+FFFF.
 func fastChars[T text](data T) bool {
 	for i := 0; i < len(data); {
+		if i = fastCharsFrom(data, i, min(i+wasmChunk, len(data))); i < 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// fastCharsFrom checks the characters of data that start at i and before
+// to, as fastChars (in chunks: see wasmChunk). It returns where the next
+// character starts, or -1.
+func fastCharsFrom[T text](data T, i, to int) int {
+	for i < to {
 		// Eight bytes at a time while they are printable ASCII or '\n'
 		// (issue 20: byte by byte, this was a tenth of decoding).
 		if i+8 <= len(data) {
@@ -185,7 +197,7 @@ func fastChars[T text](data T) bool {
 		c := data[i]
 		if c < utf8.RuneSelf {
 			if c < ' ' && c != '\n' || c == 0x7f {
-				return false
+				return -1
 			}
 			i++
 			continue
@@ -193,11 +205,11 @@ func fastChars[T text](data T) bool {
 		// At most utf8.UTFMax bytes: converted without a copy to the heap.
 		r, size := utf8.DecodeRuneInString(string(data[i:min(i+utf8.UTFMax, len(data))]))
 		if r == utf8.RuneError || r < 0xa0 || r == 0x2028 || r == 0x2029 || r == 0xfeff || r == 0xfffe || r == 0xffff {
-			return false
+			return -1
 		}
 		i += size
 	}
-	return true
+	return i
 }
 
 // printableWord reports whether each byte of w is printable ASCII (' '
@@ -352,8 +364,21 @@ func (p *fastParser) col(off int) int {
 }
 
 func (p *fastParser) node(kind yaml.Kind, style yaml.Style, tag, value string, off int) *yaml.Node {
-	n := &p.nodes.take(1)[0]
-	*n = yaml.Node{Kind: kind, Style: style, Tag: tag, Value: value, Line: p.ln + p.base, Column: p.col(off)}
+	// p.nodes.take(1), the common case written out (the compiler does
+	// not inline a generic method here).
+	var n *yaml.Node
+	if s := &p.nodes; len(s.chunks) > 0 && s.off < s.size {
+		n = &s.chunks[s.cur][s.off]
+		s.off++
+	} else {
+		n = &s.take(1)[0]
+	}
+	// n is zero: only the fields that are not are written. (Issue 20: a
+	// whole yaml.Node written at once is a zeroed copy on the stack and a
+	// copy of its 136 bytes, and in WebAssembly node was a tenth of
+	// decoding the 15,000-workload file.)
+	n.Kind, n.Style, n.Tag, n.Value = kind, style, tag, value
+	n.Line, n.Column = p.ln+p.base, p.col(off)
 	return n
 }
 
@@ -398,7 +423,6 @@ func (p *fastParser) mapping(ind, at int) *yaml.Node {
 	if p.depth > maxFastDepth {
 		return nil
 	}
-	defer func() { p.depth-- }()
 	n := p.node(yaml.MappingNode, 0, "!!map", "", at)
 	start := len(p.stack)
 	for {
@@ -424,6 +448,10 @@ func (p *fastParser) mapping(ind, at int) *yaml.Node {
 		}
 		at = p.cur + ind
 	}
+	// Only here: on a nil return the parser gives up on the whole input
+	// (next reports !ok), and depth no longer counts. (No defer: in
+	// WebAssembly a deferred call costs.)
+	p.depth--
 	n.Content = p.children(start)
 	return n
 }
@@ -436,7 +464,6 @@ func (p *fastParser) sequence(ind int) *yaml.Node {
 	if p.depth > maxFastDepth {
 		return nil
 	}
-	defer func() { p.depth-- }()
 	n := p.node(yaml.SequenceNode, 0, "!!seq", "", p.cur+ind)
 	start := len(p.stack)
 	for {
@@ -469,6 +496,7 @@ func (p *fastParser) sequence(ind int) *yaml.Node {
 			break // the next key of the mapping this sequence is a value of
 		}
 	}
+	p.depth-- // as in mapping
 	n.Content = p.children(start)
 	return n
 }
@@ -522,7 +550,7 @@ func (p *fastParser) key(i int) (*yaml.Node, int) {
 				if j-i > maxFastKey {
 					return nil, 0
 				}
-				v := strings.TrimRight(s[i:j], " ")
+				v := trimSpaces(s[i:j])
 				return p.node(yaml.ScalarNode, 0, plainNodeTag(v), v, i), j + 1
 			}
 		case '#':
@@ -547,6 +575,15 @@ func plainStart(s string, i, end int, flow bool) bool {
 		return false
 	}
 	return true
+}
+
+// trimSpaces is strings.TrimRight(s, " "), without a call in the loop.
+func trimSpaces(s string) string {
+	j := len(s)
+	for j > 0 && s[j-1] == ' ' {
+		j--
+	}
+	return s[:j]
 }
 
 func skipSpaces(s string, i, end int) int {
@@ -628,7 +665,7 @@ func (p *fastParser) plainLine(i int) (v string, comment, ok bool) {
 			break
 		}
 	}
-	return strings.TrimRight(s[i:j], " "), comment, true
+	return trimSpaces(s[i:j]), comment, true
 }
 
 // plainLines continues the plain scalar n, whose first line is the
@@ -887,7 +924,6 @@ func (p *fastParser) flow(i int) (n *yaml.Node, j int, ok bool) {
 	if p.depth > maxFastDepth {
 		return nil, 0, false
 	}
-	defer func() { p.depth-- }()
 	s := p.src
 	seq := s[i] == '['
 	closer := byte('}')
@@ -900,6 +936,7 @@ func (p *fastParser) flow(i int) (n *yaml.Node, j int, ok bool) {
 	start := len(p.stack)
 	j = skipSpaces(s, i+1, p.end)
 	if j < p.end && s[j] == closer {
+		p.depth-- // as in mapping
 		n.Content = p.children(start)
 		return n, j + 1, true
 	}
@@ -924,6 +961,7 @@ func (p *fastParser) flow(i int) (n *yaml.Node, j int, ok bool) {
 			return nil, 0, false
 		}
 		if s[j] == closer {
+			p.depth-- // as in mapping
 			n.Content = p.children(start)
 			return n, j + 1, true
 		}
@@ -965,7 +1003,7 @@ func (p *fastParser) flowItem(i int, nested bool) (n *yaml.Node, j int, ok bool)
 			break
 		}
 	}
-	v := strings.TrimRight(s[i:j], " ")
+	v := trimSpaces(s[i:j])
 	if j-i > maxFastKey {
 		return nil, 0, false
 	}

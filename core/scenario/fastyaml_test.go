@@ -758,11 +758,85 @@ func TestFastChars(t *testing.T) {
 		{"invalid UTF-8", "abcdefg\xff", false},
 		{"cut UTF-8", "abcdefg\xc3", false},
 		{"non-breaking space", "abcdefg\u00a0", true},
+		{"UTF-8 across a chunk", strings.Repeat("a", wasmChunk-1) + "é" + strings.Repeat("b", 20), true},
+		{"tab after a chunk", strings.Repeat("a", wasmChunk-1) + "é\t", false},
+		{"tab first in a chunk", strings.Repeat("a", wasmChunk) + "\t", false},
+		{"cut UTF-8 at a chunk's end", strings.Repeat("a", wasmChunk-1) + "\xc3", false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if got := fastChars(c.in); got != c.want || slow(c.in) != c.want {
 				t.Errorf("fastChars(%q) = %v, the rule %v, want %v", c.in, got, slow(c.in), c.want)
 			}
+		})
+	}
+}
+
+// TestScanText checks scanText, which reads eight bytes at a time,
+// against what it replaces: strings.Count of "\n", of "[" and "{" and of
+// "\n---", and the last offset of a word only a decodedFirst object's
+// kind (or an escape) can spell, found with strings.Index. Every byte
+// value at every place of a short text, each word at every place of an
+// unaligned one, and named cases.
+func TestScanText(t *testing.T) {
+	words := []string{"Scenario", "Configuration", "ConfigMap", `\x`, `\u`, `\U`}
+	slow := func(s string) inputScan {
+		first := -1
+		for _, m := range words {
+			for at := 0; ; {
+				i := strings.Index(s[at:], m)
+				if i < 0 {
+					break
+				}
+				first = max(first, at+i)
+				at += i + 1
+			}
+		}
+		return inputScan{
+			lines:   strings.Count(s, "\n"),
+			flows:   strings.Count(s, "[") + strings.Count(s, "{"),
+			markers: strings.Count(s, "\n---"),
+			first:   first,
+		}
+	}
+	check := func(t *testing.T, s string) {
+		t.Helper()
+		if diff := cmp.Diff(slow(s), scanText(s), cmp.AllowUnexported(inputScan{})); diff != "" {
+			t.Fatalf("scanText(%q) (-want +got):\n%s", s, diff)
+		}
+	}
+	base := "a: [b]\n---\nkind: S\n- {c: C}\n---x\n"
+	for c := range 256 {
+		for at := range len(base) + 1 {
+			check(t, base[:at]+string([]byte{byte(c)})+base[at:])
+		}
+	}
+	for _, w := range append(words, "\n---", "---\n", "\n--", "Scenari", "Config") {
+		for at := range 20 {
+			check(t, strings.Repeat("x", at)+w+strings.Repeat("y", 19-at))
+			check(t, strings.Repeat("\n", at)+w)
+			// Across the end of the first chunk scanText reads.
+			check(t, strings.Repeat("a: [b]\n", wasmChunk/7+2)[:wasmChunk-10+at]+w+"\nc: {d}\n")
+		}
+	}
+	for _, c := range []struct {
+		name string
+		in   string
+		want inputScan
+	}{
+		{"empty", "", inputScan{first: -1}},
+		{"one line", "a: b", inputScan{first: -1}},
+		{"documents", "---\na: 1\n---\nb: 2\n---", inputScan{lines: 4, markers: 2, first: -1}},
+		{"marker cut at the end", "a: 1\n--", inputScan{lines: 1, first: -1}},
+		{"flows", "a: [1, {b: [2]}]\n", inputScan{lines: 1, flows: 3, first: -1}},
+		{"the last word", "kind: Scenario\nkind: ConfigMap\nx: 1\n", inputScan{lines: 3, first: 21}},
+		{"an escape", `a: "\u0053cenario"`, inputScan{first: 4}},
+		{"Scen only", "kind: Scen\n", inputScan{lines: 1, first: -1}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if diff := cmp.Diff(c.want, scanText(c.in), cmp.AllowUnexported(inputScan{})); diff != "" {
+				t.Errorf("scanText(%q) (-want +got):\n%s", c.in, diff)
+			}
+			check(t, c.in)
 		})
 	}
 }

@@ -2,8 +2,6 @@ package scenario
 
 import (
 	"fmt"
-	"slices"
-	"strings"
 
 	"go.yaml.in/yaml/v3"
 
@@ -54,16 +52,11 @@ func (in Input) size() int {
 // the rare positions that read the input again).
 func (in Input) bytes() []byte { return []byte(in.Text) }
 
-// count is strings.Count of sep in the input's Text.
-func (in Input) count(sep string) int { return strings.Count(in.Text, sep) }
-
 func (in Input) looksJSON() bool { return looksJSON(in.Text) }
 
 func (in Input) deepFlow(limit int) (line, col int, found bool) {
 	return deepFlow(in.Text, limit)
 }
-
-func (in Input) mayHoldFirst() int { return mayHoldFirst(in.Text) }
 
 // parser returns a fast parser of the input's Text (newFastParser).
 func (in Input) parser(base int) *fastParser { return newFastParser(in.Text, base) }
@@ -146,6 +139,8 @@ type fileSpan struct {
 	// input is the input, for positions inside a ConfigMap's embedded
 	// Configuration (embedPos).
 	input Input
+	// scan is what one pass over the input's Text found.
+	scan inputScan
 	// slashes are the columns of the \/ escapes unescaped in a JSON input,
 	// per line (see unescapeSlashes).
 	slashes map[int][]int
@@ -159,10 +154,10 @@ func (d *decoder) layout(inputs []Input) {
 	d.files = make([]fileSpan, len(inputs))
 	base := 0
 	for k, in := range inputs {
-		d.files[k] = fileSpan{name: fileName(in.Name), base: base, input: in}
+		d.files[k] = fileSpan{name: fileName(in.Name), base: base, input: in, scan: scanText(in.Text)}
 		// yaml.v3 lines are 1-based; one spare line keeps a position just
 		// past the end of an input inside it.
-		base += in.count("\n") + 2
+		base += d.files[k].scan.lines + 2
 	}
 }
 
@@ -184,21 +179,25 @@ func shift(doc *yaml.Node, base int) {
 
 // locate translates a shifted line into its input and the line within it.
 // Line 0 (no position) stays 0; it names the input only when there is one.
-func (d *decoder) locate(line int) (fileSpan, int) {
+func (d *decoder) locate(line int) (*fileSpan, int) {
 	if line <= 0 || len(d.files) == 0 {
 		if len(d.files) == 1 {
-			return d.files[0], line
+			return &d.files[0], line
 		}
-		return fileSpan{}, line
+		return &fileSpan{}, line
 	}
-	// The last input whose base is below line.
-	k, _ := slices.BinarySearchFunc(d.files, line, func(f fileSpan, line int) int {
-		if f.base < line {
-			return -1
+	// The last input whose base is below line, found without copying
+	// fileSpans (issue 20: in WebAssembly each copy is a call, and every
+	// object's position is located).
+	lo, hi := 0, len(d.files)
+	for lo < hi {
+		if m := int(uint(lo+hi) >> 1); d.files[m].base < line {
+			lo = m + 1
+		} else {
+			hi = m
 		}
-		return 1
-	})
-	f := d.files[max(k-1, 0)]
+	}
+	f := &d.files[max(lo-1, 0)]
 	return f, line - f.base
 }
 

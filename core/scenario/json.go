@@ -113,8 +113,11 @@ func unescapeSlashes(data []byte) ([]byte, map[int][]int) {
 
 // column is yaml.v3's column of node n, in input f, corrected for the
 // slashes unescaped on its line.
-func (f fileSpan) column(line int, n *yaml.Node) int {
+func (f *fileSpan) column(line int, n *yaml.Node) int {
 	col := n.Column
+	if len(f.slashes) == 0 {
+		return col
+	}
 	for _, c := range f.slashes[line] {
 		if c < n.Column {
 			col++

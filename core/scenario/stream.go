@@ -1,7 +1,7 @@
 package scenario
 
 import (
-	"bytes"
+	"math/bits"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -36,12 +36,13 @@ func (d *decoder) stream(inputs []Input) (*core.Scenario, bool) {
 		}
 		// deepFlow cannot find flow nesting deeper than maxFlowScanDepth
 		// with fewer brackets than that; counting them is much cheaper.
-		if in.count("[")+in.count("{") > maxFlowScanDepth {
+		scan := d.files[k].scan
+		if scan.flows > maxFlowScanDepth {
 			if _, _, deep := in.deepFlow(maxFlowScanDepth); deep {
 				return nil, false
 			}
 		}
-		marks[k] = in.mayHoldFirst()
+		marks[k] = scan.first
 		if marks[k] >= 0 {
 			last = k
 		}
@@ -51,8 +52,8 @@ func (d *decoder) stream(inputs []Input) (*core.Scenario, bool) {
 	// they are counted first, without decoding them, and the bound is
 	// reported as runTrees would, but without holding 60,000 trees.
 	maybe := 0
-	for _, in := range inputs {
-		maybe += in.count("\n---") + 1
+	for k := range inputs {
+		maybe += d.files[k].scan.markers + 1
 	}
 	if maybe > MaxObjects {
 		line, col, over, ok := d.countDocs(inputs)
@@ -112,7 +113,7 @@ func (d *decoder) stream(inputs []Input) (*core.Scenario, bool) {
 				recycle = recycle && o.kind == "Workload"
 				switch {
 				case flushed && decodedFirst(o):
-					return nil, false // cannot happen: mayHoldFirst saw it
+					return nil, false // cannot happen: scanText saw it
 				case flushed:
 					d.dispatchStream(st, o)
 				case decodedFirst(o):
@@ -178,35 +179,114 @@ func (d *decoder) countDocs(inputs []Input) (line, col int, over, ok bool) {
 	return 0, 0, false, true
 }
 
-// mayHoldFirst returns the offset of the last place in data where the
-// kind of a decodedFirst object (Scenario, Configuration, ConfigMap) may
-// be written, or -1 when none is: a document that starts after it holds
-// none. Without an escape (\x, \u, \U) in a double-quoted scalar, which
-// the fast parser decodes, a scalar can only have the value "Scenario"
-// when the input holds those letters.
-func mayHoldFirst[T text](data T) int {
-	last := -1
-	for _, m := range []string{"Scenario", "Configuration", "ConfigMap", `\x`, `\u`, `\U`} {
-		// Forward, occurrence after occurrence: bytes.Index is much faster
-		// than bytes.LastIndex, and the words are rare.
-		for at := 0; ; {
-			i := indexOf(data[at:], m)
-			if i < 0 {
-				break
-			}
-			last = max(last, at+i)
-			at += i + 1
-		}
-	}
-	return last
+// inputScan is what one pass over an input's text finds (scanText).
+type inputScan struct {
+	// lines is the number of '\n' bytes, flows of '[' and '{' bytes, and
+	// markers of "\n---" (strings.Count of each).
+	lines, flows, markers int
+	// first is the offset of the last place where the kind of a
+	// decodedFirst object (Scenario, Configuration, ConfigMap) may be
+	// written, or -1 when none is: a document that starts after it holds
+	// none. Without an escape (\x, \u, \U) in a double-quoted scalar,
+	// which the fast parser decodes, a scalar can only have the value
+	// "Scenario" when the input holds those letters.
+	first int
 }
 
-// indexOf is bytes.Index (strings.Index) of sep in s.
-func indexOf[T text](s T, sep string) int {
-	if b, ok := any(s).([]byte); ok {
-		return bytes.Index(b, []byte(sep))
+// scanText reads s once, eight bytes at a time, for its inputScan. It
+// replaces four strings.Count and six strings.Index passes (issue 20: in
+// WebAssembly, which has no vector instructions, strings.Count goes a
+// byte at a time, and those passes were an eighth of decoding the
+// 15,000-workload file).
+func scanText(s string) inputScan {
+	sc := inputScan{first: -1}
+	for i := 0; i < len(s); i += wasmChunk {
+		sc.scan(s, i, min(i+wasmChunk, len(s)))
 	}
-	return strings.Index(string(s), sep)
+	return sc
+}
+
+// wasmChunk is how many bytes a pass over a whole input reads in one call
+// of the function that loops over them. A WebAssembly engine (V8: Chrome,
+// Node) first runs a function as its baseline compiler translated it, and
+// optimizes it in the background for its later calls, never for the call
+// already running: one call over the whole 7 MB of the 15,000-workload
+// file ran unoptimized to the end (issue 20: in the first decode under
+// Node's profiler, 0.3 s, against 0.03 s in later ones).
+const wasmChunk = 32 << 10
+
+// scan adds what s[from:to] holds to sc; a document marker and a word
+// may end after to. from is a multiple of 8.
+func (sc *inputScan) scan(s string, from, to int) {
+	i := from
+	for ; i+8 <= to; i += 8 {
+		_ = s[i+7]
+		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		nl := bytesEqual(w, '\n')
+		sc.lines += bits.OnesCount64(nl)
+		sc.flows += bits.OnesCount64(bytesEqual(w, '[') | bytesEqual(w, '{'))
+		if f := bytesEqual(w, 'S') | bytesEqual(w, 'C') | bytesEqual(w, '\\'); nl|f != 0 {
+			sc.at(s, i, nl, f)
+		}
+	}
+	for ; i < to; i++ {
+		var nl, f uint64
+		switch s[i] {
+		case '\n':
+			sc.lines++
+			nl = 0x80
+		case '[', '{':
+			sc.flows++
+		case 'S', 'C', '\\':
+			f = 0x80
+		}
+		sc.at(s, i, nl, f)
+	}
+}
+
+// at visits the bytes of s from i on that are '\n' (the bits of nl, as
+// bytesEqual sets them) and 'S', 'C' or '\\' (the bits of w).
+func (sc *inputScan) at(s string, i int, nl, w uint64) {
+	for ; nl != 0; nl &= nl - 1 {
+		j := i + bits.TrailingZeros64(nl)/8
+		if j+3 < len(s) && s[j+1] == '-' && s[j+2] == '-' && s[j+3] == '-' {
+			sc.markers++
+		}
+	}
+	for ; w != 0; w &= w - 1 {
+		j := i + bits.TrailingZeros64(w)/8
+		if mayStartFirst(s[j:]) {
+			sc.first = j
+		}
+	}
+}
+
+// mayStartFirst reports whether s starts with a word inputScan.first
+// looks for: "Scenario", "Configuration", "ConfigMap", `\x`, `\u` or `\U`.
+func mayStartFirst(s string) bool {
+	switch s[0] {
+	case 'S':
+		return strings.HasPrefix(s, "Scenario")
+	case 'C':
+		return strings.HasPrefix(s, "Configuration") || strings.HasPrefix(s, "ConfigMap")
+	case '\\':
+		return len(s) > 1 && (s[1] == 'x' || s[1] == 'u' || s[1] == 'U')
+	}
+	return false
+}
+
+// bytesEqual returns the bytes of w equal to c, as 0x80 in a mask (each
+// step is exact: adding 0x7f to a byte's low seven bits never carries
+// into the next byte).
+func bytesEqual(w uint64, c byte) uint64 {
+	const (
+		ones = 0x0101010101010101
+		low7 = 0x7f * ones
+		high = 0x80 * ones
+	)
+	t := w ^ (uint64(c) * ones)
+	return ^((t & low7) + low7 | t) & high
 }
 
 // dispatchStream decodes o. The state keeps some nodes of a Workload,
