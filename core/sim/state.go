@@ -174,20 +174,20 @@ type State struct {
 	// lastClaims are the KEP-4378 claims of the last cycle, for the
 	// invariant checker.
 	lastClaims []trace.Claim
-	// reportedStates is what the last step reported of the queues, in
-	// step reportedAt, and reportedParts what each queue's state was
-	// computed from (its version and the sources of its parts), so that
-	// queueStates reuses the state of a queue whose version did not move
-	// and the parts of one whose heap moved. Without a recycler both are
-	// replaced, never modified.
+	// reportedStates is what the last step reported of the queues,
+	// reportedLists their lists as workload numbers, and reportedParts
+	// what each queue's state was computed from (its version and the
+	// sources of its parts), so that queueStates reuses the state of a
+	// queue whose version did not move and the parts of one whose heap
+	// moved. Without a reportSpace they are replaced, never modified.
 	reportedStates []trace.QueueState
+	reportedLists  []trace.QueueLists
 	reportedParts  []queueParts
-	reportedAt     int
 	// reportedRows is what the last step reported of the usage.
 	reportedRows []trace.UsageRow
-	// rec recycles the reports' space (Run without Observe); nil for a
-	// State that Step copies.
-	rec *recycler
+	// space is where the next report is written (Run without Observe);
+	// nil for a State that Step copies.
+	space *reportSpace
 	// scratch is the space a cycle reuses (cycleScratch).
 	scratch *cycleScratch
 	// frNames remembers the preemption trace's "flavor/resource" names;
@@ -289,7 +289,7 @@ func (s *State) clone() *State {
 	n.gen = s.gen + 1
 	n.words = nil
 	n.scratch = nil
-	n.rec = nil
+	n.space = nil
 	n.frNames = nil
 	n.Tree = s.Tree.Clone()
 	n.Queues = slices.Clone(s.Queues)
