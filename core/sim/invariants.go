@@ -83,7 +83,7 @@ func CheckInvariants(s *State) []string {
 	}
 	for _, q := range s.Queues {
 		// pushHeap, park and requeueTree insert by these orders.
-		// The order from each Workload, not from heapKeyOf's arrays.
+		// The order from each Workload, not from static.created.
 		order := func(a, b int) int {
 			wa, wb := s.Workload(a), s.Workload(b)
 			if c := cmp.Compare(wb.Spec.Priority, wa.Spec.Priority); c != 0 {
@@ -99,7 +99,7 @@ func CheckInvariants(s *State) []string {
 		}
 	}
 	for i, w := range s.All() {
-		// heapKeyOf reads the creation stamp unless the bit is set.
+		// queueLess reads static.created unless the bit is set.
 		if shifted := s.shifted[i>>6]&(1<<(i&63)) != 0; shifted != (s.queueTime(w) != preempt.Stamp{At: w.Spec.Arrival, Seq: w.Seq}) {
 			bad = append(bad, fmt.Sprintf("%s: shifted=%t, but its queue-order timestamp is %v", w.Key, shifted, s.queueTime(w)))
 		}
