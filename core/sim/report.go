@@ -218,7 +218,11 @@ const (
 )
 
 // next returns room for list k of at most QueueListCap numbers: the
-// array that does not hold the list last reported, or a new one.
+// array that does not hold the list last reported, or a new one. Not
+// inlined: one copy serves queueStateAfter's four lists (the size of the
+// page's WebAssembly).
+//
+//go:noinline
 func (b *listBufs) next(k int) []int32 {
 	if b == nil {
 		return nil

@@ -445,19 +445,26 @@ func (c *Compactor) compact(st Step, lists []QueueLists, names []string, copies 
 // named returns a copy of queues with their lists named from lists.
 func (c *Compactor) named(queues []QueueState, lists []QueueLists, names []string) []QueueState {
 	out := slices.Clone(queues)
-	name := func(l []int32) []string {
-		if len(l) == 0 {
-			return nil
-		}
-		out := take(&c.differ.slabs.names, len(l))
-		for i, n := range l {
-			out[i] = names[n]
-		}
-		return out
-	}
 	for i := range out {
 		q, l := &out[i], &lists[i]
-		q.Pending, q.Parked, q.Admitted, q.Terminating = name(l.Pending), name(l.Parked), name(l.Admitted), name(l.Terminating)
+		q.Pending, q.Parked = c.name(l.Pending, names), c.name(l.Parked, names)
+		q.Admitted, q.Terminating = c.name(l.Admitted, names), c.name(l.Terminating, names)
+	}
+	return out
+}
+
+// name is a list of numbers as names, carved from the slabs; nil when
+// empty. Not inlined: one copy serves named's four lists (the size of
+// the page's WebAssembly).
+//
+//go:noinline
+func (c *Compactor) name(l []int32, names []string) []string {
+	if len(l) == 0 {
+		return nil
+	}
+	out := take(&c.differ.slabs.names, len(l))
+	for i, n := range l {
+		out[i] = names[n]
 	}
 	return out
 }
