@@ -96,7 +96,7 @@ func New(sc *core.Scenario, gates core.FeatureGates) *State {
 	all := string(buf)
 	st.wlIndex = make(map[string]int, len(sc.Workloads))
 	st.keys = make([]string, 0, len(sc.Workloads))
-	st.prio, st.arrival, st.seq = make([]int32, len(sc.Workloads)), make([]time.Duration, len(sc.Workloads)), seqOf
+	st.prio, st.created = make([]int32, len(sc.Workloads)), make([]int64, len(sc.Workloads))
 	st.labels = make([]map[string]string, len(sc.Workloads))
 	s.shifted = make([]uint64, (len(sc.Workloads)+63)/64)
 	slab := make([]Workload, len(sc.Workloads))
@@ -108,7 +108,7 @@ func New(sc *core.Scenario, gates core.FeatureGates) *State {
 		w := &slab[i]
 		*w = Workload{Spec: spec, Key: key, Seq: seqOf[i], gen: s.gen}
 		st.wlIndex[w.Key] = i
-		st.prio[i], st.arrival[i] = spec.Priority, spec.Arrival
+		st.prio[i], st.created[i] = spec.Priority, -int64(spec.Priority)<<32+int64(seqOf[i])
 		st.labels[i] = s.namespaceLabels(spec.Namespace)
 		s.appendWorkload(w)
 	}

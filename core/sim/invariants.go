@@ -83,7 +83,7 @@ func CheckInvariants(s *State) []string {
 	}
 	for _, q := range s.Queues {
 		// pushHeap, park and requeueTree insert by these orders.
-		// The order from each Workload, not from heapKeyOf's arrays.
+		// The order from each Workload, not from static.created.
 		order := func(a, b int) int {
 			wa, wb := s.Workload(a), s.Workload(b)
 			if c := cmp.Compare(wb.Spec.Priority, wa.Spec.Priority); c != 0 {
@@ -99,7 +99,7 @@ func CheckInvariants(s *State) []string {
 		}
 	}
 	for i, w := range s.All() {
-		// heapKeyOf reads the creation stamp unless the bit is set.
+		// queueLess reads static.created unless the bit is set.
 		if shifted := s.shifted[i>>6]&(1<<(i&63)) != 0; shifted != (s.queueTime(w) != preempt.Stamp{At: w.Spec.Arrival, Seq: w.Seq}) {
 			bad = append(bad, fmt.Sprintf("%s: shifted=%t, but its queue-order timestamp is %v", w.Key, shifted, s.queueTime(w)))
 		}
@@ -128,8 +128,14 @@ func CheckInvariants(s *State) []string {
 	// report from scratch gives.
 	for qi := range s.reportedStates {
 		if qi < len(s.Queues) {
-			if want := s.queueState(qi); !equalQueueState(want, s.reportedStates[qi]) {
-				bad = append(bad, fmt.Sprintf("ClusterQueue %s: the reused report %+v is stale; from scratch it is %+v", want.ClusterQueue, s.reportedStates[qi], want))
+			want, wantL := s.queueState(qi)
+			got, gotL := s.reportedStates[qi], s.reportedLists[qi]
+			if s.space != nil {
+				// Run names only what the trace keeps (CompactLists).
+				want.Pending, want.Parked, want.Admitted, want.Terminating = nil, nil, nil, nil
+			}
+			if !equalQueueState(want, got) || !equalQueueLists(wantL, gotL) {
+				bad = append(bad, fmt.Sprintf("ClusterQueue %s: the reused report %+v %v is stale; from scratch it is %+v %v", want.ClusterQueue, got, gotL, want, wantL))
 			}
 		}
 	}
@@ -292,6 +298,10 @@ func (s *State) replicaInvariants() []string {
 		}
 	}
 	return bad
+}
+
+func equalQueueLists(a, b trace.QueueLists) bool {
+	return slices.Equal(a.Pending, b.Pending) && slices.Equal(a.Parked, b.Parked) && slices.Equal(a.Admitted, b.Admitted) && slices.Equal(a.Terminating, b.Terminating)
 }
 
 func equalQueueState(a, b trace.QueueState) bool {

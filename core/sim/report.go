@@ -73,7 +73,12 @@ func (s *State) usageRows() []trace.UsageRow {
 			}
 		}
 	}
-	rows := s.rec.usageRows(layout.rows)
+	var rows []trace.UsageRow
+	if sp := s.space; sp != nil && cap(sp.rows) >= layout.rows {
+		rows = sp.rows[:0]
+	} else {
+		rows = make([]trace.UsageRow, 0, layout.rows)
+	}
 	for _, i := range layout.nodes {
 		n := &t.Nodes[i]
 		frs, ids := layout.frs[i], layout.ids[i]
@@ -119,7 +124,9 @@ func (s *State) usageRows() []trace.UsageRow {
 			rows = append(rows, row)
 		}
 	}
-	s.rec.retire(piece{born: s.reportedAt, rows: s.reportedRows})
+	if s.space != nil {
+		s.space.rows = s.reportedRows
+	}
 	s.reportedRows = rows
 	return rows
 }
@@ -176,15 +183,75 @@ func (s *State) lentAmounts() []core.Amount {
 	return out
 }
 
-// queueStates reports every ClusterQueue's queue, by name.
+// reportSpace is the space of the report before the last one, which Run
+// writes the next report into when it changes its one State in place
+// (without Observe, State.advance): no one holds that report any more.
+// The trace keeps none of a report (the Compactor copies what a Full
+// step keeps, CompactLists), the Compactor holds the last one until it
+// has compared the next with it, and Stop must not keep what it is
+// given. Without it (nil: Step, Observe) every report is new and
+// replaces the last, never modifying it (a copy of the State may hold
+// it).
+type reportSpace struct {
+	rows   []trace.UsageRow
+	states []trace.QueueState
+	lists  []trace.QueueLists
+	parts  []queueParts
+	// bufs are each queue's lists' two arrays: one holds the list last
+	// reported, the other is written when the list changes.
+	bufs []listBufs
+}
+
+// listBufs are the two arrays of each of a queue's four lists, and which
+// one holds the list last reported.
+type listBufs struct {
+	arr [4][2][]int32
+	cur [4]uint8
+}
+
+// The lists of a queue, as listBufs numbers them.
+const (
+	listPending = iota
+	listParked
+	listAdmitted
+	listTerminating
+)
+
+// next returns room for list k of at most QueueListCap numbers: the
+// array that does not hold the list last reported, or a new one. Not
+// inlined: one copy serves queueStateAfter's four lists (the size of the
+// page's WebAssembly).
+//
+//go:noinline
+func (b *listBufs) next(k int) []int32 {
+	if b == nil {
+		return nil
+	}
+	b.cur[k] ^= 1
+	a := &b.arr[k][b.cur[k]]
+	if *a == nil {
+		*a = make([]int32, 0, QueueListCap)
+	}
+	return (*a)[:0]
+}
+
+// queueStates reports every ClusterQueue's queue, by name, and sets
+// s.reportedLists to their lists as workload numbers (QueueLists). The
+// states carry the names of their lists only without reportSpace
+// (Observe, Step): Run's Compactor names what the trace keeps.
 func (s *State) queueStates() []trace.QueueState {
-	rec := s.rec
-	out := rec.queueStates(len(s.Queues))
-	parts := s.reportedParts
-	if rec == nil || len(parts) != len(s.Queues) {
-		// Without a recycler a report's parts are replaced, never
-		// modified (a copy of the State may hold them).
-		parts = make([]queueParts, len(s.Queues))
+	sp := s.space
+	n := len(s.Queues)
+	var out []trace.QueueState
+	var lists []trace.QueueLists
+	var parts []queueParts
+	if sp != nil && len(sp.states) == n {
+		out, lists, parts = sp.states, sp.lists, sp.parts
+	} else {
+		out, lists, parts = make([]trace.QueueState, n), make([]trace.QueueLists, n), make([]queueParts, n)
+	}
+	if sp != nil && len(sp.bufs) != n {
+		sp.bufs = make([]listBufs, n)
 	}
 	for qi, q := range s.Queues {
 		// A queue's state is a function of its *ClusterQueue (heap,
@@ -195,18 +262,25 @@ func (s *State) queueStates() []trace.QueueState {
 		// the last report means the same state. CheckInvariants checks
 		// it.
 		if qi < len(s.reportedParts) && s.reportedParts[qi].ver == q.ver {
-			out[qi], parts[qi] = s.reportedStates[qi], s.reportedParts[qi]
+			out[qi], lists[qi], parts[qi] = s.reportedStates[qi], s.reportedLists[qi], s.reportedParts[qi]
 			continue
 		}
 		var prev *trace.QueueState
+		var prevL *trace.QueueLists
 		var pp *queueParts
 		if qi < len(s.reportedParts) {
-			prev, pp = &s.reportedStates[qi], &s.reportedParts[qi]
+			prev, prevL, pp = &s.reportedStates[qi], &s.reportedLists[qi], &s.reportedParts[qi]
 		}
-		out[qi], parts[qi] = s.queueStateAfter(qi, prev, pp, rec)
+		var bufs *listBufs
+		if sp != nil {
+			bufs = &sp.bufs[qi]
+		}
+		out[qi], lists[qi], parts[qi] = s.queueStateAfter(qi, prev, prevL, pp, bufs)
 	}
-	rec.retire(piece{born: s.reportedAt, queues: s.reportedStates})
-	s.reportedStates, s.reportedParts, s.reportedAt = out, parts, s.Steps
+	if sp != nil {
+		sp.states, sp.lists, sp.parts = s.reportedStates, s.reportedLists, s.reportedParts
+	}
+	s.reportedStates, s.reportedLists, s.reportedParts = out, lists, parts
 	return out
 }
 
@@ -214,61 +288,55 @@ func (s *State) queueStates() []trace.QueueState {
 // pending list from the heap and the sticky head, the parked list from
 // the parked set, the admitted and terminating lists from the holders and
 // their statuses (a holder becomes Terminating only with its queue's
-// generation bumped, terminate); ver is the queue's version. The born
-// steps are the steps that first reported each part's lists (recycler).
+// generation bumped, terminate); ver is the queue's version.
 type queueParts struct {
-	ver, heap, parked, holding           uint64
-	sticky                               int
-	generation                           int64
-	pendingBorn, parkedBorn, holdingBorn int
+	ver, heap, parked, holding uint64
+	sticky                     int
+	generation                 int64
 }
 
 func partsOf(q *ClusterQueue) queueParts {
 	return queueParts{ver: q.ver, heap: q.Heap.ver, parked: q.Parked.ver, holding: q.Holding.ver, sticky: q.Sticky, generation: q.Generation}
 }
 
-// queueState computes ClusterQueue qi's state from scratch.
-func (s *State) queueState(qi int) trace.QueueState {
-	qs, _ := s.queueStateAfter(qi, nil, nil, nil)
-	return qs
+// queueState computes ClusterQueue qi's state, with the names of its
+// lists, and its lists from scratch.
+func (s *State) queueState(qi int) (trace.QueueState, trace.QueueLists) {
+	qs, l, _ := s.queueStateAfter(qi, nil, nil, nil, nil)
+	return qs, l
 }
 
-// queueStateAfter computes ClusterQueue qi's state and its parts, reusing
-// the parts of prev (the last report, computed from pp) whose sources did
-// not change. With a recycler, the lists it replaces are retired and the
-// new ones made in recycled space.
-func (s *State) queueStateAfter(qi int, prev *trace.QueueState, pp *queueParts, rec *recycler) (trace.QueueState, queueParts) {
+// queueStateAfter computes ClusterQueue qi's state, its lists and its
+// parts, reusing the parts of prev and prevL (the last report, computed
+// from pp) whose sources did not change. The lists that changed are
+// written in bufs' free arrays; without bufs they are new, and the state
+// names them too.
+func (s *State) queueStateAfter(qi int, prev *trace.QueueState, prevL *trace.QueueLists, pp *queueParts, bufs *listBufs) (trace.QueueState, trace.QueueLists, queueParts) {
 	q := s.Queues[qi]
 	now := partsOf(q)
-	now.pendingBorn, now.parkedBorn, now.holdingBorn = s.Steps, s.Steps, s.Steps
+	named := bufs == nil
 	qs := trace.QueueState{ClusterQueue: q.Spec.Name, Active: q.Active, InactiveReason: q.InactiveReason}
+	var l trace.QueueLists
 	if prev != nil && pp.heap == now.heap && pp.sticky == now.sticky {
-		qs.PendingCount, qs.Pending = prev.PendingCount, prev.Pending
-		now.pendingBorn = pp.pendingBorn
+		qs.PendingCount, qs.Pending, l.Pending = prev.PendingCount, prev.Pending, prevL.Pending
 	} else {
-		if prev != nil {
-			rec.retire(piece{born: pp.pendingBorn, list: prev.Pending})
+		qs.PendingCount, l.Pending = q.Heap.Len(), s.pendingList(qi, bufs.next(listPending))
+		if named {
+			qs.Pending = s.names(l.Pending)
 		}
-		qs.PendingCount, qs.Pending = q.Heap.Len(), s.pendingKeys(qi, rec)
 	}
 	if prev != nil && pp.parked == now.parked {
-		qs.ParkedCount, qs.Parked = prev.ParkedCount, prev.Parked
-		now.parkedBorn = pp.parkedBorn
+		qs.ParkedCount, qs.Parked, l.Parked = prev.ParkedCount, prev.Parked, prevL.Parked
 	} else {
-		if prev != nil {
-			rec.retire(piece{born: pp.parkedBorn, list: prev.Parked})
+		qs.ParkedCount, l.Parked = q.Parked.Len(), s.firstOf(&q.Parked, bufs.next(listParked))
+		if named {
+			qs.Parked = s.names(l.Parked)
 		}
-		qs.ParkedCount, qs.Parked = s.listKeys(&q.Parked, rec)
 	}
 	if prev != nil && pp.holding == now.holding && pp.generation == now.generation {
-		qs.AdmittedCount, qs.Admitted = prev.AdmittedCount, prev.Admitted
-		qs.TerminatingCount, qs.Terminating = prev.TerminatingCount, prev.Terminating
-		now.holdingBorn = pp.holdingBorn
-		return qs, now
-	}
-	if prev != nil {
-		rec.retire(piece{born: pp.holdingBorn, list: prev.Admitted})
-		rec.retire(piece{born: pp.holdingBorn, list: prev.Terminating})
+		qs.AdmittedCount, qs.Admitted, l.Admitted = prev.AdmittedCount, prev.Admitted, prevL.Admitted
+		qs.TerminatingCount, qs.Terminating, l.Terminating = prev.TerminatingCount, prev.Terminating, prevL.Terminating
+		return qs, l, now
 	}
 	var admitted, terminating []int
 	for i := range q.Holding.All {
@@ -280,62 +348,78 @@ func (s *State) queueStateAfter(qi int, prev *trace.QueueState, pp *queueParts, 
 	}
 	slices.SortFunc(admitted, s.byKey)
 	slices.SortFunc(terminating, s.byKey)
-	qs.AdmittedCount, qs.Admitted = s.keys(admitted, rec)
-	qs.TerminatingCount, qs.Terminating = s.keys(terminating, rec)
-	return qs, now
+	qs.AdmittedCount, l.Admitted = len(admitted), appendFirst(bufs.next(listAdmitted), admitted)
+	qs.TerminatingCount, l.Terminating = len(terminating), appendFirst(bufs.next(listTerminating), terminating)
+	if named {
+		qs.Admitted, qs.Terminating = s.names(l.Admitted), s.names(l.Terminating)
+	}
+	return qs, l, now
 }
 
-// pendingKeys lists at most QueueListCap workloads of queue qi's heap in
-// queue order, the head (the sticky workload, if any) first.
-func (s *State) pendingKeys(qi int, rec *recycler) []string {
+// pendingList appends to out at most QueueListCap workloads of queue
+// qi's heap in queue order, the head (the sticky workload, if any)
+// first.
+func (s *State) pendingList(qi int, out []int32) []int32 {
 	q := s.Queues[qi]
 	h := s.head(qi)
 	if h < 0 {
-		return nil
+		return out
 	}
-	out := rec.list(min(q.Heap.Len(), QueueListCap))
-	keys := s.static.keys
-	out = append(out, keys[h])
+	n := min(q.Heap.Len(), QueueListCap)
+	if out == nil {
+		out = make([]int32, 0, n)
+	}
+	out = append(out, int32(h))
 	for _, c := range q.Heap.chunks {
 		for _, w := range c.v {
-			if len(out) == cap(out) {
+			if len(out) == n {
 				return out
 			}
 			if w != h {
-				out = append(out, keys[w])
+				out = append(out, int32(w))
 			}
 		}
 	}
 	return out
 }
 
-// listKeys is keys for an idxList: its length and the keys of its first
-// QueueListCap workloads.
-func (s *State) listKeys(l *idxList, rec *recycler) (int, []string) {
+// firstOf appends to out the first QueueListCap workloads of l.
+func (s *State) firstOf(l *idxList, out []int32) []int32 {
 	n := min(l.Len(), QueueListCap)
-	if n == 0 {
-		return l.Len(), []string{}
+	if out == nil && n > 0 {
+		out = make([]int32, 0, n)
 	}
-	out := rec.list(n)
 	for _, c := range l.chunks {
 		for _, w := range c.v {
-			if len(out) == cap(out) {
-				return l.Len(), out
+			if len(out) == n {
+				return out
 			}
-			out = append(out, s.static.keys[w])
+			out = append(out, int32(w))
 		}
 	}
-	return l.Len(), out
+	return out
 }
 
-func (s *State) keys(idx []int, rec *recycler) (int, []string) {
-	n := min(len(idx), QueueListCap)
-	if n == 0 {
-		return len(idx), []string{}
+// appendFirst appends to out the first QueueListCap of idx.
+func appendFirst(out []int32, idx []int) []int32 {
+	idx = idx[:min(len(idx), QueueListCap)]
+	if out == nil && len(idx) > 0 {
+		out = make([]int32, 0, len(idx))
 	}
-	out := rec.list(n)[:n]
-	for i := range n {
-		out[i] = s.static.keys[idx[i]]
+	for _, i := range idx {
+		out = append(out, int32(i))
 	}
-	return len(idx), out
+	return out
+}
+
+// names are the keys of a list of workloads; nil for an empty list.
+func (s *State) names(l []int32) []string {
+	if len(l) == 0 {
+		return nil
+	}
+	out := make([]string, len(l))
+	for i, w := range l {
+		out[i] = s.static.keys[w]
+	}
+	return out
 }

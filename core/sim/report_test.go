@@ -1,7 +1,7 @@
 package sim_test
 
 import (
-	"slices"
+	"reflect"
 	"testing"
 	"time"
 
@@ -44,12 +44,13 @@ func TestUsageRowsOutsideQuota(t *testing.T) {
 	}
 }
 
-// TestReportsStay: without Observe, Run reuses the space of the full
-// usage and queues the trace does not keep (recycler), and a queue's
-// lists can also shrink and grow again; the trace must still replay to
-// every step's usage and queues as they were reported, with the lists
-// kept in whole steps unchanged by the later steps that write recycled
-// space.
+// TestReportsStay: without Observe, Run writes each report into the
+// space of the report before the last (reportSpace) and names only the
+// lists of the steps the trace keeps whole (trace.Compactor.CompactLists),
+// and a queue's lists can also shrink and grow again; the trace must
+// still be the one a run with Observe (every report new, every list
+// named) writes, and replay to every step's usage and queues as Observe
+// saw them.
 func TestReportsStay(t *testing.T) {
 	sc := perfScenario()
 	until := 12 * time.Second
@@ -60,20 +61,35 @@ func TestReportsStay(t *testing.T) {
 	}
 	var steps []seen
 	full := 0
-	tr := sim.Run(sc, sim.Options{Stop: func(st *trace.Step) bool {
-		qs := slices.Clone(st.Queues)
-		for i := range qs {
-			q := &qs[i]
-			q.Pending, q.Parked, q.Admitted, q.Terminating = slices.Clone(q.Pending), slices.Clone(q.Parked), slices.Clone(q.Admitted), slices.Clone(q.Terminating)
+	observed := sim.Run(sc, sim.Options{Observe: func(_ *sim.State, st *trace.Step) {
+		for _, q := range st.Queues {
 			if len(q.Pending) == sim.QueueListCap {
 				full++
 			}
 		}
-		steps = append(steps, seen{slices.Clone(st.Usage), qs})
+		steps = append(steps, seen{st.Usage, st.Queues})
+	}})
+	stops := 0
+	tr := sim.Run(sc, sim.Options{Stop: func(st *trace.Step) bool {
+		if len(st.Usage) != len(steps[stops].usage) || len(st.Queues) != len(steps[stops].queues) {
+			t.Fatalf("step %d: Stop sees %d usage rows and %d queues, Observe %d and %d", stops, len(st.Usage), len(st.Queues), len(steps[stops].usage), len(steps[stops].queues))
+		}
+		stops++
 		return false
 	}})
 	if tr.Cycles < 500 || full == 0 || len(steps) < 3*trace.KeyframeInterval {
 		t.Fatalf("%d cycles, %d steps and %d full pending lists: too short a run to reuse the reports' space", tr.Cycles, len(steps), full)
+	}
+	if len(observed.Steps) != len(tr.Steps) {
+		t.Fatalf("the trace without Observe has %d steps, with Observe %d", len(tr.Steps), len(observed.Steps))
+	}
+	for i := range tr.Steps {
+		if !reflect.DeepEqual(observed.Steps[i], tr.Steps[i]) { // cmp.Diff only to say how: it is slow
+			t.Fatalf("step %d without Observe (-with Observe +without):\n%s", i, cmp.Diff(observed.Steps[i], tr.Steps[i]))
+		}
+	}
+	if d := cmp.Diff(observed, tr, cmpopts.IgnoreFields(trace.Trace{}, "Steps")); d != "" {
+		t.Fatalf("the trace without Observe (-with Observe +without):\n%s", d)
 	}
 	r := trace.NewReplay(tr)
 	for i := 0; r.Next(); i++ {

@@ -24,7 +24,9 @@ type Options struct {
 	// with that step; when it returns true the run ends there, with End
 	// "stopped". Callers use it for a work budget (the HTTP API); the
 	// trace up to that step is complete and valid. Stop must not keep the
-	// step's Usage or Queues: without Observe, Run reuses their space.
+	// step's Usage or Queues: without Observe, Run reuses their space,
+	// and the Queues carry their counts but not their lists (nil; the
+	// trace has them).
 	Stop func(step *trace.Step) bool
 	// Sink, if set, receives every step as the trace keeps it (compacted),
 	// in order, with tr's header (everything before Steps) filled in; the
@@ -62,25 +64,21 @@ func Run(sc *core.Scenario, opts Options) *trace.Trace {
 	// Without Observe no one sees a State but this loop, so each step
 	// changes the one State in place instead of a copy (State.advance),
 	// and the space of the full usage and queues the trace does not keep
-	// is reused (recycler).
+	// is reused (reportSpace).
 	inPlace := opts.Observe == nil
 	if inPlace {
-		s.rec = &recycler{lastFull: -1}
+		s.space = &reportSpace{}
 	}
 	initial := s.initialStep()
 	if opts.Observe != nil {
 		opts.Observe(s, &initial)
 	}
 	keep := func(full trace.Step) {
-		st := compact.Compact(full)
-		idx, whole := st.Index, st.Full
+		st := compact.CompactLists(full, s.reportedLists, s.static.keys)
 		if opts.Sink != nil {
 			opts.Sink(tr, &st)
 		} else {
 			tr.Steps = append(tr.Steps, st)
-		}
-		if s.rec != nil {
-			s.rec.compacted(idx, whole)
 		}
 	}
 	stopped := opts.Stop != nil && opts.Stop(&initial)

@@ -174,20 +174,20 @@ type State struct {
 	// lastClaims are the KEP-4378 claims of the last cycle, for the
 	// invariant checker.
 	lastClaims []trace.Claim
-	// reportedStates is what the last step reported of the queues, in
-	// step reportedAt, and reportedParts what each queue's state was
-	// computed from (its version and the sources of its parts), so that
-	// queueStates reuses the state of a queue whose version did not move
-	// and the parts of one whose heap moved. Without a recycler both are
-	// replaced, never modified.
+	// reportedStates is what the last step reported of the queues,
+	// reportedLists their lists as workload numbers, and reportedParts
+	// what each queue's state was computed from (its version and the
+	// sources of its parts), so that queueStates reuses the state of a
+	// queue whose version did not move and the parts of one whose heap
+	// moved. Without a reportSpace they are replaced, never modified.
 	reportedStates []trace.QueueState
+	reportedLists  []trace.QueueLists
 	reportedParts  []queueParts
-	reportedAt     int
 	// reportedRows is what the last step reported of the usage.
 	reportedRows []trace.UsageRow
-	// rec recycles the reports' space (Run without Observe); nil for a
-	// State that Step copies.
-	rec *recycler
+	// space is where the next report is written (Run without Observe);
+	// nil for a State that Step copies.
+	space *reportSpace
 	// scratch is the space a cycle reuses (cycleScratch).
 	scratch *cycleScratch
 	// frNames remembers the preemption trace's "flavor/resource" names;
@@ -237,11 +237,15 @@ type static struct {
 	// keys are the workloads' keys, by index: a report's lists read
 	// them without loading each Workload.
 	keys []string
-	// prio, arrival and seq are each workload's priority, arrival and
-	// Seq, by index, side by side for the heap's searches (heapKeyOf).
-	prio    []int32
-	arrival []time.Duration
-	seq     []int
+	// prio is each workload's priority, by index (heapKeyOf).
+	prio []int32
+	// created is each workload's place in the heap order while its
+	// queue-order timestamp is its creation (not shifted), by index:
+	// -priority × 2^32 + Seq. Seq orders by arrival, then document
+	// order, and is unique, so it stands for the whole timestamp and
+	// the name never decides; one load per workload compared in the
+	// heap's searches instead of four.
+	created []int64
 	// labels are each workload's namespace's labels (namespaceLabels),
 	// by index.
 	labels []map[string]string
@@ -289,7 +293,7 @@ func (s *State) clone() *State {
 	n.gen = s.gen + 1
 	n.words = nil
 	n.scratch = nil
-	n.rec = nil
+	n.space = nil
 	n.frNames = nil
 	n.Tree = s.Tree.Clone()
 	n.Queues = slices.Clone(s.Queues)
@@ -468,12 +472,19 @@ func (s *State) WorkloadIndex(key string) int {
 // higher priority first, then the earlier queue-order timestamp, then
 // name. The sticky workload, when set, is taken before all of them by pop.
 func (s *State) queueLess(a, b int) int {
+	if !s.isShifted(a) && !s.isShifted(b) {
+		return cmp.Compare(s.static.created[a], s.static.created[b])
+	}
 	ka, kb := s.heapKeyOf(a), s.heapKeyOf(b)
 	return ka.compare(&kb)
 }
 
-// heapKey is what queueLess compares of a workload: a search for one
-// workload's place computes its key once.
+// isShifted reports whether workload i's queue-order timestamp is not
+// its creation (setShifted).
+func (s *State) isShifted(i int) bool { return s.shifted[i>>6]&(1<<(i&63)) != 0 }
+
+// heapKey is what queueLess compares of a workload when one of the two
+// is shifted: a search for one workload's place computes its key once.
 type heapKey struct {
 	priority int32
 	time     preempt.Stamp
@@ -481,12 +492,7 @@ type heapKey struct {
 }
 
 func (s *State) heapKeyOf(i int) heapKey {
-	st := s.static
-	k := heapKey{priority: st.prio[i], time: preempt.Stamp{At: st.arrival[i], Seq: st.seq[i]}, key: st.keys[i]}
-	if s.shifted[i>>6]&(1<<(i&63)) != 0 {
-		k.time = s.queueTime(s.Workload(i))
-	}
-	return k
+	return heapKey{priority: s.static.prio[i], time: s.queueTime(s.Workload(i)), key: s.static.keys[i]}
 }
 
 // setShifted records whether workload i's queue-order timestamp is its
@@ -513,11 +519,23 @@ func (a *heapKey) compare(b *heapKey) int {
 // heapInsert puts workload w in queue q's heap (q written by s's
 // generation), in queue order.
 func (s *State) heapInsert(q *ClusterQueue, w int) {
-	kw := s.heapKeyOf(w)
-	q.Heap.insert(s.gen, q.Heap.searchBy(func(x int) int {
-		kx := s.heapKeyOf(x)
-		return kx.compare(&kw)
-	}), w)
+	var at int
+	if created := s.static.created; !s.isShifted(w) {
+		cw := created[w]
+		at = q.Heap.searchBy(func(x int) int {
+			if !s.isShifted(x) {
+				return cmp.Compare(created[x], cw)
+			}
+			return s.queueLess(x, w)
+		})
+	} else {
+		kw := s.heapKeyOf(w)
+		at = q.Heap.searchBy(func(x int) int {
+			kx := s.heapKeyOf(x)
+			return kx.compare(&kw)
+		})
+	}
+	q.Heap.insert(s.gen, at, w)
 }
 
 // queueTime is the workload's queue-order timestamp

@@ -121,6 +121,15 @@ func (e *ListEdit) Len(n int) int {
 	return kept + len(e.Ins)
 }
 
+// QueueLists are a queue's four lists as numbers into a table of names
+// (an engine's workloads, each name once), as CompactLists takes them:
+// a number compares at the cost of an integer where a name compares
+// byte by byte, and a list of numbers holds nothing the garbage
+// collector follows.
+type QueueLists struct {
+	Pending, Parked, Admitted, Terminating []int32
+}
+
 // differ computes list edits (diff), keeping its scratch space from one
 // list to the next (a Compactor diffs four lists per queue per step).
 // The edits it returns are carved from slabs (a trace keeps them all):
@@ -143,6 +152,7 @@ type slabs struct {
 	inserts []Insert
 	queues  []QueueChange
 	usage   []UsageChange
+	names   []string
 }
 
 // slabLen is how many values a slab holds (more when one carving needs
@@ -155,12 +165,18 @@ func carve[T any](slab *[]T, s []T) []T {
 	if len(s) == 0 {
 		return nil
 	}
-	if len(*slab) < len(s) {
-		*slab = make([]T, max(slabLen, len(s)))
-	}
-	out := (*slab)[:len(s):len(s)]
+	out := take(slab, len(s))
 	copy(out, s)
-	*slab = (*slab)[len(s):]
+	return out
+}
+
+// take returns n values (n > 0) taken from *slab, with capacity n.
+func take[T any](slab *[]T, n int) []T {
+	if len(*slab) < n {
+		*slab = make([]T, max(slabLen, n))
+	}
+	out := (*slab)[:n:n]
+	*slab = (*slab)[n:]
 	return out
 }
 
@@ -184,20 +200,21 @@ func grow[T any](b []T, n int) []T {
 	return b[:n]
 }
 
-// diff is the edit from old to new, nil if they are equal. Names are
-// unique within a list (they are workload keys). It keeps the longest
-// run of names that appear in both lists in the same order (a longest
-// increasing subsequence of their old indexes), so that a list that
-// lost its head and gained a tail costs two entries, not fifty.
-func (d *differ) diff(old, new []string) *ListEdit {
+// diff is the edit from old to new (lists of numbers into names), nil if
+// they are equal. Numbers are unique within a list (they stand for
+// workloads). It keeps the longest run of numbers that appear in both
+// lists in the same order (a longest increasing subsequence of their old
+// indexes), so that a list that lost its head and gained a tail costs
+// two entries, not fifty.
+func (d *differ) diff(old, new []int32, names []string) *ListEdit {
 	if len(old) == len(new) && (len(old) == 0 || &old[0] == &new[0]) {
 		return nil // the same list, reported again
 	}
 	// The list's first one or two left and the rest moved up, maybe with
 	// new names after it (a queue's head admitted): the rest of the old
-	// list is then the longest common subsequence, and the only one (names
-	// are unique, and it is longer than what left), so this is the edit
-	// the search below finds, without the search.
+	// list is then the longest common subsequence, and the only one
+	// (numbers are unique, and it is longer than what left), so this is
+	// the edit the search below finds, without the search.
 	for k := 1; k <= 2 && 2*k < len(old); k++ {
 		if rest := old[k:]; len(new) >= len(rest) && slices.Equal(rest, new[:len(rest)]) {
 			d.del, d.ins = d.del[:0], d.ins[:0]
@@ -205,7 +222,7 @@ func (d *differ) diff(old, new []string) *ListEdit {
 				d.del = append(d.del, i)
 			}
 			for j := len(rest); j < len(new); j++ {
-				d.ins = append(d.ins, Insert{At: j, Name: new[j]})
+				d.ins = append(d.ins, Insert{At: j, Name: names[new[j]]})
 			}
 			return d.edit()
 		}
@@ -231,7 +248,7 @@ func (d *differ) diff(old, new []string) *ListEdit {
 			d.del = append(d.del, pre+i)
 		}
 		for j, n := range nm {
-			d.ins = append(d.ins, Insert{At: pre + j, Name: n})
+			d.ins = append(d.ins, Insert{At: pre + j, Name: names[n]})
 		}
 		return d.edit()
 	}
@@ -287,7 +304,7 @@ func (d *differ) diff(old, new []string) *ListEdit {
 			k++
 			continue
 		}
-		d.ins = append(d.ins, Insert{At: pre + j, Name: n})
+		d.ins = append(d.ins, Insert{At: pre + j, Name: names[n]})
 	}
 	return d.edit()
 }
@@ -327,13 +344,19 @@ func (d *differ) lis(a []int) []int {
 }
 
 // Compactor turns the full steps an engine produces into the steps a
-// Trace keeps. Give it every step in order.
+// Trace keeps. Give it every step in order, all with Compact or all with
+// CompactLists.
 type Compactor struct {
-	differ  differ
-	uc      []UsageChange // a step's changes, before they are carved
-	qc      []QueueChange
-	usage   []UsageRow
-	queues  []QueueState
+	differ differ
+	uc     []UsageChange // a step's changes, before they are carved
+	qc     []QueueChange
+	usage  []UsageRow
+	queues []QueueState
+	lists  []QueueLists
+	// numbers and names are Compact's table of names (CompactLists is
+	// given its own).
+	numbers map[string]int32
+	names   []string
 	since   int
 	started bool
 }
@@ -343,11 +366,52 @@ type Compactor struct {
 // it. st must carry the full usage and queues; Compact keeps them (it
 // does not copy them) to compare the next step with.
 func (c *Compactor) Compact(st Step) Step {
-	prevU, prevQ := c.usage, c.queues
-	c.usage, c.queues = st.Usage, st.Queues
+	lists := make([]QueueLists, len(st.Queues))
+	for i := range st.Queues {
+		q := &st.Queues[i]
+		lists[i] = QueueLists{c.number(q.Pending), c.number(q.Parked), c.number(q.Admitted), c.number(q.Terminating)}
+	}
+	return c.compact(st, lists, c.names, false)
+}
+
+// number is a list of names as numbers into c.names, which it extends.
+func (c *Compactor) number(names []string) []int32 {
+	if c.numbers == nil {
+		c.numbers = map[string]int32{}
+	}
+	out := make([]int32, len(names))
+	for i, n := range names {
+		k, ok := c.numbers[n]
+		if !ok {
+			k = int32(len(c.names))
+			c.numbers[n] = k
+			c.names = append(c.names, n)
+		}
+		out[i] = k
+	}
+	return out
+}
+
+// CompactLists is Compact for an engine that numbers its workloads: the
+// lists of st's Queues are not read (they may be empty); lists[i] are
+// queue i's lists as numbers into names. CompactLists holds st's Usage
+// and Queues and lists until the next call (it compares the next step
+// with them) and keeps none of them in what it returns: a Full step
+// carries copies, its queues' lists named from lists.
+func (c *Compactor) CompactLists(st Step, lists []QueueLists, names []string) Step {
+	return c.compact(st, lists, names, true)
+}
+
+func (c *Compactor) compact(st Step, lists []QueueLists, names []string, copies bool) Step {
+	prevU, prevQ, prevL := c.usage, c.queues, c.lists
+	c.usage, c.queues, c.lists = st.Usage, st.Queues, lists
 	if !c.started || c.since+1 >= KeyframeInterval || !sameUsageLayout(prevU, st.Usage) || !sameQueueLayout(prevQ, st.Queues) {
 		c.started, c.since = true, 0
 		st.Full = true
+		if copies {
+			st.Usage = slices.Clone(st.Usage)
+			st.Queues = c.named(st.Queues, lists, names)
+		}
 		return st
 	}
 	c.since++
@@ -359,11 +423,14 @@ func (c *Compactor) Compact(st Step) Step {
 		}
 	}
 	qc := c.qc[:0]
+	d := &c.differ
 	for i := range st.Queues {
 		q, p := &st.Queues[i], &prevQ[i]
-		ch := QueueChange{Queue: i, PendingCount: countBeyond(q.PendingCount, q.Pending), ParkedCount: countBeyond(q.ParkedCount, q.Parked),
-			AdmittedCount: countBeyond(q.AdmittedCount, q.Admitted), TerminatingCount: countBeyond(q.TerminatingCount, q.Terminating),
-			Pending: c.differ.diff(p.Pending, q.Pending), Parked: c.differ.diff(p.Parked, q.Parked), Admitted: c.differ.diff(p.Admitted, q.Admitted), Terminating: c.differ.diff(p.Terminating, q.Terminating)}
+		l, pl := &lists[i], &prevL[i]
+		ch := QueueChange{Queue: i, PendingCount: countBeyond(q.PendingCount, len(l.Pending)), ParkedCount: countBeyond(q.ParkedCount, len(l.Parked)),
+			AdmittedCount: countBeyond(q.AdmittedCount, len(l.Admitted)), TerminatingCount: countBeyond(q.TerminatingCount, len(l.Terminating)),
+			Pending: d.diff(pl.Pending, l.Pending, names), Parked: d.diff(pl.Parked, l.Parked, names),
+			Admitted: d.diff(pl.Admitted, l.Admitted, names), Terminating: d.diff(pl.Terminating, l.Terminating, names)}
 		if ch.Pending != nil || ch.Parked != nil || ch.Admitted != nil || ch.Terminating != nil ||
 			q.PendingCount != p.PendingCount || q.ParkedCount != p.ParkedCount || q.AdmittedCount != p.AdmittedCount || q.TerminatingCount != p.TerminatingCount {
 			qc = append(qc, ch)
@@ -371,14 +438,41 @@ func (c *Compactor) Compact(st Step) Step {
 	}
 	c.uc, c.qc = uc, qc
 	st.Usage, st.Queues = nil, nil
-	st.UsageChanges, st.QueueChanges = carve(&c.differ.slabs.usage, uc), carve(&c.differ.slabs.queues, qc)
+	st.UsageChanges, st.QueueChanges = carve(&d.slabs.usage, uc), carve(&d.slabs.queues, qc)
 	return st
+}
+
+// named returns a copy of queues with their lists named from lists.
+func (c *Compactor) named(queues []QueueState, lists []QueueLists, names []string) []QueueState {
+	out := slices.Clone(queues)
+	for i := range out {
+		q, l := &out[i], &lists[i]
+		q.Pending, q.Parked = c.name(l.Pending, names), c.name(l.Parked, names)
+		q.Admitted, q.Terminating = c.name(l.Admitted, names), c.name(l.Terminating, names)
+	}
+	return out
+}
+
+// name is a list of numbers as names, carved from the slabs; nil when
+// empty. Not inlined: one copy serves named's four lists (the size of
+// the page's WebAssembly).
+//
+//go:noinline
+func (c *Compactor) name(l []int32, names []string) []string {
+	if len(l) == 0 {
+		return nil
+	}
+	out := take(&c.differ.slabs.names, len(l))
+	for i, n := range l {
+		out[i] = names[n]
+	}
+	return out
 }
 
 // countBeyond is a count as a QueueChange holds it: 0 when it is the
 // length of its list (countOf gives it back).
-func countBeyond(n int, list []string) int {
-	if n == len(list) {
+func countBeyond(n, length int) int {
+	if n == length {
 		return 0
 	}
 	return n
@@ -396,11 +490,18 @@ func countOf(n int, list []string) int {
 // sameUsageLayout reports whether two steps' usage rows have the same
 // keys in the same order and the same fixed fields.
 func sameUsageLayout(a, b []UsageRow) bool {
-	return slices.EqualFunc(a, b, func(x, y UsageRow) bool {
-		return x.Node == y.Node && x.Kind == y.Kind && x.Parent == y.Parent && x.Flavor == y.Flavor && x.Resource == y.Resource &&
-			x.Nominal == y.Nominal && x.SubtreeQuota == y.SubtreeQuota && x.HeldBack == y.HeldBack &&
-			equalPtr(x.BorrowingLimit, y.BorrowingLimit) && equalPtr(x.LendingLimit, y.LendingLimit)
-	})
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		x, y := &a[i], &b[i]
+		if x.Node != y.Node || x.Kind != y.Kind || x.Parent != y.Parent || x.Flavor != y.Flavor || x.Resource != y.Resource ||
+			x.Nominal != y.Nominal || x.SubtreeQuota != y.SubtreeQuota || x.HeldBack != y.HeldBack ||
+			!equalPtr(x.BorrowingLimit, y.BorrowingLimit) || !equalPtr(x.LendingLimit, y.LendingLimit) {
+			return false
+		}
+	}
+	return true
 }
 
 func equalPtr(a, b *int64) bool { return (a == nil) == (b == nil) && (a == nil || *a == *b) }
@@ -408,9 +509,16 @@ func equalPtr(a, b *int64) bool { return (a == nil) == (b == nil) && (a == nil |
 // sameQueueLayout reports whether two steps have the same queues in the
 // same order, each as active as before for the same reason.
 func sameQueueLayout(a, b []QueueState) bool {
-	return slices.EqualFunc(a, b, func(x, y QueueState) bool {
-		return x.ClusterQueue == y.ClusterQueue && x.Active == y.Active && x.InactiveReason == y.InactiveReason
-	})
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		x, y := &a[i], &b[i]
+		if x.ClusterQueue != y.ClusterQueue || x.Active != y.Active || x.InactiveReason != y.InactiveReason {
+			return false
+		}
+	}
+	return true
 }
 
 // Replay walks a trace's steps in order and keeps the full usage and

@@ -21,5 +21,12 @@ func JSONTailFields() []string { return fieldsOf(jsonTail{}) }
 // diffList is differ.diff with fresh scratch space.
 func diffList(old, new []string) *ListEdit {
 	var d differ
-	return d.diff(old, new)
+	return d.diffNames(old, new)
+}
+
+// diffNames is diff for lists of names, numbered in a table of their own.
+func (d *differ) diffNames(old, new []string) *ListEdit {
+	var c Compactor
+	o, n := c.number(old), c.number(new)
+	return d.diff(o, n, c.names)
 }
