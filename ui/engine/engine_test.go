@@ -416,3 +416,34 @@ func TestOverviewColumns(t *testing.T) {
 		})
 	}
 }
+
+// TestOverviewOnce: the Overview is computed on the first call and the
+// same values come back after (the worker computes it ahead of the
+// page's request), equal to a new Session's.
+func TestOverviewOnce(t *testing.T) {
+	s, trs := run(t, "docs-cluster-queue-preemption.yaml", view.Variant{})
+	panel, series, cols, err := s.Overview()
+	if err != nil {
+		t.Fatal(err)
+	}
+	panel2, series2, cols2, err := s.Overview()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if &series[0] != &series2[0] || &panel[0] != &panel2[0] || &cols.Values[0] != &cols2.Values[0] {
+		t.Error("the second call computed the Overview again")
+	}
+	fresh, freshSeries, freshCols, err := engine.NewSession(trs, nil).Overview()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(string(fresh), string(panel2)); diff != "" {
+		t.Errorf("panel (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(string(freshSeries), string(series2)); diff != "" {
+		t.Errorf("series (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(freshCols, cols2); diff != "" {
+		t.Errorf("columns (-want +got):\n%s", diff)
+	}
+}
