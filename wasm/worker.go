@@ -10,6 +10,7 @@ import (
 	"syscall/js"
 	"time"
 
+	"github.com/kueueplay/kueueplay/core"
 	"github.com/kueueplay/kueueplay/core/trace"
 	"github.com/kueueplay/kueueplay/ui/engine"
 	"github.com/kueueplay/kueueplay/ui/view"
@@ -26,6 +27,7 @@ const yieldEvery = 30
 // page with what it draws, never a trace. Messages from the page:
 //
 //	{type: "run", id, request: engine.Request as JSON, text, left, right}
+//	{type: "text", file, text}  the example the page opens with (below)
 //	{type: "cancel", id}
 //	{type: "step", seq, left, right, start}   right -1: aligned with left
 //	{type: "overview", seq}   answered with an object: {type, seq, run,
@@ -48,6 +50,13 @@ const yieldEvery = 30
 // that neither side's Go builds JavaScript objects field by field; a
 // download is {type, seq, run, bytes: ArrayBuffer}, transferred.
 //
+// The page's first run is of the example its URL names, which boot.js
+// fetches while the modules load and posts here as soon as it has it
+// ("text", before any run): the worker decodes it then, while the page's
+// own module is still starting, and the first run, when its text and file
+// name are that example's, takes that decoding instead of decoding again
+// (predecoded). A "text" after the first run is ignored.
+//
 // A newer run supersedes the one in progress, which stops at its next
 // pause and sends nothing more; a cancelled one stops there and sends
 // what ran ("stopped"). Everything runs on the worker's one thread: the
@@ -58,6 +67,49 @@ type worker struct {
 	// session is the newest finished run, sessionID its id.
 	session   *engine.Session
 	sessionID int
+	// pre is the example decoded ahead of the first run, nil once a run
+	// has been asked for.
+	pre *predecoded
+}
+
+// predecoded is a scenario's text decoded before a run asked for it: the
+// text (a JavaScript string, compared with ===), the file name it was
+// decoded under, and Decode's results and time.
+type predecoded struct {
+	text js.Value
+	file string
+	done bool
+	sc   *core.Scenario
+	dec  engine.Decoded
+	ms   float64
+}
+
+// decode decodes p's text under file, once.
+func (p *predecoded) decode(file string) {
+	if p.done {
+		return
+	}
+	t0 := now()
+	p.sc, p.dec = engine.Decode(file, []byte(p.text.String()))
+	p.ms, p.done = now()-t0, true
+}
+
+// drop lets the text go once the run that took p has it decoded.
+func (p *predecoded) drop() { p.text = js.Undefined() }
+
+// predecode decodes the example the page opens with, in this callback
+// (the worker has nothing else to do before the page's first run), and
+// keeps it for that run. A panic (a bug) leaves nothing kept: the run
+// decodes again and reports it.
+func (w *worker) predecode(file string, text js.Value) {
+	defer func() {
+		if recover() != nil {
+			w.pre = nil
+		}
+	}()
+	pre := &predecoded{text: text, file: file}
+	pre.decode(file)
+	w.pre = pre
 }
 
 // message is every answer but a download's: type and id (a run's: progress,
@@ -134,12 +186,22 @@ func serveWorker() {
 		case "run":
 			id := m.Get("id").Int()
 			w.current = id
+			pre := w.pre
+			w.pre = nil
 			var req engine.Request
 			if err := json.Unmarshal([]byte(m.Get("request").String()), &req); err != nil {
 				post(message{Type: "result", ID: id, Decoded: mustJSON(engine.Decoded{Error: "the page's request: " + err.Error()})})
 				return nil
 			}
-			go w.run(id, req, m.Get("text").String(), m.Get("left").Int(), m.Get("right").Int())
+			text := m.Get("text")
+			if pre == nil || pre.file != req.File || !text.Equal(pre.text) {
+				pre = &predecoded{text: text}
+			}
+			go w.run(id, req, pre, m.Get("left").Int(), m.Get("right").Int())
+		case "text":
+			if w.current == 0 && w.pre == nil {
+				w.predecode(m.Get("file").String(), m.Get("text"))
+			}
 		case "cancel":
 			w.cancelled[m.Get("id").Int()] = true
 		case "step", "overview", "download":
@@ -253,19 +315,21 @@ func (w *worker) stopped(id int) bool { return w.current != id || w.cancelled[id
 // steps left and right; right -1: aligned with left), then the whole-run
 // panels, which cost more to lay out (a stopped long run's event log and
 // marks) and are drawn after it.
-func (w *worker) run(id int, req engine.Request, text string, left, right int) {
+func (w *worker) run(id int, req engine.Request, pre *predecoded, left, right int) {
 	defer delete(w.cancelled, id)
 	defer func() {
 		if r := recover(); r != nil { // a bug: say so rather than go silent
 			post(message{Type: "result", ID: id, Error: fmt.Sprintf("internal error: %v", r)})
 		}
 	}()
-	t0 := now()
-	sc, dec := engine.Decode(req.File, []byte(text))
-	text = ""
+	// The text decoded: ahead of the run when it is the example the page
+	// opened with (predecoded), else now.
+	pre.decode(req.File)
+	pre.drop()
+	sc, dec := pre.sc, pre.dec
 	// decoded is the scenario's problems, sent with the first progress
 	// line or else with the result: one message for a quick run.
-	decoded := message{Type: "decoded", ID: id, Decoded: mustJSON(dec), Ms: now() - t0}
+	decoded := message{Type: "decoded", ID: id, Decoded: mustJSON(dec), Ms: pre.ms}
 	if sc == nil {
 		decoded.Type = "result"
 		post(decoded)
