@@ -435,22 +435,36 @@
       document.head.append(s);
     }));
   // Go calls loadCharts as the Overview opens, before it computes the
-  // series, so that the bundle arrives meanwhile.
+  // series, so that the bundle arrives meanwhile; and prefetchCharts
+  // after the first result of a run too long to step through, whose
+  // Overview is the likely next look (the worker computes it then: the
+  // bundle would otherwise be what its opening waits for), when the page
+  // is idle.
   boot.loadCharts = () => {
     loadCharts().catch(() => {}); // overview() reports a failure
+  };
+  boot.prefetchCharts = () => {
+    const f = () => loadCharts().catch(() => {});
+    if ("requestIdleCallback" in window) requestIdleCallback(f, { timeout: 2000 });
+    else setTimeout(f, 50);
   };
   let overviewGen = 0;
   let overviewAt = 0;
   boot.gotoStep = null; // set by Go
   // The series are parsed (1.9 MB of JSON for the 15,000-workload
   // example, 20-40 ms) and the charts mounted in a task of their own,
-  // after the task in which Go drew the panel.
+  // after the task in which Go drew the panel: a task the user is waiting
+  // for (scheduler.postTask's "user-blocking", where there is one), which
+  // goes before the event log's parts still coming from the worker, a
+  // task each.
   const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
+  const urgentTask = () =>
+    globalThis.scheduler && scheduler.postTask ? scheduler.postTask(() => {}, { priority: "user-blocking" }) : nextTask();
   boot.overview = (parent, json, step, columns) => {
     const gen = ++overviewGen;
     overviewAt = step;
     let ov = null;
-    nextTask()
+    urgentTask()
       .then(() => {
         if (gen !== overviewGen) return;
         ov = typeof json === "string" ? JSON.parse(json) : json;

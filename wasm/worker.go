@@ -31,15 +31,15 @@ const yieldEvery = 30
 //	{type: "cancel", id}
 //	{type: "step", seq, left, right, start}   right -1: aligned with left
 //	{type: "overview", seq}   answered with an object: {type, seq, run,
-//	                          panel, series (JSON strings), columns (typed arrays)},
-//	                          computed after the run's result (run)
+//	                          panel, series (JSON strings), columns (typed arrays)};
+//	                          also sent unasked (seq 0) after a long run's result
 //	{type: "download", seq, what: "json"|"svg", step, theme, heading}
 //
 // A run is answered with one "result" message carrying what the page
 // paints first: the scenario's problems (decoded), the summary, the first
-// difference and the first step's panels, laid out. The worker then
-// computes the run's Overview (kept for an "overview" request), and the
-// whole-run panels follow in a "panels" message (the event logs' first entries and the
+// difference and the first step's panels, laid out. A long run's Overview
+// follows, unasked ("overview", seq 0), then the whole-run panels in a
+// "panels" message (the event logs' first entries and the
 // scrubber's marks), then the event logs' further entries, a part a
 // message ({type: "log", id, variant, items}); site/boot.js draws these
 // two without the page's Go. A run slow enough to report progress sends
@@ -229,34 +229,10 @@ func (w *worker) answer(typ string, m js.Value) {
 		out.View = stepView(s, m.Get("left").Int(), m.Get("right").Int())
 		out.Start = m.Get("start").Float()
 	case typ == "overview":
-		panel, series, cols, err := s.Overview()
-		if err != nil {
+		if err := postOverview(s, out.Seq, out.Run); err != nil {
 			out.Error = err.Error()
 			break
 		}
-		// The message as an object: the panel and the series as JSON
-		// strings the page parses, their numbers as typed arrays,
-		// transferred (engine.Columns).
-		o := js.Global().Get("Object").New()
-		o.Set("type", typ)
-		o.Set("seq", out.Seq)
-		o.Set("run", out.Run)
-		o.Set("panel", string(panel))
-		o.Set("series", string(series))
-		arrays := js.Global().Get("Object").New()
-		var transfer []any
-		for _, c := range []struct {
-			name, array string
-			b           []byte
-		}{{"lanes", "Int32Array", cols.Lanes}, {"kinds", "Uint8Array", cols.Kinds}, {"fromMs", "Float64Array", cols.FromMs}, {"toMs", "Float64Array", cols.ToMs}, {"values", "Float64Array", cols.Values}} {
-			arr := js.Global().Get("Uint8Array").New(len(c.b))
-			js.CopyBytesToJS(arr, c.b)
-			buf := arr.Get("buffer")
-			arrays.Set(c.name, js.Global().Get(c.array).New(buf))
-			transfer = append(transfer, buf)
-		}
-		o.Set("columns", arrays)
-		js.Global().Call("postMessage", o, transfer)
 		return
 	default: // download
 		var b []byte
@@ -280,6 +256,38 @@ func (w *worker) answer(typ string, m js.Value) {
 		return
 	}
 	post(out)
+}
+
+// postOverview sends s's Overview (Session.Overview) to the page, as an
+// object: the panel and the series as JSON strings the page parses, their
+// numbers as typed arrays, transferred (engine.Columns). seq is the
+// request's, 0 for the Overview sent with the run's answers.
+func postOverview(s *engine.Session, seq, run int) error {
+	panel, series, cols, err := s.Overview()
+	if err != nil {
+		return err
+	}
+	o := js.Global().Get("Object").New()
+	o.Set("type", "overview")
+	o.Set("seq", seq)
+	o.Set("run", run)
+	o.Set("panel", string(panel))
+	o.Set("series", string(series))
+	arrays := js.Global().Get("Object").New()
+	var transfer []any
+	for _, c := range []struct {
+		name, array string
+		b           []byte
+	}{{"lanes", "Int32Array", cols.Lanes}, {"kinds", "Uint8Array", cols.Kinds}, {"fromMs", "Float64Array", cols.FromMs}, {"toMs", "Float64Array", cols.ToMs}, {"values", "Float64Array", cols.Values}} {
+		arr := js.Global().Get("Uint8Array").New(len(c.b))
+		js.CopyBytesToJS(arr, c.b)
+		buf := arr.Get("buffer")
+		arrays.Set(c.name, js.Global().Get(c.array).New(buf))
+		transfer = append(transfer, buf)
+	}
+	o.Set("columns", arrays)
+	js.Global().Call("postMessage", o, transfer)
+	return nil
 }
 
 // stepView is the left side at step left and, in Compare mode, the right
@@ -383,22 +391,25 @@ func (w *worker) run(id int, req engine.Request, pre *predecoded, left, right in
 	out := result(message{Type: "result", ID: id, Summary: mustJSON(s.Summary()), Difference: s.DifferenceLayout(), View: stepView(s, left, right)})
 	out.SimulateMs, out.LayoutMs = t2-t1, now()-t2
 	post(out)
-	// The Overview, computed now for the page's click to find it ready
-	// (Session.Overview keeps it): the pass over a long run's trace
-	// (0.1-0.3 s at 15,000 workloads) was most of the time from the click
-	// to the charts, and the click came while the worker laid out the
-	// event log (below), which the request then waited for. Between
-	// yields, so that a step or the Overview asked for meanwhile is
-	// answered first (the latter, computed, at once). A newer run asked
-	// for meanwhile ends this one's answers: its own replace them.
-	yield()
-	if w.current != id {
-		return
-	}
-	precompute(s)
-	yield()
-	if w.current != id {
-		return
+	// A long run's Overview (engine.LongRun), computed now and sent
+	// unasked: the page keeps it for the Overview's opening
+	// (Session.Overview keeps it too, for a request). The pass over a
+	// long run's trace (0.1-0.3 s at 15,000 workloads) was most of the
+	// time from the click to the charts, and a request that came while
+	// the worker laid out the event log (below) waited for it. Between
+	// yields, so that a step asked for meanwhile is answered first. A
+	// newer run asked for meanwhile ends this one's answers: its own
+	// replace them.
+	if s.Long() {
+		yield()
+		if w.current != id {
+			return
+		}
+		sendOverview(s, id)
+		yield()
+		if w.current != id {
+			return
+		}
 	}
 	// The whole-run panels, then the rest of the event logs, a part a
 	// message: the page draws each in its own task.
@@ -420,12 +431,13 @@ func (w *worker) run(id int, req engine.Request, pre *predecoded, left, right in
 	}
 }
 
-// precompute computes s's Overview ahead of the page's request. A panic
-// (a bug) is left for that request to report (worker.answer), and the
-// run's answers go on.
-func precompute(s *engine.Session) {
+// sendOverview computes s's Overview and sends it to the page unasked
+// (seq 0), which keeps it for the Overview's opening. A panic (a bug)
+// sends nothing: the page's request then reports it (worker.answer), and
+// the run's answers go on.
+func sendOverview(s *engine.Session, run int) {
 	defer func() { _ = recover() }()
-	s.Overview()
+	_ = postOverview(s, 0, run) // its error is always nil
 }
 
 // logPart is how many event log entries a message carries (about 25 KB

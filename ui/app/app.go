@@ -442,6 +442,10 @@ func (a *App) engineMessage(_ js.Value, args []js.Value) any {
 		return nil
 	case "overview", "download":
 		seq := m.Get("seq").Int()
+		if seq == 0 { // a long run's Overview, sent unasked
+			a.ov.sent = m
+			return nil
+		}
 		f := a.asks[seq]
 		delete(a.asks, seq)
 		if f != nil && m.Get("run").Int() == a.shownRun {
@@ -610,6 +614,9 @@ func (a *App) result(j *runJob, m js.Value, start float64) {
 		return // the newer run's status is on screen
 	}
 	a.showOverview()
+	if sum.Sides[0].Steps > engine.LongRun {
+		a.prefetchCharts()
+	}
 	measure("kueueplay:run", start)
 	state, text := a.runStatus(shown, now()-start)
 	a.status(state, prefix+text)

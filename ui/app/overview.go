@@ -7,11 +7,14 @@ import "syscall/js"
 // overview is the state of the Overview panel (#overview-panel): whether
 // it is open, and the run it shows (the run's gen, App.shownRun; 0: none
 // yet). The overview of a run (view.Model.Overview, a pass over the whole
-// trace) is computed by the engine's worker when the panel is open and
-// the left-hand run is new: once per run, never per step move.
+// trace) is computed by the engine's worker once per run, never per step
+// move: a long run's right after its result, which the worker sends
+// unasked (sent: the newest, for whichever run it names), another's when
+// the panel is open and the left-hand run is new.
 type overview struct {
 	open bool
 	of   int
+	sent js.Value
 }
 
 // toggleOverview opens or closes the Overview panel (#overview, the O
@@ -53,7 +56,7 @@ func (a *App) showOverview() {
 	body := a.byID("overview-panel").QuerySelector(".panel-body")
 	body.RemoveAttribute("data-ready")
 	boot().Call("overviewClose")
-	a.ask(map[string]any{"type": "overview"}, func(m js.Value) {
+	draw := func(m js.Value) {
 		if m.IsNull() {
 			return // a newer run's overview has been asked for
 		}
@@ -64,7 +67,23 @@ func (a *App) showOverview() {
 		render(body, m.Get("panel"))
 		boot().Call("overview", body.Underlying(), m.Get("series"), a.left.step, m.Get("columns"))
 		measure("kueueplay:overview", start)
-	})
+	}
+	if m := a.ov.sent; m.Truthy() && m.Get("run").Int() == a.shownRun {
+		a.ov.sent = js.Null() // its columns go to the charts
+		draw(m)
+		return
+	}
+	a.ask(map[string]any{"type": "overview"}, draw)
+}
+
+// prefetchCharts loads the chart bundle when the page is idle, after a
+// long run's first result (engine.LongRun): its Overview is the likely
+// next look, and the worker sends it unasked, so that the bundle would
+// otherwise be what the Overview's opening waits for.
+func (a *App) prefetchCharts() {
+	if !a.embed || a.editable {
+		boot().Call("prefetchCharts")
+	}
 }
 
 // gotoStepFromChart is kueueplayBoot.gotoStep: a click on a chart of the

@@ -290,6 +290,18 @@ func (s *Session) Step(k, i int) StepView {
 	return v
 }
 
+// LongRun is the number of steps past which a run is too long to step
+// through: the worker computes its Overview right after its result and
+// sends it unasked (wasm/worker.go), and the page loads the chart bundle
+// ahead of the Overview's opening (ui/app). A shorter run's Overview
+// costs little to compute when asked (the 104-step example's, under a
+// millisecond natively), and the first load of the default example does
+// not pay for the bundle.
+const LongRun = 500
+
+// Long reports whether the left-hand run has over LongRun steps.
+func (s *Session) Long() bool { return s.sides[0].model.Len() > LongRun }
+
 // Overview is the left-hand run's Overview: its panel laid out (Tree),
 // its series (view.Overview) as JSON for the chart bundle, without the
 // bulk of their numbers, and those numbers as columns (Columns): each

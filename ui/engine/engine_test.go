@@ -447,3 +447,36 @@ func TestOverviewOnce(t *testing.T) {
 		t.Errorf("columns (-want +got):\n%s", diff)
 	}
 }
+
+// TestLong: a run is long (its Overview computed and sent with its
+// answers) past LongRun steps, on the left-hand side.
+func TestLong(t *testing.T) {
+	_, trs := run(t, "default.yaml", view.Variant{})
+	short := trs[0]
+	long := *short
+	for len(long.Steps) <= engine.LongRun {
+		long.Steps = append(long.Steps, short.Steps...)
+	}
+	for i := range long.Steps {
+		long.Steps[i].Index = i
+	}
+	exact := long
+	exact.Steps = long.Steps[:engine.LongRun]
+	tests := []struct {
+		name   string
+		traces []*trace.Trace
+		want   bool
+	}{
+		{name: "short", traces: []*trace.Trace{short}, want: false},
+		{name: "exactly LongRun steps", traces: []*trace.Trace{&exact}, want: false},
+		{name: "long", traces: []*trace.Trace{&long}, want: true},
+		{name: "long on the right only", traces: []*trace.Trace{short, &long}, want: false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := engine.NewSession(tt.traces, nil).Long(); got != tt.want {
+				t.Errorf("Long() = %v with %d steps on the left, want %v", got, len(tt.traces[0].Steps), tt.want)
+			}
+		})
+	}
+}
