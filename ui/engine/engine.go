@@ -310,11 +310,12 @@ func (s *Session) Long() bool { return s.sides[0].model.Len() > LongRun }
 // of JSON, which the page's thread parsed in one task. The JSON is
 // written by hand (appendOverviewJSON), byte for byte what encoding/json
 // would write; err is always nil. It is computed once, on the first
-// call (a pass over the whole trace: 0.1-0.3 s at 15,000 workloads in
-// WebAssembly), and the same values are returned after that: the worker
-// computes it when the page has the run's first answers, before the page
-// asks (wasm/worker.go), so that opening the Overview costs only its
-// drawing. The caller must not modify what it returns.
+// call (a pass over the whole trace: at 15,000 workloads about 60 ms of
+// CPU natively, 0.3-0.5 s in WebAssembly under Node on a loaded machine),
+// and the same values are returned after that: the worker computes a
+// long run's (LongRun) right after its result and sends it unasked
+// (wasm/worker.go), so that opening the Overview costs only its drawing.
+// The caller must not modify what it returns.
 func (s *Session) Overview() (panel, series json.RawMessage, cols Columns, err error) {
 	if s.overview == nil {
 		d := s.computeOverview()
