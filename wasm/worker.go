@@ -391,16 +391,16 @@ func (w *worker) run(id int, req engine.Request, pre *predecoded, left, right in
 	out := result(message{Type: "result", ID: id, Summary: mustJSON(s.Summary()), Difference: s.DifferenceLayout(), View: stepView(s, left, right)})
 	out.SimulateMs, out.LayoutMs = t2-t1, now()-t2
 	post(out)
-	// A long run's Overview (engine.LongRun), computed now and sent
-	// unasked: the page keeps it for the Overview's opening
-	// (Session.Overview keeps it too, for a request). The pass over a
-	// long run's trace (0.3-0.5 s at 15,000 workloads) was most of the
-	// time from the click to the charts, and a request that came while
-	// the worker laid out the event log (below) waited for it. Between
-	// yields, so that a step asked for meanwhile is answered first. A
-	// newer run asked for meanwhile ends this one's answers: its own
-	// replace them.
-	if s.Long() {
+	// A long run's Overview (engine.LongRun), when the page has one
+	// (Request.Overview), computed now and sent unasked: the page keeps
+	// it for the Overview's opening (Session.Overview keeps it too, for
+	// a request). The pass over a long run's trace (0.3-0.5 s at 15,000
+	// workloads) was most of the time from the click to the charts, and
+	// a request that came while the worker laid out the event log
+	// (below) waited for it. Between yields, so that a step asked for
+	// meanwhile is answered first. A newer run asked for meanwhile ends
+	// this one's answers: its own replace them.
+	if req.Overview && s.Long() {
 		yield()
 		if w.current != id {
 			return

@@ -407,7 +407,7 @@ func (a *App) run(step int) <-chan struct{} {
 		close(j.done)
 		return j.done
 	}
-	req := engine.Request{File: a.fileName(), Variants: []view.Variant{a.variant.Clone()}, MaxSteps: maxPageSteps}
+	req := engine.Request{File: a.fileName(), Variants: []view.Variant{a.variant.Clone()}, MaxSteps: maxPageSteps, Overview: a.hasOverview()}
 	if a.compare != nil {
 		req.Variants = append(req.Variants, a.compare.Clone())
 		j.cmp = true
@@ -614,8 +614,11 @@ func (a *App) result(j *runJob, m js.Value, start float64) {
 		return // the newer run's status is on screen
 	}
 	a.showOverview()
-	if sum.Sides[0].Steps > engine.LongRun {
-		a.prefetchCharts()
+	// A long run's Overview is the likely next look, and the worker sends
+	// it unasked: the chart bundle, loaded when the page is idle, would
+	// otherwise be what its opening waits for.
+	if sum.Sides[0].Steps > engine.LongRun && a.hasOverview() {
+		boot().Call("prefetchCharts")
 	}
 	measure("kueueplay:run", start)
 	state, text := a.runStatus(shown, now()-start)

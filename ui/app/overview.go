@@ -20,7 +20,7 @@ type overview struct {
 // toggleOverview opens or closes the Overview panel (#overview, the O
 // key).
 func (a *App) toggleOverview() {
-	if !a.ready || (a.embed && !a.editable) {
+	if !a.ready || !a.hasOverview() {
 		return
 	}
 	a.ov.open = !a.ov.open
@@ -76,15 +76,9 @@ func (a *App) showOverview() {
 	a.ask(map[string]any{"type": "overview"}, draw)
 }
 
-// prefetchCharts loads the chart bundle when the page is idle, after a
-// long run's first result (engine.LongRun): its Overview is the likely
-// next look, and the worker sends it unasked, so that the bundle would
-// otherwise be what the Overview's opening waits for.
-func (a *App) prefetchCharts() {
-	if !a.embed || a.editable {
-		boot().Call("prefetchCharts")
-	}
-}
+// hasOverview reports whether the page has an Overview: a read-only
+// embed has none.
+func (a *App) hasOverview() bool { return !a.embed || a.editable }
 
 // gotoStepFromChart is kueueplayBoot.gotoStep: a click on a chart of the
 // overview moves the view to step n, as a click on an element with

@@ -39,6 +39,9 @@ type Request struct {
 	// MaxSteps stops a run at that many steps (the page's bound); 0 is
 	// no bound.
 	MaxSteps int `json:"maxSteps,omitempty"`
+	// Overview asks for a long run's Overview with its answers (LongRun):
+	// the page has an Overview (a read-only embed has none).
+	Overview bool `json:"overview,omitempty"`
 }
 
 // Decoded is what the page needs of a decoded scenario: its problems and,
