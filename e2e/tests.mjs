@@ -2117,7 +2117,7 @@ status:
       t.budget("scalabilityEngineSimulateMs", engine["kueueplay:engine-simulate"], { unit: "ms", label: "  worker: simulate" });
       t.budget("scalabilityEngineLayoutMs", engine["kueueplay:engine-layout"], { unit: "ms", label: "  worker: view model, summary, diff and first step laid out (before the first answer)" });
       t.budget("scalabilitySetRunMs", engine["kueueplay:set-run"], { unit: "ms", label: "  page: the event log's first entries and first 250 marks drawn (after the result)" });
-      t.budget("scalabilityOverviewMs", engine["kueueplay:overview"], { unit: "ms", label: "  Overview: asked, computed and laid out by the worker, drawn" });
+      t.budget("scalabilityOverviewMs", engine["kueueplay:overview"], { unit: "ms", label: "  Overview: its series from the worker (sent with a long run's answers), its panel drawn" });
     },
   },
   hostile,

@@ -435,22 +435,36 @@
       document.head.append(s);
     }));
   // Go calls loadCharts as the Overview opens, before it computes the
-  // series, so that the bundle arrives meanwhile.
+  // series, so that the bundle arrives meanwhile; and prefetchCharts
+  // after the first result of a run too long to step through, whose
+  // Overview is the likely next look (the worker computes it then: the
+  // bundle would otherwise be what its opening waits for), when the page
+  // is idle.
   boot.loadCharts = () => {
     loadCharts().catch(() => {}); // overview() reports a failure
+  };
+  boot.prefetchCharts = () => {
+    const f = () => loadCharts().catch(() => {});
+    if ("requestIdleCallback" in window) requestIdleCallback(f, { timeout: 2000 });
+    else setTimeout(f, 50);
   };
   let overviewGen = 0;
   let overviewAt = 0;
   boot.gotoStep = null; // set by Go
   // The series are parsed (1.9 MB of JSON for the 15,000-workload
   // example, 20-40 ms) and the charts mounted in a task of their own,
-  // after the task in which Go drew the panel.
+  // after the task in which Go drew the panel: a task the user is waiting
+  // for (scheduler.postTask's "user-blocking", where there is one), which
+  // goes before the event log's parts still coming from the worker, a
+  // task each.
   const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
+  const urgentTask = () =>
+    globalThis.scheduler && scheduler.postTask ? scheduler.postTask(() => {}, { priority: "user-blocking" }) : nextTask();
   boot.overview = (parent, json, step, columns) => {
     const gen = ++overviewGen;
     overviewAt = step;
     let ov = null;
-    nextTask()
+    urgentTask()
       .then(() => {
         if (gen !== overviewGen) return;
         ov = typeof json === "string" ? JSON.parse(json) : json;
@@ -832,10 +846,25 @@
     else if (boot.engine.onMessage) boot.engine.onMessage(m);
   };
   worker.onerror = (e) => fail("The engine's worker failed: " + (e.message || "it did not load"));
+  // The example the page opens with goes to the worker as soon as it is
+  // here, which decodes it while this page's module starts (the page's Go
+  // asks for its first run of the same text later: wasm/worker.go's
+  // "text"). Registered before Go can await the same promise, so that it
+  // is posted before the run.
+  if (boot.initial) {
+    const file = `${boot.initialName}.yaml`;
+    boot.initial.then(
+      (text) => worker.postMessage({ type: "text", file, text }),
+      () => {},
+    );
+  }
   const go = new Go();
-  // The module's compiling done, its posting, its instancing and Go's
-  // start each in a task of their own (they were one task of 150-240 ms
-  // on a loaded machine, all in promise reactions).
+  // The module's compiling done and posted to the worker, its instancing
+  // and Go's start each in a task of their own (they were one task of
+  // 150-240 ms on a loaded machine, all in promise reactions). The module
+  // is posted at once: the worker's start is on the way to the first
+  // result (it decodes the example while this page's Go starts), and a
+  // task boundary before it waited 30-70 ms behind the example's text.
   const start = async () => {
     let module;
     try {
@@ -846,7 +875,6 @@
       if (!res.ok) throw new Error(`kueueplay.wasm: ${res.status} ${res.statusText}`);
       module = await WebAssembly.compile(await res.arrayBuffer());
     }
-    await nextTask();
     worker.postMessage({ type: "module", module });
     await nextTask();
     const instance = await WebAssembly.instantiate(module, go.importObject);

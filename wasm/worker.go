@@ -10,6 +10,7 @@ import (
 	"syscall/js"
 	"time"
 
+	"github.com/kueueplay/kueueplay/core"
 	"github.com/kueueplay/kueueplay/core/trace"
 	"github.com/kueueplay/kueueplay/ui/engine"
 	"github.com/kueueplay/kueueplay/ui/view"
@@ -26,16 +27,19 @@ const yieldEvery = 30
 // page with what it draws, never a trace. Messages from the page:
 //
 //	{type: "run", id, request: engine.Request as JSON, text, left, right}
+//	{type: "text", file, text}  the example the page opens with (below)
 //	{type: "cancel", id}
 //	{type: "step", seq, left, right, start}   right -1: aligned with left
 //	{type: "overview", seq}   answered with an object: {type, seq, run,
-//	                          panel, series (JSON strings), columns (typed arrays)}
+//	                          panel, series (JSON strings), columns (typed arrays)};
+//	                          also sent unasked (seq 0) after a long run's result
 //	{type: "download", seq, what: "json"|"svg", step, theme, heading}
 //
 // A run is answered with one "result" message carrying what the page
 // paints first: the scenario's problems (decoded), the summary, the first
-// difference and the first step's panels, laid out. The whole-run panels
-// follow in a "panels" message (the event logs' first entries and the
+// difference and the first step's panels, laid out. A long run's Overview
+// follows, unasked ("overview", seq 0), then the whole-run panels in a
+// "panels" message (the event logs' first entries and the
 // scrubber's marks), then the event logs' further entries, a part a
 // message ({type: "log", id, variant, items}); site/boot.js draws these
 // two without the page's Go. A run slow enough to report progress sends
@@ -45,6 +49,13 @@ const yieldEvery = 30
 // reads with one JSON.parse (site/boot.js), laid-out trees included, so
 // that neither side's Go builds JavaScript objects field by field; a
 // download is {type, seq, run, bytes: ArrayBuffer}, transferred.
+//
+// The page's first run is of the example its URL names, which boot.js
+// fetches while the modules load and posts here as soon as it has it
+// ("text", before any run): the worker decodes it then, while the page's
+// own module is still starting, and the first run, when its text and file
+// name are that example's, takes that decoding instead of decoding again
+// (predecoded). A "text" after the first run is ignored.
 //
 // A newer run supersedes the one in progress, which stops at its next
 // pause and sends nothing more; a cancelled one stops there and sends
@@ -56,6 +67,49 @@ type worker struct {
 	// session is the newest finished run, sessionID its id.
 	session   *engine.Session
 	sessionID int
+	// pre is the example decoded ahead of the first run, nil once a run
+	// has been asked for.
+	pre *predecoded
+}
+
+// predecoded is a scenario's text decoded before a run asked for it: the
+// text (a JavaScript string, compared with ===), the file name it was
+// decoded under, and Decode's results and time.
+type predecoded struct {
+	text js.Value
+	file string
+	done bool
+	sc   *core.Scenario
+	dec  engine.Decoded
+	ms   float64
+}
+
+// decode decodes p's text under file, once.
+func (p *predecoded) decode(file string) {
+	if p.done {
+		return
+	}
+	t0 := now()
+	p.sc, p.dec = engine.Decode(file, []byte(p.text.String()))
+	p.ms, p.done = now()-t0, true
+}
+
+// drop lets the text go once the run that took p has it decoded.
+func (p *predecoded) drop() { p.text = js.Undefined() }
+
+// predecode decodes the example the page opens with, in this callback
+// (the worker has nothing else to do before the page's first run), and
+// keeps it for that run. A panic (a bug) leaves nothing kept: the run
+// decodes again and reports it.
+func (w *worker) predecode(file string, text js.Value) {
+	defer func() {
+		if recover() != nil {
+			w.pre = nil
+		}
+	}()
+	pre := &predecoded{text: text, file: file}
+	pre.decode(file)
+	w.pre = pre
 }
 
 // message is every answer but a download's: type and id (a run's: progress,
@@ -132,12 +186,22 @@ func serveWorker() {
 		case "run":
 			id := m.Get("id").Int()
 			w.current = id
+			pre := w.pre
+			w.pre = nil
 			var req engine.Request
 			if err := json.Unmarshal([]byte(m.Get("request").String()), &req); err != nil {
 				post(message{Type: "result", ID: id, Decoded: mustJSON(engine.Decoded{Error: "the page's request: " + err.Error()})})
 				return nil
 			}
-			go w.run(id, req, m.Get("text").String(), m.Get("left").Int(), m.Get("right").Int())
+			text := m.Get("text")
+			if pre == nil || pre.file != req.File || !text.Equal(pre.text) {
+				pre = &predecoded{text: text}
+			}
+			go w.run(id, req, pre, m.Get("left").Int(), m.Get("right").Int())
+		case "text":
+			if w.current == 0 && w.pre == nil {
+				w.predecode(m.Get("file").String(), m.Get("text"))
+			}
 		case "cancel":
 			w.cancelled[m.Get("id").Int()] = true
 		case "step", "overview", "download":
@@ -165,34 +229,10 @@ func (w *worker) answer(typ string, m js.Value) {
 		out.View = stepView(s, m.Get("left").Int(), m.Get("right").Int())
 		out.Start = m.Get("start").Float()
 	case typ == "overview":
-		panel, series, cols, err := s.Overview()
-		if err != nil {
+		if err := postOverview(s, out.Seq, out.Run); err != nil {
 			out.Error = err.Error()
 			break
 		}
-		// The message as an object: the panel and the series as JSON
-		// strings the page parses, their numbers as typed arrays,
-		// transferred (engine.Columns).
-		o := js.Global().Get("Object").New()
-		o.Set("type", typ)
-		o.Set("seq", out.Seq)
-		o.Set("run", out.Run)
-		o.Set("panel", string(panel))
-		o.Set("series", string(series))
-		arrays := js.Global().Get("Object").New()
-		var transfer []any
-		for _, c := range []struct {
-			name, array string
-			b           []byte
-		}{{"lanes", "Int32Array", cols.Lanes}, {"kinds", "Uint8Array", cols.Kinds}, {"fromMs", "Float64Array", cols.FromMs}, {"toMs", "Float64Array", cols.ToMs}, {"values", "Float64Array", cols.Values}} {
-			arr := js.Global().Get("Uint8Array").New(len(c.b))
-			js.CopyBytesToJS(arr, c.b)
-			buf := arr.Get("buffer")
-			arrays.Set(c.name, js.Global().Get(c.array).New(buf))
-			transfer = append(transfer, buf)
-		}
-		o.Set("columns", arrays)
-		js.Global().Call("postMessage", o, transfer)
 		return
 	default: // download
 		var b []byte
@@ -216,6 +256,38 @@ func (w *worker) answer(typ string, m js.Value) {
 		return
 	}
 	post(out)
+}
+
+// postOverview sends s's Overview (Session.Overview) to the page, as an
+// object: the panel and the series as JSON strings the page parses, their
+// numbers as typed arrays, transferred (engine.Columns). seq is the
+// request's, 0 for the Overview sent with the run's answers.
+func postOverview(s *engine.Session, seq, run int) error {
+	panel, series, cols, err := s.Overview()
+	if err != nil {
+		return err
+	}
+	o := js.Global().Get("Object").New()
+	o.Set("type", "overview")
+	o.Set("seq", seq)
+	o.Set("run", run)
+	o.Set("panel", string(panel))
+	o.Set("series", string(series))
+	arrays := js.Global().Get("Object").New()
+	var transfer []any
+	for _, c := range []struct {
+		name, array string
+		b           []byte
+	}{{"lanes", "Int32Array", cols.Lanes}, {"kinds", "Uint8Array", cols.Kinds}, {"fromMs", "Float64Array", cols.FromMs}, {"toMs", "Float64Array", cols.ToMs}, {"values", "Float64Array", cols.Values}} {
+		arr := js.Global().Get("Uint8Array").New(len(c.b))
+		js.CopyBytesToJS(arr, c.b)
+		buf := arr.Get("buffer")
+		arrays.Set(c.name, js.Global().Get(c.array).New(buf))
+		transfer = append(transfer, buf)
+	}
+	o.Set("columns", arrays)
+	js.Global().Call("postMessage", o, transfer)
+	return nil
 }
 
 // stepView is the left side at step left and, in Compare mode, the right
@@ -251,19 +323,21 @@ func (w *worker) stopped(id int) bool { return w.current != id || w.cancelled[id
 // steps left and right; right -1: aligned with left), then the whole-run
 // panels, which cost more to lay out (a stopped long run's event log and
 // marks) and are drawn after it.
-func (w *worker) run(id int, req engine.Request, text string, left, right int) {
+func (w *worker) run(id int, req engine.Request, pre *predecoded, left, right int) {
 	defer delete(w.cancelled, id)
 	defer func() {
 		if r := recover(); r != nil { // a bug: say so rather than go silent
 			post(message{Type: "result", ID: id, Error: fmt.Sprintf("internal error: %v", r)})
 		}
 	}()
-	t0 := now()
-	sc, dec := engine.Decode(req.File, []byte(text))
-	text = ""
+	// The text decoded: ahead of the run when it is the example the page
+	// opened with (predecoded), else now.
+	pre.decode(req.File)
+	pre.drop()
+	sc, dec := pre.sc, pre.dec
 	// decoded is the scenario's problems, sent with the first progress
 	// line or else with the result: one message for a quick run.
-	decoded := message{Type: "decoded", ID: id, Decoded: mustJSON(dec), Ms: now() - t0}
+	decoded := message{Type: "decoded", ID: id, Decoded: mustJSON(dec), Ms: pre.ms}
 	if sc == nil {
 		decoded.Type = "result"
 		post(decoded)
@@ -317,6 +391,26 @@ func (w *worker) run(id int, req engine.Request, text string, left, right int) {
 	out := result(message{Type: "result", ID: id, Summary: mustJSON(s.Summary()), Difference: s.DifferenceLayout(), View: stepView(s, left, right)})
 	out.SimulateMs, out.LayoutMs = t2-t1, now()-t2
 	post(out)
+	// A long run's Overview (engine.LongRun), when the page has one
+	// (Request.Overview), computed now and sent unasked: the page keeps
+	// it for the Overview's opening (Session.Overview keeps it too, for
+	// a request). The pass over a long run's trace (0.3-0.5 s at 15,000
+	// workloads) was most of the time from the click to the charts, and
+	// a request that came while the worker laid out the event log
+	// (below) waited for it. Between yields, so that a step asked for
+	// meanwhile is answered first. A newer run asked for meanwhile ends
+	// this one's answers: its own replace them.
+	if req.Overview && s.Long() {
+		yield()
+		if w.current != id {
+			return
+		}
+		sendOverview(s, id)
+		yield()
+		if w.current != id {
+			return
+		}
+	}
 	// The whole-run panels, then the rest of the event logs, a part a
 	// message: the page draws each in its own task.
 	panels := message{Type: "panels", ID: id}
@@ -337,6 +431,15 @@ func (w *worker) run(id int, req engine.Request, text string, left, right int) {
 	}
 }
 
+// sendOverview computes s's Overview and sends it to the page unasked
+// (seq 0), which keeps it for the Overview's opening. A panic (a bug)
+// sends nothing: the page's request then reports it (worker.answer), and
+// the run's answers go on.
+func sendOverview(s *engine.Session, run int) {
+	defer func() { _ = recover() }()
+	_ = postOverview(s, 0, run) // its error is always nil
+}
+
 // logPart is how many event log entries a message carries (about 25 KB
 // of trees; the page creates their elements in 5-10 ms).
 const logPart = 50
@@ -355,5 +458,9 @@ func pause() {
 	}
 	time.Sleep(time.Millisecond)
 }
+
+// yield lets the worker's event loop run, as pause does, without its
+// collection.
+func yield() { time.Sleep(time.Millisecond) }
 
 func now() float64 { return js.Global().Get("performance").Call("now").Float() }

@@ -407,7 +407,7 @@ func (a *App) run(step int) <-chan struct{} {
 		close(j.done)
 		return j.done
 	}
-	req := engine.Request{File: a.fileName(), Variants: []view.Variant{a.variant.Clone()}, MaxSteps: maxPageSteps}
+	req := engine.Request{File: a.fileName(), Variants: []view.Variant{a.variant.Clone()}, MaxSteps: maxPageSteps, Overview: a.hasOverview()}
 	if a.compare != nil {
 		req.Variants = append(req.Variants, a.compare.Clone())
 		j.cmp = true
@@ -442,6 +442,10 @@ func (a *App) engineMessage(_ js.Value, args []js.Value) any {
 		return nil
 	case "overview", "download":
 		seq := m.Get("seq").Int()
+		if seq == 0 { // a long run's Overview, sent unasked
+			a.ov.sent = m
+			return nil
+		}
 		f := a.asks[seq]
 		delete(a.asks, seq)
 		if f != nil && m.Get("run").Int() == a.shownRun {
@@ -610,6 +614,12 @@ func (a *App) result(j *runJob, m js.Value, start float64) {
 		return // the newer run's status is on screen
 	}
 	a.showOverview()
+	// A long run's Overview is the likely next look, and the worker sends
+	// it unasked: the chart bundle, loaded when the page is idle, would
+	// otherwise be what its opening waits for.
+	if sum.Sides[0].Steps > engine.LongRun && a.hasOverview() {
+		boot().Call("prefetchCharts")
+	}
 	measure("kueueplay:run", start)
 	state, text := a.runStatus(shown, now()-start)
 	a.status(state, prefix+text)

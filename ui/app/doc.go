@@ -160,14 +160,17 @@
 // Timings, for the budget script: every run that is shown records the
 // performance measure "kueueplay:run" (decode, simulate, build the view
 // and render; for a long run, its pauses for the page too), every step
-// move "kueueplay:step", every Overview computed and laid out (once per
-// run, when it is open; not the charts' drawing) "kueueplay:overview",
+// move "kueueplay:step", every Overview drawn (once per run, when it is
+// open: from its opening, through the worker's answer or the one sent
+// with a long run's, to its panel drawn and its series handed to the
+// charts; not the charts' drawing) "kueueplay:overview",
 // and the first result shown the mark
 // "kueueplay:first-result"; boot.js marks "kueueplay:editor-text" when
 // the scenario's text is shown, "kueueplay:editor-ready" when the
 // editor has loaded, and "kueueplay:charts-ready" when the chart bundle
 // (charts.js and charts.css: uPlot), loaded the first time the Overview
-// is opened, has.
+// is opened or when the page is idle after a long run's first result,
+// has.
 //
 // Embed mode, for an iframe (site/embed.js makes them): ?embed=1 with any
 // of the ways below to name the state, optionally &editable=1 (keep the

@@ -7,17 +7,20 @@ import "syscall/js"
 // overview is the state of the Overview panel (#overview-panel): whether
 // it is open, and the run it shows (the run's gen, App.shownRun; 0: none
 // yet). The overview of a run (view.Model.Overview, a pass over the whole
-// trace) is computed by the engine's worker when the panel is open and
-// the left-hand run is new: once per run, never per step move.
+// trace) is computed by the engine's worker once per run, never per step
+// move: a long run's right after its result, which the worker sends
+// unasked (sent: the newest, for whichever run it names), another's when
+// the panel is open and the left-hand run is new.
 type overview struct {
 	open bool
 	of   int
+	sent js.Value
 }
 
 // toggleOverview opens or closes the Overview panel (#overview, the O
 // key).
 func (a *App) toggleOverview() {
-	if !a.ready || (a.embed && !a.editable) {
+	if !a.ready || !a.hasOverview() {
 		return
 	}
 	a.ov.open = !a.ov.open
@@ -53,7 +56,7 @@ func (a *App) showOverview() {
 	body := a.byID("overview-panel").QuerySelector(".panel-body")
 	body.RemoveAttribute("data-ready")
 	boot().Call("overviewClose")
-	a.ask(map[string]any{"type": "overview"}, func(m js.Value) {
+	draw := func(m js.Value) {
 		if m.IsNull() {
 			return // a newer run's overview has been asked for
 		}
@@ -64,8 +67,18 @@ func (a *App) showOverview() {
 		render(body, m.Get("panel"))
 		boot().Call("overview", body.Underlying(), m.Get("series"), a.left.step, m.Get("columns"))
 		measure("kueueplay:overview", start)
-	})
+	}
+	if m := a.ov.sent; m.Truthy() && m.Get("run").Int() == a.shownRun {
+		a.ov.sent = js.Null() // its columns go to the charts
+		draw(m)
+		return
+	}
+	a.ask(map[string]any{"type": "overview"}, draw)
 }
+
+// hasOverview reports whether the page has an Overview: a read-only
+// embed has none.
+func (a *App) hasOverview() bool { return !a.embed || a.editable }
 
 // gotoStepFromChart is kueueplayBoot.gotoStep: a click on a chart of the
 // overview moves the view to step n, as a click on an element with

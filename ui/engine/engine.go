@@ -39,6 +39,9 @@ type Request struct {
 	// MaxSteps stops a run at that many steps (the page's bound); 0 is
 	// no bound.
 	MaxSteps int `json:"maxSteps,omitempty"`
+	// Overview asks for a long run's Overview with its answers (LongRun):
+	// the page has an Overview (a read-only embed has none).
+	Overview bool `json:"overview,omitempty"`
 }
 
 // Decoded is what the page needs of a decoded scenario: its problems and,
@@ -103,6 +106,14 @@ func Simulate(sc *core.Scenario, v view.Variant, maxSteps int, stop func(*trace.
 type Session struct {
 	sides []*side
 	diff  *view.Difference
+	// overview is the left-hand run's Overview once computed (Overview).
+	overview *overviewData
+}
+
+// overviewData is what Session.Overview returns.
+type overviewData struct {
+	panel, series json.RawMessage
+	cols          Columns
 }
 
 type side struct {
@@ -282,6 +293,18 @@ func (s *Session) Step(k, i int) StepView {
 	return v
 }
 
+// LongRun is the number of steps past which a run is too long to step
+// through: the worker computes its Overview right after its result and
+// sends it unasked (wasm/worker.go), and the page loads the chart bundle
+// ahead of the Overview's opening (ui/app). A shorter run's Overview
+// costs little to compute when asked (the 104-step example's, under a
+// millisecond natively), and the first load of the default example does
+// not pay for the bundle.
+const LongRun = 500
+
+// Long reports whether the left-hand run has over LongRun steps.
+func (s *Session) Long() bool { return s.sides[0].model.Len() > LongRun }
+
 // Overview is the left-hand run's Overview: its panel laid out (Tree),
 // its series (view.Overview) as JSON for the chart bundle, without the
 // bulk of their numbers, and those numbers as columns (Columns): each
@@ -289,11 +312,27 @@ func (s *Session) Step(k, i int) StepView {
 // 15,000 workloads the spans and values were 4.8 MB of the series' 5 MB
 // of JSON, which the page's thread parsed in one task. The JSON is
 // written by hand (appendOverviewJSON), byte for byte what encoding/json
-// would write; err is always nil.
+// would write; err is always nil. It is computed once, on the first
+// call (a pass over the whole trace: at 15,000 workloads about 60 ms of
+// CPU natively, 0.3-0.5 s in WebAssembly under Node on a loaded machine),
+// and the same values are returned after that: the worker computes a
+// long run's (LongRun) right after its result and sends it unasked
+// (wasm/worker.go), so that opening the Overview costs only its drawing.
+// The caller must not modify what it returns.
 func (s *Session) Overview() (panel, series json.RawMessage, cols Columns, err error) {
+	if s.overview == nil {
+		d := s.computeOverview()
+		s.overview = &d
+	}
+	d := s.overview
+	return d.panel, d.series, d.cols, nil
+}
+
+// computeOverview computes what Overview returns.
+func (s *Session) computeOverview() overviewData {
 	o := s.sides[0].model.Overview()
-	panel = Tree(layout.Overview(o))
-	cols = spanColumns(o.Timeline.Lanes)
+	panel := Tree(layout.Overview(o))
+	cols := spanColumns(o.Timeline.Lanes)
 	// The values, chart by chart (the usage charts in order, then the
 	// pending one), series by series.
 	n := 0
@@ -315,8 +354,8 @@ func (s *Session) Overview() (panel, series json.RawMessage, cols Columns, err e
 	values(&o.Pending)
 	// About 100 bytes a lane (its name, ClusterQueue and keys) and 12 a
 	// step time.
-	series = appendOverviewJSON(make([]byte, 0, 4096+128*len(o.Timeline.Lanes)+12*len(o.TimesMs)), o)
-	return panel, series, cols, nil
+	series := appendOverviewJSON(make([]byte, 0, 4096+128*len(o.Timeline.Lanes)+12*len(o.TimesMs)), o)
+	return overviewData{panel, series, cols}
 }
 
 // Columns is the Overview's numbers column by column, as the bytes of

@@ -416,3 +416,67 @@ func TestOverviewColumns(t *testing.T) {
 		})
 	}
 }
+
+// TestOverviewOnce: the Overview is computed on the first call and the
+// same values come back after (the worker computes it ahead of the
+// page's request), equal to a new Session's.
+func TestOverviewOnce(t *testing.T) {
+	s, trs := run(t, "docs-cluster-queue-preemption.yaml", view.Variant{})
+	panel, series, cols, err := s.Overview()
+	if err != nil {
+		t.Fatal(err)
+	}
+	panel2, series2, cols2, err := s.Overview()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if &series[0] != &series2[0] || &panel[0] != &panel2[0] || &cols.Values[0] != &cols2.Values[0] {
+		t.Error("the second call computed the Overview again")
+	}
+	fresh, freshSeries, freshCols, err := engine.NewSession(trs, nil).Overview()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(string(fresh), string(panel2)); diff != "" {
+		t.Errorf("panel (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(string(freshSeries), string(series2)); diff != "" {
+		t.Errorf("series (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(freshCols, cols2); diff != "" {
+		t.Errorf("columns (-want +got):\n%s", diff)
+	}
+}
+
+// TestLong: a run is long (its Overview computed and sent with its
+// answers) past LongRun steps, on the left-hand side.
+func TestLong(t *testing.T) {
+	_, trs := run(t, "default.yaml", view.Variant{})
+	short := trs[0]
+	long := *short
+	for len(long.Steps) <= engine.LongRun {
+		long.Steps = append(long.Steps, short.Steps...)
+	}
+	for i := range long.Steps {
+		long.Steps[i].Index = i
+	}
+	exact := long
+	exact.Steps = long.Steps[:engine.LongRun]
+	tests := []struct {
+		name   string
+		traces []*trace.Trace
+		want   bool
+	}{
+		{name: "short", traces: []*trace.Trace{short}, want: false},
+		{name: "exactly LongRun steps", traces: []*trace.Trace{&exact}, want: false},
+		{name: "long", traces: []*trace.Trace{&long}, want: true},
+		{name: "long on the right only", traces: []*trace.Trace{short, &long}, want: false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := engine.NewSession(tt.traces, nil).Long(); got != tt.want {
+				t.Errorf("Long() = %v with %d steps on the left, want %v", got, len(tt.traces[0].Steps), tt.want)
+			}
+		})
+	}
+}
