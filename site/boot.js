@@ -56,15 +56,25 @@
   const SVG = "http://www.w3.org/2000/svg";
   const badTag = new Set(["script", "style", "iframe", "object", "embed", "link", "meta", "base", "foreignobject", "form", "a", "img", "image", "use"]);
   const badAttr = /^(on.*|style|href|src|srcdoc|formaction|action|xlink:href|xmlns)$/i;
-  const make = (spec, svg) => {
-    let [tag, attrs, text, kids] = spec;
+  // shell makes spec's element with its attributes and text, without
+  // its children.
+  const shell = (spec, svg) => {
+    let [tag, attrs, text] = spec;
     if (badTag.has(tag.toLowerCase())) tag = "span";
-    svg = svg || tag === "svg";
     const el = svg ? document.createElementNS(SVG, tag) : document.createElement(tag);
     for (let i = 0; i + 1 < attrs.length; i += 2) {
       if (!badAttr.test(attrs[i])) el.setAttribute(attrs[i], attrs[i + 1]);
     }
     if (text) el.append(text);
+    return el;
+  };
+  // inSVG says whether spec's element is in the SVG namespace, given its
+  // parent's.
+  const inSVG = (spec, svg) => svg || spec[0] === "svg";
+  const make = (spec, svg) => {
+    svg = inSVG(spec, svg);
+    const el = shell(spec, svg);
+    const kids = spec[3];
     if (kids) for (const k of kids) el.append(make(k, svg));
     return el;
   };
@@ -76,57 +86,94 @@
   // changed; made again whole, every element was styled and laid out
   // again (most of a step's time). An element of another tag is made
   // anew. The same refusals as make's.
-  const patch = (el, spec, svg) => {
+  //
+  // patch is a generator: it yields after each element it makes or
+  // changes (1) or leaves as it was (0), so that views.draw can stop
+  // between two and go on after a frame: the style and layout of a
+  // frame follow what was drawn in it (a large run's first step was
+  // 740 new elements, 110 ms of style and layout in one frame).
+  function* patch(el, spec, svg) {
+    svg = inSVG(spec, svg);
     let [tag, attrs, text, kids] = spec;
     if (badTag.has(tag.toLowerCase())) tag = "span";
-    svg = svg || tag === "svg";
     if (el.localName !== tag || (el.namespaceURI === SVG) !== svg) {
-      const made = make(spec, svg);
+      const made = shell(spec, svg);
       el.replaceWith(made);
-      return made;
+      yield 1;
+      yield* patchKids(made, null, kids || [], svg);
+      return;
     }
+    let changed = 0;
     // Attributes: those spec names, in its order, then the rest removed.
     const keep = new Set();
     for (let i = 0; i + 1 < attrs.length; i += 2) {
       const name = attrs[i];
       if (badAttr.test(name)) continue;
       keep.add(name.toLowerCase());
-      if (el.getAttribute(name) !== attrs[i + 1]) el.setAttribute(name, attrs[i + 1]);
+      if (el.getAttribute(name) !== attrs[i + 1]) {
+        el.setAttribute(name, attrs[i + 1]);
+        changed = 1;
+      }
     }
     for (let i = el.attributes.length - 1; i >= 0; i--) {
       const a = el.attributes[i];
-      if (!keep.has(a.name.toLowerCase())) el.removeAttribute(a.name);
+      if (!keep.has(a.name.toLowerCase())) {
+        el.removeAttribute(a.name);
+        changed = 1;
+      }
     }
     // make appends the text first, then the children.
     let first = el.firstChild;
     if (text) {
       if (first && first.nodeType === 3) {
-        if (first.data !== text) first.data = text;
+        if (first.data !== text) {
+          first.data = text;
+          changed = 1;
+        }
         first = first.nextSibling;
-      } else el.insertBefore(document.createTextNode(text), first);
+      } else {
+        el.insertBefore(document.createTextNode(text), first);
+        changed = 1;
+      }
     } else if (first && first.nodeType === 3) {
       const t = first;
       first = first.nextSibling;
       t.remove();
+      changed = 1;
     }
-    patchKids(el, first, kids || [], svg);
-    return el;
-  };
-  // patchKids patches el's children from node on to kids.
-  const patchKids = (el, node, kids, svg) => {
+    yield changed;
+    yield* patchKids(el, first, kids || [], svg);
+  }
+  // patchKids patches el's children from node on to kids (a generator,
+  // as patch). A missing child is made empty, then filled as its
+  // children are patched: a long list made whole is drawn in parts too.
+  function* patchKids(el, node, kids, svg) {
     for (const k of kids) {
       if (node && node.nodeType === 1) {
         const next = node.nextSibling;
-        patch(node, k, svg);
+        yield* patch(node, k, svg);
         node = next;
-      } else el.insertBefore(make(k, svg), node);
+      } else {
+        const ksvg = inSVG(k, svg);
+        const made = shell(k, ksvg);
+        el.insertBefore(made, node);
+        yield 1;
+        yield* patchKids(made, null, k[3] || [], ksvg);
+      }
     }
     while (node) {
       const next = node.nextSibling;
       node.remove();
       node = next;
     }
-  };
+  }
+  // updating is update as a generator (patch's): views.draw draws a
+  // step's panels with it, in parts.
+  function* updating(parent, json) {
+    if (!json) return parent.replaceChildren();
+    const spec = typeof json === "string" ? JSON.parse(json) : json;
+    yield* patchKids(parent, parent.firstChild, spec[0] === "" ? spec[3] || [] : [spec], parent.namespaceURI === SVG);
+  }
 
   const boot = {
     editor: null,
@@ -167,10 +214,7 @@
     // update is render by patching what parent holds (patch): for the
     // panels redrawn at every step.
     update(parent, json) {
-      if (!json) return parent.replaceChildren();
-      const spec = typeof json === "string" ? JSON.parse(json) : json;
-      if (spec[0] === "") patchKids(parent, parent.firstChild, spec[3] || [], parent.namespaceURI === SVG);
-      else patchKids(parent, parent.firstChild, [spec], parent.namespaceURI === SVG);
+      for (const _ of updating(parent, json));
     },
     render(parent, json) {
       if (!json) return parent.replaceChildren();
@@ -490,10 +534,13 @@
 
   // Go calls this once the first result is on screen, so that the service
   // worker's precaching (mostly revalidations) does not compete with the
-  // first load.
+  // first load; the registration itself (a few ms of the page's thread)
+  // waits until the page is idle.
   boot.registerOffline = () => {
     if ("serviceWorker" in navigator && location.protocol !== "file:") {
-      navigator.serviceWorker.register("sw.js").catch((err) => console.warn("offline cache unavailable:", err));
+      const register = () => navigator.serviceWorker.register("sw.js").catch((err) => console.warn("offline cache unavailable:", err));
+      if ("requestIdleCallback" in window) requestIdleCallback(register, { timeout: 2000 });
+      else setTimeout(register, 50);
     }
   };
 
@@ -599,11 +646,33 @@
   const all = (el, sel) => el.querySelectorAll(sel);
   // marksPart is how many of the scrubber's marks are drawn in a task.
   const marksPart = 250;
-  // partMs is how long a step's drawing goes on in one task (views.draw):
-  // under the 50 ms of a long task, and over what an ordinary step takes
-  // on a loaded machine (splitting those made the budgets test's step
-  // max 0.2-0.3 s at a load of 10-14).
-  const partMs = 40;
+  // partMs is how long a step's drawing goes on in one task (views.draw),
+  // counted from the task's start (the worker's message parsed, for a
+  // step drawn as it comes): under the 50 ms of a long task, and over
+  // what an ordinary step takes on a loaded machine
+  // (splitting those made the budgets test's step max 0.2-0.3 s at a
+  // load of 10-14).
+  const partMs = 30;
+  // partElements is how many elements a part makes or changes at most:
+  // the style, layout and paint of the frame after it follow them (0.06
+  // ms of CPU an element of the quota panel here, about 0.15 ms on the
+  // CI's machine: 740 elements were 110 ms there).
+  const partElements = 150;
+  // afterFrame calls f in a task after the next frame has been rendered
+  // (the style, layout and paint of what was drawn so far go with that
+  // frame, not with the next part's task), or after 100 ms when no frame
+  // comes (a hidden page).
+  const afterFrame = (f) => {
+    let called = false;
+    const once = () => {
+      if (!called) {
+        called = true;
+        f();
+      }
+    };
+    requestAnimationFrame(() => setTimeout(once, 0));
+    setTimeout(once, 100);
+  };
   const views = {
     // run: the id of the run on screen (the worker's answers about an
     // older one are dropped); cmp: Compare mode, with the right-hand run
@@ -629,13 +698,14 @@
       views.busy = true;
       worker.postMessage({ type: "step", seq: ++views.seq, left: r.left, right: r.right, start: r.start });
     },
-    // A step is asked for only once the one before is drawn.
-    answer(m) {
+    // A step is asked for only once the one before is drawn. received:
+    // when its message came (the drawing's first part counts from it).
+    answer(m, received) {
       const next = () => {
         views.busy = false;
         if (views.want) views.ask();
       };
-      if (m.run === views.info.run && !m.error) return views.draw(m.view, m.start, next);
+      if (m.run === views.info.run && !m.error) return views.draw(m.view, m.start, next, received);
       if (m.run === views.info.run) boot.onStepError && boot.onStepError(m.error);
       next();
     },
@@ -643,29 +713,51 @@
     // starts (which draws every panel).
     drawing: 0,
     // draw draws a step laid out by the worker, then calls done. Its
-    // panels are patched in one task while that takes under partMs, the
-    // rest each in a task of its own (partMs): a step of a large run (5,000 new
-    // elements of decisions and queues) held the page 80-200 ms. The
+    // panels are patched in one task while that takes under partMs and
+    // makes or changes under partElements elements, the rest in parts as
+    // large, each in a task after the frame that shows the part before
+    // (afterFrame): a step of a large run (5,000 new
+    // elements of decisions and queues) held the page 80-200 ms, and its
+    // parts drawn in tasks one after the other were all laid out in the
+    // frame after the last (the first step of the 15,000-workload
+    // example: 56 ms of drawing, then 110 ms of style and layout). The
     // step's number and title, #app[data-step] and the "kueueplay:step"
     // measure follow the last panel.
-    draw(v, start, done) {
+    draw(v, start, done, taskStart) {
       const gen = ++views.drawing;
       const l = v.left;
       const i = l.index;
       const n = l.total;
       const jobs = views.side($("view-left"), l, 0);
       if (views.info.cmp && views.info.right && v.right) jobs.push(...views.side($("view-right"), v.right, 1));
-      const run = () => {
-        const t0 = performance.now();
-        while (jobs.length) {
+      // job: the panel being drawn (updating's iterator).
+      let job = null;
+      const run = (t0) => {
+        // made: the elements made or changed in this part; looked: the
+        // elements patched (the clock is read every 16).
+        let made = 0;
+        for (let looked = 0; ; ) {
           if (gen !== views.drawing) return done && done();
-          jobs.shift()();
-          if (jobs.length && performance.now() - t0 > partMs) return void setTimeout(run, 0);
+          if (!job) {
+            if (!jobs.length) break;
+            // A job draws at once, or returns the iterator that draws.
+            job = jobs.shift()() || null;
+            continue;
+          }
+          const r = job.next();
+          if (r.done) {
+            job = null;
+            continue;
+          }
+          made += r.value;
+          if (made >= partElements || (++looked % 16 === 0 && performance.now() - t0 > partMs)) {
+            return void afterFrame(() => run(performance.now()));
+          }
         }
         views.drawn(l, i, n, start);
         if (done) done();
       };
-      run();
+      run(taskStart ?? performance.now());
     },
     // drawSoon draws run id's first step (draw) in a task of its own,
     // after the one in which Go handled the result (60-170 ms together
@@ -787,15 +879,15 @@
     side(root, v, k) {
       const panel = (name) => root.querySelector(`[data-panel="${name}"] .panel-body`);
       const jobs = [
-        () => boot.update(panel("decision"), v.decisions),
-        () => boot.update(panel("quota"), v.quota),
-        () => boot.update(panel("queues"), v.queues),
+        () => updating(panel("decision"), v.decisions),
+        () => updating(panel("quota"), v.quota),
+        () => updating(panel("queues"), v.queues),
       ];
       // The placement panels exist only for scenarios with Nodes.
       for (const name of ["placement", "nodes"]) {
         jobs.push(() => {
           root.querySelector(`[data-panel="${name}"]`).hidden = !v.cluster;
-          if (v.cluster) boot.update(panel(name), v[name]);
+          if (v.cluster) return updating(panel(name), v[name]);
         });
       }
       jobs.push(() => views.marked(root, v, k, panel));
@@ -825,8 +917,9 @@
   // once, laid-out trees included. Steps are drawn here; the rest goes
   // to Go.
   worker.onmessage = (e) => {
+    const received = performance.now();
     const m = typeof e.data === "string" ? JSON.parse(e.data) : e.data;
-    if (m.type === "step") views.answer(m);
+    if (m.type === "step") views.answer(m, received);
     else if (m.type === "panels") views.panels(m);
     else if (m.type === "log") views.log(m);
     else if (boot.engine.onMessage) boot.engine.onMessage(m);
