@@ -644,8 +644,9 @@
   // hears of each step drawn.
   const $ = (id) => document.getElementById(id);
   const all = (el, sel) => el.querySelectorAll(sel);
-  // marksPart is how many of the scrubber's marks are drawn in a task.
-  const marksPart = 250;
+  // marksPart is how many of the scrubber's marks are drawn in a part
+  // (a mark is two elements).
+  const marksPart = 75;
   // partMs is how long a step's drawing goes on in one task (views.draw),
   // counted from the task's start (the worker's message parsed, for a
   // step drawn as it comes): under the 50 ms of a long task, and over
@@ -672,6 +673,26 @@
     };
     requestAnimationFrame(() => setTimeout(once, 0));
     setTimeout(once, 100);
+  };
+  // size is the number of elements of a tree.
+  const size = (spec) => {
+    let n = 1;
+    for (const k of spec[3] || []) n += size(k);
+    return n;
+  };
+  // pace queues f, a later part of a run's whole-run panels (the
+  // scrubber's marks, the event log's parts): the queue is run after
+  // each frame, up to partElements elements a frame (f returns how many
+  // it made). The 1,883 marks and 5,000 log entries of Kueue's
+  // scalability test, 13,000 elements, were drawn in tasks one after
+  // the other, a frame's style and layout taking up to 1,200 of them.
+  const paced = [];
+  const pace = (f) => {
+    if (paced.push(f) === 1) afterFrame(drainPaced);
+  };
+  const drainPaced = () => {
+    for (let n = 0; paced.length && n < partElements; ) n += paced.shift()();
+    if (paced.length) afterFrame(drainPaced);
   };
   const views = {
     // run: the id of the run on screen (the worker's answers about an
@@ -839,39 +860,56 @@
     },
     // marks draws the scrubber's marks (tree, an svg of one rect a step)
     // for run id: the svg with its first marksPart marks at once, the
-    // rest marksPart a task (the 1,883 marks of Kueue's scalability test
-    // are 366 KB of tree, 0.1-0.3 s of the page's thread in one task),
-    // unless a newer run has come meanwhile. The step shown is marked in
-    // each part.
+    // rest marksPart a part (pace; the 1,883 marks of Kueue's scalability
+    // test are 366 KB of tree, 0.1-0.3 s of the page's thread in one
+    // task), unless a newer run has come meanwhile. The step shown is
+    // marked in each part.
     marks(id, tree) {
       if (!tree) return $("marks").replaceChildren();
       const kids = tree[3] || [];
       boot.render($("marks"), [tree[0], tree[1], tree[2], kids.slice(0, marksPart)]);
       const svg = $("marks").firstElementChild;
-      const part = (from) => {
-        if (id !== views.info.run || svg.parentNode !== $("marks")) return;
-        for (const k of kids.slice(from, from + marksPart)) svg.append(make(k, true));
-        views.markMarks(views.shown.left ?? 0);
-        if (from + marksPart < kids.length) setTimeout(part, 0, from + marksPart);
-      };
-      if (kids.length > marksPart) setTimeout(part, 0, marksPart);
+      for (let from = marksPart; from < kids.length; from += marksPart) {
+        pace(() => {
+          if (id !== views.info.run || svg.parentNode !== $("marks")) return 0;
+          let n = 0;
+          for (const k of kids.slice(from, from + marksPart)) {
+            svg.append(make(k, true));
+            n += size(k);
+          }
+          views.markMarks(views.shown.left ?? 0);
+          return n;
+        });
+      }
     },
     // log appends a part of a side's event log (wasm/worker.go sends a
-    // long log in parts, each handled in its own task), marking the
-    // shown step's entries in it.
+    // long log in parts), partElements elements a part (pace), marking
+    // the shown step's entries in it.
     log(m) {
       if (m.id !== views.info.run) return;
-      const root = $(m.variant ? "view-right" : "view-left");
-      const ol = root.querySelector('[data-panel="events"] .panel-body ol');
-      if (!ol) return;
-      const step = root === $("view-left") ? $("app").dataset.step : null;
-      for (const item of m.items) {
-        const li = make(item, false);
-        if (step != null && li.dataset.step === step) {
-          li.classList.add("current");
-          li.setAttribute("aria-current", "step");
-        }
-        ol.append(li);
+      const items = m.items;
+      for (let from = 0; from < items.length; ) {
+        let to = from;
+        let count = 0;
+        while (to < items.length && count < partElements) count += size(items[to++]);
+        const part = items.slice(from, to);
+        from = to;
+        pace(() => {
+          if (m.id !== views.info.run) return 0;
+          const root = $(m.variant ? "view-right" : "view-left");
+          const ol = root.querySelector('[data-panel="events"] .panel-body ol');
+          if (!ol) return 0;
+          const step = root === $("view-left") ? $("app").dataset.step : null;
+          for (const item of part) {
+            const li = make(item, false);
+            if (step != null && li.dataset.step === step) {
+              li.classList.add("current");
+              li.setAttribute("aria-current", "step");
+            }
+            ol.append(li);
+          }
+          return count;
+        });
       }
     },
     // side returns the jobs that draw one side's laid-out step (k 0:
