@@ -661,8 +661,8 @@
   const partElements = 150;
   // afterFrame calls f in a task after the next frame has been rendered
   // (the style, layout and paint of what was drawn so far go with that
-  // frame, not with the next part's task), or after 100 ms when no frame
-  // comes (a hidden page).
+  // frame, not with the next part's task), or after 200 ms when no frame
+  // comes (a hidden page; a loaded machine's frames can be 100 ms apart).
   const afterFrame = (f) => {
     let called = false;
     const once = () => {
@@ -672,7 +672,7 @@
       }
     };
     requestAnimationFrame(() => setTimeout(once, 0));
-    setTimeout(once, 100);
+    setTimeout(once, 200);
   };
   // size is the number of elements of a tree.
   const size = (spec) => {
