@@ -87,11 +87,13 @@
   // again (most of a step's time). An element of another tag is made
   // anew. The same refusals as make's.
   //
-  // patch is a generator: it yields after each element it makes or
-  // changes (1) or leaves as it was (0), so that views.draw can stop
-  // between two and go on after a frame: the style and layout of a
-  // frame follow what was drawn in it (a large run's first step was
-  // 740 new elements, 110 ms of style and layout in one frame).
+  // patch is a generator: it yields after each element it makes (1) or
+  // patches (0), so that views.draw can stop between two and go on after
+  // a frame: the style and layout of a frame follow the elements made in
+  // it (a large run's first step was 740 new elements, 110 ms of style
+  // and layout in one frame). Elements changed in place are not counted:
+  // a step that changes a few hundred (the rows of a long run) would
+  // wait for a frame at every move.
   function* patch(el, spec, svg) {
     svg = inSVG(spec, svg);
     let [tag, attrs, text, kids] = spec;
@@ -103,45 +105,31 @@
       yield* patchKids(made, null, kids || [], svg);
       return;
     }
-    let changed = 0;
     // Attributes: those spec names, in its order, then the rest removed.
     const keep = new Set();
     for (let i = 0; i + 1 < attrs.length; i += 2) {
       const name = attrs[i];
       if (badAttr.test(name)) continue;
       keep.add(name.toLowerCase());
-      if (el.getAttribute(name) !== attrs[i + 1]) {
-        el.setAttribute(name, attrs[i + 1]);
-        changed = 1;
-      }
+      if (el.getAttribute(name) !== attrs[i + 1]) el.setAttribute(name, attrs[i + 1]);
     }
     for (let i = el.attributes.length - 1; i >= 0; i--) {
       const a = el.attributes[i];
-      if (!keep.has(a.name.toLowerCase())) {
-        el.removeAttribute(a.name);
-        changed = 1;
-      }
+      if (!keep.has(a.name.toLowerCase())) el.removeAttribute(a.name);
     }
     // make appends the text first, then the children.
     let first = el.firstChild;
     if (text) {
       if (first && first.nodeType === 3) {
-        if (first.data !== text) {
-          first.data = text;
-          changed = 1;
-        }
+        if (first.data !== text) first.data = text;
         first = first.nextSibling;
-      } else {
-        el.insertBefore(document.createTextNode(text), first);
-        changed = 1;
-      }
+      } else el.insertBefore(document.createTextNode(text), first);
     } else if (first && first.nodeType === 3) {
       const t = first;
       first = first.nextSibling;
       t.remove();
-      changed = 1;
     }
-    yield changed;
+    yield 0;
     yield* patchKids(el, first, kids || [], svg);
   }
   // patchKids patches el's children from node on to kids (a generator,
@@ -653,8 +641,8 @@
   // what an ordinary step takes on a loaded machine
   // (splitting those made the budgets test's step max 0.2-0.3 s at a
   // load of 10-14).
-  const partMs = 30;
-  // partElements is how many elements a part makes or changes at most:
+  const partMs = 40;
+  // partElements is how many elements a part makes at most:
   // the style, layout and paint of the frame after it follow them (0.06
   // ms of CPU an element of the quota panel here, about 0.15 ms on the
   // CI's machine: 740 elements were 110 ms there).
@@ -735,9 +723,10 @@
     drawing: 0,
     // draw draws a step laid out by the worker, then calls done. Its
     // panels are patched in one task while that takes under partMs and
-    // makes or changes under partElements elements, the rest in parts as
-    // large, each in a task after the frame that shows the part before
-    // (afterFrame): a step of a large run (5,000 new
+    // makes under partElements elements, the rest in parts:
+    // each in a later task, and after the frame that shows the elements
+    // drawn before once partElements of them wait for one (afterFrame):
+    // a step of a large run (5,000 new
     // elements of decisions and queues) held the page 80-200 ms, and its
     // parts drawn in tasks one after the other were all laid out in the
     // frame after the last (the first step of the 15,000-workload
@@ -751,12 +740,13 @@
       const n = l.total;
       const jobs = views.side($("view-left"), l, 0);
       if (views.info.cmp && views.info.right && v.right) jobs.push(...views.side($("view-right"), v.right, 1));
-      // job: the panel being drawn (updating's iterator).
+      // job: the panel being drawn (updating's iterator); made: the
+      // elements made since the last frame.
       let job = null;
+      let made = 0;
       const run = (t0) => {
-        // made: the elements made or changed in this part; looked: the
-        // elements patched (the clock is read every 16).
-        let made = 0;
+        // looked: the elements patched in this task (the clock is read
+        // every 16).
         for (let looked = 0; ; ) {
           if (gen !== views.drawing) return done && done();
           if (!job) {
@@ -771,9 +761,16 @@
             continue;
           }
           made += r.value;
-          if (made >= partElements || (++looked % 16 === 0 && performance.now() - t0 > partMs)) {
-            return void afterFrame(() => run(performance.now()));
+          // Past partElements, the rest after a frame; past partMs, in
+          // the next task (waiting for a frame there made the steps of a
+          // loaded machine, whose frames came 50-100 ms apart, slower).
+          if (made >= partElements) {
+            return void afterFrame(() => {
+              made = 0;
+              run(performance.now());
+            });
           }
+          if (++looked % 16 === 0 && performance.now() - t0 > partMs) return void setTimeout(() => run(performance.now()), 0);
         }
         views.drawn(l, i, n, start);
         if (done) done();
