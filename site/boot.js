@@ -642,25 +642,35 @@
   // (splitting those made the budgets test's step max 0.2-0.3 s at a
   // load of 10-14).
   const partMs = 40;
-  // partElements is how many elements a part makes at most:
-  // the style, layout and paint of the frame after it follow them (0.06
-  // ms of CPU an element of the quota panel here, about 0.15 ms on the
-  // CI's machine: 740 elements were 110 ms there).
+  // partElements is how many elements a step's first part makes at
+  // most: the style, layout and paint of the frame after it follow them
+  // (0.06 ms of CPU an element of the quota panel here, about 0.15 ms on
+  // the CI's machine: 740 elements were 110 ms there). The next parts
+  // make as many as the frame after the one before says fit in
+  // partRenderMs (rows out of view, content-visibility: auto, cost far
+  // less: a 2,000-workload queue drawn 150 elements a frame took seconds).
   const partElements = 150;
+  const partRenderMs = 25;
   // afterFrame calls f in a task after the next frame has been rendered
   // (the style, layout and paint of what was drawn so far go with that
   // frame, not with the next part's task), or after 200 ms when no frame
   // comes (a hidden page; a loaded machine's frames can be 100 ms apart).
+  // f gets the time from the frame's start (its animation callbacks) to
+  // the task after it: about what its style, layout and paint took (or
+  // null without a frame).
   const afterFrame = (f) => {
     let called = false;
-    const once = () => {
+    const once = (ms) => {
       if (!called) {
         called = true;
-        f();
+        f(ms);
       }
     };
-    requestAnimationFrame(() => setTimeout(once, 0));
-    setTimeout(once, 200);
+    requestAnimationFrame(() => {
+      const t = performance.now();
+      setTimeout(() => once(performance.now() - t), 0);
+    });
+    setTimeout(once, 200, null);
   };
   // size is the number of elements of a tree.
   const size = (spec) => {
@@ -741,9 +751,10 @@
       const jobs = views.side($("view-left"), l, 0);
       if (views.info.cmp && views.info.right && v.right) jobs.push(...views.side($("view-right"), v.right, 1));
       // job: the panel being drawn (updating's iterator); made: the
-      // elements made since the last frame.
+      // elements made since the last frame, most at most.
       let job = null;
       let made = 0;
+      let most = partElements;
       const run = (t0) => {
         // looked: the elements patched in this task (the clock is read
         // every 16).
@@ -764,8 +775,9 @@
           // Past partElements, the rest after a frame; past partMs, in
           // the next task (waiting for a frame there made the steps of a
           // loaded machine, whose frames came 50-100 ms apart, slower).
-          if (made >= partElements) {
-            return void afterFrame(() => {
+          if (made >= most) {
+            return void afterFrame((ms) => {
+              if (ms != null) most = Math.max(partElements, Math.floor((partRenderMs * made) / Math.max(ms, 1)));
               made = 0;
               run(performance.now());
             });
