@@ -777,7 +777,9 @@
           // loaded machine, whose frames came 50-100 ms apart, slower).
           if (made >= most) {
             return void afterFrame((ms) => {
-              if (ms != null) most = Math.max(partElements, Math.floor((partRenderMs * made) / Math.max(ms, 1)));
+              // At most twice the last, and partElements × 4: a frame's
+              // rendering also grows with what was drawn before it.
+              if (ms != null) most = Math.min(2 * most, 4 * partElements, Math.max(partElements, Math.floor((partRenderMs * made) / Math.max(ms, 1))));
               made = 0;
               run(performance.now());
             });
