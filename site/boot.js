@@ -56,15 +56,25 @@
   const SVG = "http://www.w3.org/2000/svg";
   const badTag = new Set(["script", "style", "iframe", "object", "embed", "link", "meta", "base", "foreignobject", "form", "a", "img", "image", "use"]);
   const badAttr = /^(on.*|style|href|src|srcdoc|formaction|action|xlink:href|xmlns)$/i;
-  const make = (spec, svg) => {
-    let [tag, attrs, text, kids] = spec;
+  // shell makes spec's element with its attributes and text, without
+  // its children.
+  const shell = (spec, svg) => {
+    let [tag, attrs, text] = spec;
     if (badTag.has(tag.toLowerCase())) tag = "span";
-    svg = svg || tag === "svg";
     const el = svg ? document.createElementNS(SVG, tag) : document.createElement(tag);
     for (let i = 0; i + 1 < attrs.length; i += 2) {
       if (!badAttr.test(attrs[i])) el.setAttribute(attrs[i], attrs[i + 1]);
     }
     if (text) el.append(text);
+    return el;
+  };
+  // inSVG says whether spec's element is in the SVG namespace, given its
+  // parent's.
+  const inSVG = (spec, svg) => svg || spec[0] === "svg";
+  const make = (spec, svg) => {
+    svg = inSVG(spec, svg);
+    const el = shell(spec, svg);
+    const kids = spec[3];
     if (kids) for (const k of kids) el.append(make(k, svg));
     return el;
   };
@@ -76,14 +86,24 @@
   // changed; made again whole, every element was styled and laid out
   // again (most of a step's time). An element of another tag is made
   // anew. The same refusals as make's.
-  const patch = (el, spec, svg) => {
+  //
+  // patch is a generator: it yields after each element it makes (1) or
+  // patches (0), so that views.draw can stop between two and go on after
+  // a frame: the style and layout of a frame follow the elements made in
+  // it (a large run's first step was 740 new elements, 110 ms of style
+  // and layout in one frame). Elements changed in place are not counted:
+  // a step that changes a few hundred (the rows of a long run) would
+  // wait for a frame at every move.
+  function* patch(el, spec, svg) {
+    svg = inSVG(spec, svg);
     let [tag, attrs, text, kids] = spec;
     if (badTag.has(tag.toLowerCase())) tag = "span";
-    svg = svg || tag === "svg";
     if (el.localName !== tag || (el.namespaceURI === SVG) !== svg) {
-      const made = make(spec, svg);
+      const made = shell(spec, svg);
       el.replaceWith(made);
-      return made;
+      yield 1;
+      yield* patchKids(made, null, kids || [], svg);
+      return;
     }
     // Attributes: those spec names, in its order, then the rest removed.
     const keep = new Set();
@@ -109,24 +129,39 @@
       first = first.nextSibling;
       t.remove();
     }
-    patchKids(el, first, kids || [], svg);
-    return el;
-  };
-  // patchKids patches el's children from node on to kids.
-  const patchKids = (el, node, kids, svg) => {
+    yield 0;
+    yield* patchKids(el, first, kids || [], svg);
+  }
+  // patchKids patches el's children from node on to kids (a generator,
+  // as patch). A missing child is made empty, then filled as its
+  // children are patched: a long list made whole is drawn in parts too.
+  function* patchKids(el, node, kids, svg) {
     for (const k of kids) {
       if (node && node.nodeType === 1) {
         const next = node.nextSibling;
-        patch(node, k, svg);
+        yield* patch(node, k, svg);
         node = next;
-      } else el.insertBefore(make(k, svg), node);
+      } else {
+        const ksvg = inSVG(k, svg);
+        const made = shell(k, ksvg);
+        el.insertBefore(made, node);
+        yield 1;
+        yield* patchKids(made, null, k[3] || [], ksvg);
+      }
     }
     while (node) {
       const next = node.nextSibling;
       node.remove();
       node = next;
     }
-  };
+  }
+  // updating is update as a generator (patch's): views.draw draws a
+  // step's panels with it, in parts.
+  function* updating(parent, json) {
+    if (!json) return parent.replaceChildren();
+    const spec = typeof json === "string" ? JSON.parse(json) : json;
+    yield* patchKids(parent, parent.firstChild, spec[0] === "" ? spec[3] || [] : [spec], parent.namespaceURI === SVG);
+  }
 
   const boot = {
     editor: null,
@@ -167,10 +202,7 @@
     // update is render by patching what parent holds (patch): for the
     // panels redrawn at every step.
     update(parent, json) {
-      if (!json) return parent.replaceChildren();
-      const spec = typeof json === "string" ? JSON.parse(json) : json;
-      if (spec[0] === "") patchKids(parent, parent.firstChild, spec[3] || [], parent.namespaceURI === SVG);
-      else patchKids(parent, parent.firstChild, [spec], parent.namespaceURI === SVG);
+      for (const _ of updating(parent, json));
     },
     render(parent, json) {
       if (!json) return parent.replaceChildren();
@@ -504,10 +536,13 @@
 
   // Go calls this once the first result is on screen, so that the service
   // worker's precaching (mostly revalidations) does not compete with the
-  // first load.
+  // first load; the registration itself (a few ms of the page's thread)
+  // waits until the page is idle.
   boot.registerOffline = () => {
     if ("serviceWorker" in navigator && location.protocol !== "file:") {
-      navigator.serviceWorker.register("sw.js").catch((err) => console.warn("offline cache unavailable:", err));
+      const register = () => navigator.serviceWorker.register("sw.js").catch((err) => console.warn("offline cache unavailable:", err));
+      if ("requestIdleCallback" in window) requestIdleCallback(register, { timeout: 2000 });
+      else setTimeout(register, 50);
     }
   };
 
@@ -611,13 +646,66 @@
   // hears of each step drawn.
   const $ = (id) => document.getElementById(id);
   const all = (el, sel) => el.querySelectorAll(sel);
-  // marksPart is how many of the scrubber's marks are drawn in a task.
-  const marksPart = 250;
-  // partMs is how long a step's drawing goes on in one task (views.draw):
-  // under the 50 ms of a long task, and over what an ordinary step takes
-  // on a loaded machine (splitting those made the budgets test's step
-  // max 0.2-0.3 s at a load of 10-14).
+  // marksPart is how many of the scrubber's marks are drawn in a part
+  // (a mark is two elements).
+  const marksPart = 75;
+  // partMs is how long a step's drawing goes on in one task (views.draw),
+  // counted from the task's start (the worker's message parsed, for a
+  // step drawn as it comes): under the 50 ms of a long task, and over
+  // what an ordinary step takes on a loaded machine
+  // (splitting those made the budgets test's step max 0.2-0.3 s at a
+  // load of 10-14).
   const partMs = 40;
+  // partElements is how many elements a step's first part makes at
+  // most: the style, layout and paint of the frame after it follow them
+  // (0.06 ms of CPU an element of the quota panel here, about 0.15 ms on
+  // the CI's machine: 740 elements were 110 ms there). The next parts
+  // make as many as the frame after the one before says fit in
+  // partRenderMs (rows out of view, content-visibility: auto, cost far
+  // less: a 2,000-workload queue drawn 150 elements a frame took seconds).
+  const partElements = 150;
+  const partRenderMs = 25;
+  // afterFrame calls f in a task after the next frame has been rendered
+  // (the style, layout and paint of what was drawn so far go with that
+  // frame, not with the next part's task), or after 200 ms when no frame
+  // comes (a hidden page; a loaded machine's frames can be 100 ms apart).
+  // f gets the time from the frame's start (its animation callbacks) to
+  // the task after it: about what its style, layout and paint took (or
+  // null without a frame).
+  const afterFrame = (f) => {
+    let called = false;
+    const once = (ms) => {
+      if (!called) {
+        called = true;
+        f(ms);
+      }
+    };
+    requestAnimationFrame(() => {
+      const t = performance.now();
+      setTimeout(() => once(performance.now() - t), 0);
+    });
+    setTimeout(once, 200, null);
+  };
+  // size is the number of elements of a tree.
+  const size = (spec) => {
+    let n = 1;
+    for (const k of spec[3] || []) n += size(k);
+    return n;
+  };
+  // pace queues f, a later part of a run's whole-run panels (the
+  // scrubber's marks, the event log's parts): the queue is run after
+  // each frame, up to partElements elements a frame (f returns how many
+  // it made). The 1,883 marks and 5,000 log entries of Kueue's
+  // scalability test, 13,000 elements, were drawn in tasks one after
+  // the other, a frame's style and layout taking up to 1,200 of them.
+  const paced = [];
+  const pace = (f) => {
+    if (paced.push(f) === 1) afterFrame(drainPaced);
+  };
+  const drainPaced = () => {
+    for (let n = 0; paced.length && n < partElements; ) n += paced.shift()();
+    if (paced.length) afterFrame(drainPaced);
+  };
   const views = {
     // run: the id of the run on screen (the worker's answers about an
     // older one are dropped); cmp: Compare mode, with the right-hand run
@@ -643,13 +731,14 @@
       views.busy = true;
       worker.postMessage({ type: "step", seq: ++views.seq, left: r.left, right: r.right, start: r.start });
     },
-    // A step is asked for only once the one before is drawn.
-    answer(m) {
+    // A step is asked for only once the one before is drawn. received:
+    // when its message came (the drawing's first part counts from it).
+    answer(m, received) {
       const next = () => {
         views.busy = false;
         if (views.want) views.ask();
       };
-      if (m.run === views.info.run && !m.error) return views.draw(m.view, m.start, next);
+      if (m.run === views.info.run && !m.error) return views.draw(m.view, m.start, next, received);
       if (m.run === views.info.run) boot.onStepError && boot.onStepError(m.error);
       next();
     },
@@ -657,29 +746,64 @@
     // starts (which draws every panel).
     drawing: 0,
     // draw draws a step laid out by the worker, then calls done. Its
-    // panels are patched in one task while that takes under partMs, the
-    // rest each in a task of its own (partMs): a step of a large run (5,000 new
-    // elements of decisions and queues) held the page 80-200 ms. The
+    // panels are patched in one task while that takes under partMs and
+    // makes under partElements elements, the rest in parts:
+    // each in a later task, and after the frame that shows the elements
+    // drawn before once partElements of them wait for one (afterFrame):
+    // a step of a large run (5,000 new
+    // elements of decisions and queues) held the page 80-200 ms, and its
+    // parts drawn in tasks one after the other were all laid out in the
+    // frame after the last (the first step of the 15,000-workload
+    // example: 56 ms of drawing, then 110 ms of style and layout). The
     // step's number and title, #app[data-step] and the "kueueplay:step"
     // measure follow the last panel.
-    draw(v, start, done) {
+    draw(v, start, done, taskStart) {
       const gen = ++views.drawing;
       const l = v.left;
       const i = l.index;
       const n = l.total;
       const jobs = views.side($("view-left"), l, 0);
       if (views.info.cmp && views.info.right && v.right) jobs.push(...views.side($("view-right"), v.right, 1));
-      const run = () => {
-        const t0 = performance.now();
-        while (jobs.length) {
+      // job: the panel being drawn (updating's iterator); made: the
+      // elements made since the last frame, most at most.
+      let job = null;
+      let made = 0;
+      let most = partElements;
+      const run = (t0) => {
+        // looked: the elements patched in this task (the clock is read
+        // every 16).
+        for (let looked = 0; ; ) {
           if (gen !== views.drawing) return done && done();
-          jobs.shift()();
-          if (jobs.length && performance.now() - t0 > partMs) return void setTimeout(run, 0);
+          if (!job) {
+            if (!jobs.length) break;
+            // A job draws at once, or returns the iterator that draws.
+            job = jobs.shift()() || null;
+            continue;
+          }
+          const r = job.next();
+          if (r.done) {
+            job = null;
+            continue;
+          }
+          made += r.value;
+          // Past partElements, the rest after a frame; past partMs, in
+          // the next task (waiting for a frame there made the steps of a
+          // loaded machine, whose frames came 50-100 ms apart, slower).
+          if (made >= most) {
+            return void afterFrame((ms) => {
+              // At most twice the last, and partElements × 4: a frame's
+              // rendering also grows with what was drawn before it.
+              if (ms != null) most = Math.min(2 * most, 4 * partElements, Math.max(partElements, Math.floor((partRenderMs * made) / Math.max(ms, 1))));
+              made = 0;
+              run(performance.now());
+            });
+          }
+          if (++looked % 16 === 0 && performance.now() - t0 > partMs) return void setTimeout(() => run(performance.now()), 0);
         }
         views.drawn(l, i, n, start);
         if (done) done();
       };
-      run();
+      run(taskStart ?? performance.now());
     },
     // drawSoon draws run id's first step (draw) in a task of its own,
     // after the one in which Go handled the result (60-170 ms together
@@ -761,39 +885,56 @@
     },
     // marks draws the scrubber's marks (tree, an svg of one rect a step)
     // for run id: the svg with its first marksPart marks at once, the
-    // rest marksPart a task (the 1,883 marks of Kueue's scalability test
-    // are 366 KB of tree, 0.1-0.3 s of the page's thread in one task),
-    // unless a newer run has come meanwhile. The step shown is marked in
-    // each part.
+    // rest marksPart a part (pace; the 1,883 marks of Kueue's scalability
+    // test are 366 KB of tree, 0.1-0.3 s of the page's thread in one
+    // task), unless a newer run has come meanwhile. The step shown is
+    // marked in each part.
     marks(id, tree) {
       if (!tree) return $("marks").replaceChildren();
       const kids = tree[3] || [];
       boot.render($("marks"), [tree[0], tree[1], tree[2], kids.slice(0, marksPart)]);
       const svg = $("marks").firstElementChild;
-      const part = (from) => {
-        if (id !== views.info.run || svg.parentNode !== $("marks")) return;
-        for (const k of kids.slice(from, from + marksPart)) svg.append(make(k, true));
-        views.markMarks(views.shown.left ?? 0);
-        if (from + marksPart < kids.length) setTimeout(part, 0, from + marksPart);
-      };
-      if (kids.length > marksPart) setTimeout(part, 0, marksPart);
+      for (let from = marksPart; from < kids.length; from += marksPart) {
+        pace(() => {
+          if (id !== views.info.run || svg.parentNode !== $("marks")) return 0;
+          let n = 0;
+          for (const k of kids.slice(from, from + marksPart)) {
+            svg.append(make(k, true));
+            n += size(k);
+          }
+          views.markMarks(views.shown.left ?? 0);
+          return n;
+        });
+      }
     },
     // log appends a part of a side's event log (wasm/worker.go sends a
-    // long log in parts, each handled in its own task), marking the
-    // shown step's entries in it.
+    // long log in parts), partElements elements a part (pace), marking
+    // the shown step's entries in it.
     log(m) {
       if (m.id !== views.info.run) return;
-      const root = $(m.variant ? "view-right" : "view-left");
-      const ol = root.querySelector('[data-panel="events"] .panel-body ol');
-      if (!ol) return;
-      const step = root === $("view-left") ? $("app").dataset.step : null;
-      for (const item of m.items) {
-        const li = make(item, false);
-        if (step != null && li.dataset.step === step) {
-          li.classList.add("current");
-          li.setAttribute("aria-current", "step");
-        }
-        ol.append(li);
+      const items = m.items;
+      for (let from = 0; from < items.length; ) {
+        let to = from;
+        let count = 0;
+        while (to < items.length && count < partElements) count += size(items[to++]);
+        const part = items.slice(from, to);
+        from = to;
+        pace(() => {
+          if (m.id !== views.info.run) return 0;
+          const root = $(m.variant ? "view-right" : "view-left");
+          const ol = root.querySelector('[data-panel="events"] .panel-body ol');
+          if (!ol) return 0;
+          const step = root === $("view-left") ? $("app").dataset.step : null;
+          for (const item of part) {
+            const li = make(item, false);
+            if (step != null && li.dataset.step === step) {
+              li.classList.add("current");
+              li.setAttribute("aria-current", "step");
+            }
+            ol.append(li);
+          }
+          return count;
+        });
       }
     },
     // side returns the jobs that draw one side's laid-out step (k 0:
@@ -801,15 +942,15 @@
     side(root, v, k) {
       const panel = (name) => root.querySelector(`[data-panel="${name}"] .panel-body`);
       const jobs = [
-        () => boot.update(panel("decision"), v.decisions),
-        () => boot.update(panel("quota"), v.quota),
-        () => boot.update(panel("queues"), v.queues),
+        () => updating(panel("decision"), v.decisions),
+        () => updating(panel("quota"), v.quota),
+        () => updating(panel("queues"), v.queues),
       ];
       // The placement panels exist only for scenarios with Nodes.
       for (const name of ["placement", "nodes"]) {
         jobs.push(() => {
           root.querySelector(`[data-panel="${name}"]`).hidden = !v.cluster;
-          if (v.cluster) boot.update(panel(name), v[name]);
+          if (v.cluster) return updating(panel(name), v[name]);
         });
       }
       jobs.push(() => views.marked(root, v, k, panel));
@@ -839,8 +980,9 @@
   // once, laid-out trees included. Steps are drawn here; the rest goes
   // to Go.
   worker.onmessage = (e) => {
+    const received = performance.now();
     const m = typeof e.data === "string" ? JSON.parse(e.data) : e.data;
-    if (m.type === "step") views.answer(m);
+    if (m.type === "step") views.answer(m, received);
     else if (m.type === "panels") views.panels(m);
     else if (m.type === "log") views.log(m);
     else if (boot.engine.onMessage) boot.engine.onMessage(m);
