@@ -121,6 +121,11 @@ type Input struct {
 	// Space, if set, is the memory the Assignment is written in (see
 	// Space); nil: Assign allocates its own.
 	Space *Space
+	// room is where the first group's reasons are written when they
+	// outgrow a shared list (Space.reasons), nil once it is taken.
+	room []Reason
+	// sp is the Space in use (Input.Space or Assign's own).
+	sp *Space
 }
 
 // Assignment is the result for a whole workload (flavorassigner.Assignment).
@@ -346,6 +351,8 @@ func Assign(in Input) Assignment {
 	}
 	ls := in.Words.lastSpace()
 	ls.last.Generation = in.Generation
+	in.room = sp.reasons[:0]
+	in.sp = sp
 	a := Assignment{PodSets: sp.podSets[:0], LastState: &ls.last, Usage: sp.usage[:0]}
 	if len(in.PodSets) > len(sp.podSets) {
 		a.PodSets = make([]PodSetAssignment, 0, len(in.PodSets))
@@ -406,6 +413,8 @@ func Assign(in Input) Assignment {
 				dst = sp.flavors[:0]
 			}
 			flavors, fst, ga := in.findFlavor(i, ps, requests, res, a.Usage, last, a.ResumeCleared, dst)
+			in.room = nil // the first group's reasons may be in it
+			ga.Attempts = in.Words.keepAttempts(ga.Attempts, &sp.attempts)
 			psa.Groups = append(psa.Groups, ga)
 			if fst.err != "" || (len(flavors) == 0 && len(requests) > 0) {
 				psa.Flavors = nil
@@ -452,19 +461,24 @@ func Assign(in Input) Assignment {
 }
 
 // Space is the memory an assignment of one pod set with at most two
-// resources (the usual shape) is written in: its pod set, requests, usage
-// and flavors. Longer lists are allocated apart. A caller that assigns
-// again and again (the scheduling cycle, one Space per entry) holds one
-// and passes it in Input.Space: an Assign with a Space overwrites the
-// Assignment the previous Assign with it returned, so the caller keeps
-// what it needs of that one first. The trace shares nothing with a Space;
-// the LastState, which outlives the cycle, is never in it.
+// resources (the usual shape) is written in: its pod set, requests, usage,
+// flavors and the reasons of its first group (up to two flavors). Longer
+// lists are allocated apart. A caller that assigns again and again (the
+// scheduling cycle, one Space per entry) holds one and passes it in
+// Input.Space: an Assign with a Space overwrites the Assignment the
+// previous Assign with it returned, so the caller keeps what it needs of
+// that one first. The trace shares nothing with a Space; the LastState,
+// which outlives the cycle, is never in it.
 type Space struct {
 	_        [0]func() // not comparable: no equality code for it
 	podSets  [1]PodSetAssignment
 	requests [2]Request
 	usage    [2]FRAmount
 	flavors  [2]ResourceAssignment
+	reasons  [2]Reason
+	// attempts is where a group's flavor attempts are written before
+	// they are kept apart (Words.keepAttempts).
+	attempts [4]trace.FlavorAttempt
 }
 
 // lastSpace is a LastState with room for the resume state of one pod set
@@ -591,7 +605,8 @@ func (in *Input) checkFlavor(name core.FlavorName, ps *core.PodSet, sel map[stri
 }
 
 // findFlavor finds the flavor for every resource of the group that covers
-// res (findFlavorForPodSets).
+// res (findFlavorForPodSets). Its attempts are written in the Space (the
+// caller keeps them apart).
 func (in *Input) findFlavor(psIdx int, ps *core.PodSet, requests []Request, res core.ResourceName,
 	assumed Usage, last *LastState, resumeCleared bool, dst []ResourceAssignment,
 ) ([]ResourceAssignment, status, trace.GroupAttempt) {
@@ -636,7 +651,7 @@ func (in *Input) findFlavor(psIdx int, ps *core.PodSet, requests []Request, res 
 	}
 	ga.StartIndex = start
 	if n := len(g.Flavors) - start; n > 0 {
-		ga.Attempts = in.Words.flavorAttempts(n)
+		ga.Attempts = in.sp.attempts[:0]
 	}
 	ga.BorrowingFirst = ord == borrowingFirst
 	switch {
@@ -667,14 +682,14 @@ func (in *Input) findFlavor(psIdx int, ps *core.PodSet, requests []Request, res 
 			st.err = err.Error()
 			att.Mode, att.Rule = ModeNoFit.String(), trace.RuleError
 			att.Reasons = []trace.Reason{{Code: trace.ReasonError, Detail: err.Error()}}
-			ga.Attempts = append(ga.Attempts, att)
+			addAttempt(&ga, &att)
 			return nil, st, ga
 		}
 		if !ok {
-			st.reasons, att.Reasons = in.Words.appendBoth(st.reasons, nil, Reason{name, why}, true)
+			st.reasons, att.Reasons = in.Words.appendBoth(st.reasons, nil, Reason{name, why}, in.room)
 			att.Mode = ModeNoFit.String()
 			att.Continue, att.Rule = true, trace.RuleNotEligible
-			ga.Attempts = append(ga.Attempts, att)
+			addAttempt(&ga, &att)
 			continue
 		}
 		// The flavors of this attempt, made into a map only if it becomes
@@ -691,7 +706,7 @@ func (in *Input) findFlavor(psIdx int, ps *core.PodSet, requests []Request, res 
 				att.PreemptionTargets = append(att.PreemptionTargets, targets...)
 			}
 			if reason.Code != "" {
-				st.reasons, att.Reasons = in.Words.appendBoth(st.reasons, att.Reasons, Reason{name, reason}, true)
+				st.reasons, att.Reasons = in.Words.appendBoth(st.reasons, att.Reasons, Reason{name, reason}, in.room)
 			}
 			mode := Granular{Mode: pm, Borrowing: borrow}
 			if isPreferred(rep, mode, ord) {
@@ -712,14 +727,14 @@ func (in *Input) findFlavor(psIdx int, ps *core.PodSet, requests []Request, res 
 			if !cont {
 				best, bestMode, bestAt = assignmentsOf(dst, picks), rep, idx
 				att.Best = true
-				ga.Attempts = append(ga.Attempts, att)
+				addAttempt(&ga, &att)
 				break
 			}
 			if isPreferred(rep, bestMode, ord) {
 				best, bestMode, bestAt = assignmentsOf(dst, picks), rep, idx
 				att.Best = true
 			}
-			ga.Attempts = append(ga.Attempts, att)
+			addAttempt(&ga, &att)
 			continue
 		}
 		// Legacy first-fit (FlavorFungibility off).
@@ -728,13 +743,13 @@ func (in *Input) findFlavor(psIdx int, ps *core.PodSet, requests []Request, res 
 			att.Best = true
 			if rep.Mode == ModeFit {
 				att.Rule = trace.RuleFirstFitStop
-				ga.Attempts = append(ga.Attempts, att)
+				addAttempt(&ga, &att)
 				ga.Chosen = string(name)
 				return best, status{}, ga
 			}
 		}
 		att.Continue, att.Rule = true, trace.RuleFirstFitNext
-		ga.Attempts = append(ga.Attempts, att)
+		addAttempt(&ga, &att)
 	}
 
 	if bestAt >= 0 {
@@ -765,6 +780,15 @@ func (in *Input) findFlavor(psIdx int, ps *core.PodSet, requests []Request, res 
 		}
 	}
 	return best, st, ga
+}
+
+// addAttempt appends att to g's attempts.
+// Not inlined: one copy of its code serves its callers (the size of
+// the page's WebAssembly).
+//
+//go:noinline
+func addAttempt(g *trace.GroupAttempt, att *trace.FlavorAttempt) {
+	g.Attempts = append(g.Attempts, *att)
 }
 
 // assignmentsOf copies an attempt's picks, which findFlavor returns, to

@@ -42,6 +42,12 @@ type Words struct {
 	reserved    []trace.Quantity
 	lasts       []lastSpace
 	preemptions []preemptionSpace
+	// attemptLists are the lists of flavor attempts kept last, by a
+	// hash of what they hold (keepAttempts).
+	attemptLists *[recentLen][]trace.FlavorAttempt
+	// noCandidates are the descriptions of searches for one
+	// flavor-resource that found no candidates (NoCandidates).
+	noCandidates map[core.FlavorResource]*trace.Preemption
 }
 
 // slabLen is how many values a slab holds (more when one list needs
@@ -127,6 +133,30 @@ func (w *Words) Preemption() *trace.Preemption {
 	return &sp.p
 }
 
+// NoCandidates returns the description remembered for a preemption
+// search for fr alone that found no candidates, or nil. Such a search's
+// description says only that (its resources, one pass without steps,
+// its summary), the same every time: one is shared, since the trace never
+// changes a description.
+func (w *Words) NoCandidates(fr core.FlavorResource) *trace.Preemption {
+	if w == nil {
+		return nil
+	}
+	return w.noCandidates[fr]
+}
+
+// RememberNoCandidates remembers tr as the description of a search for
+// fr alone that found no candidates (nothing when w is nil).
+func (w *Words) RememberNoCandidates(fr core.FlavorResource, tr *trace.Preemption) {
+	if w == nil {
+		return
+	}
+	if w.noCandidates == nil {
+		w.noCandidates = map[core.FlavorResource]*trace.Preemption{}
+	}
+	w.noCandidates[fr] = tr
+}
+
 // groupAttempts is PodSetDecisions for a pod set's group attempts.
 func (w *Words) groupAttempts(n int) []trace.GroupAttempt {
 	if w == nil {
@@ -135,12 +165,82 @@ func (w *Words) groupAttempts(n int) []trace.GroupAttempt {
 	return take(&w.groups, n)
 }
 
+// keepAttempts returns a group's flavor attempts, written in buf (a
+// Space's) or, when they outgrew it, apart: a list of the same attempts
+// kept earlier (a waiting head is judged the same way cycle after
+// cycle), else a copy carved from w's slab (made when w is nil). A list
+// is shared when its attempts name no preemption targets (a new list per
+// oracle answer); their reasons are shared lists already (appendBoth).
+func (w *Words) keepAttempts(atts []trace.FlavorAttempt, buf *[4]trace.FlavorAttempt) []trace.FlavorAttempt {
+	if len(atts) == 0 || &atts[0] != &buf[0] {
+		return atts // none, or a list of its own (findFlavor writes one attempt at least)
+	}
+	var slot *[]trace.FlavorAttempt
+	if w != nil {
+		h := uint64(len(atts))
+		for i := range atts {
+			a := &atts[i]
+			if a.PreemptionTargets != nil {
+				h = 0
+				break
+			}
+			h = h*31 + uint64(a.Index+a.Borrowing<<4+len(a.Mode)<<8+len(a.Rule)<<16+len(a.Reasons)<<24)
+			if len(a.Reasons) > 0 {
+				h += uint64(a.Reasons[0].Amount) << 28
+			}
+		}
+		if h != 0 {
+			if w.attemptLists == nil {
+				w.attemptLists = &[recentLen][]trace.FlavorAttempt{}
+			}
+			slot = &w.attemptLists[mix(h)]
+			if sameAttempts(*slot, atts) {
+				return *slot
+			}
+		}
+	}
+	out := append(w.flavorAttempts(len(atts)), atts...)
+	if slot != nil {
+		*slot = out
+	}
+	return out
+}
+
 // flavorAttempts is PodSetDecisions for a group's flavor attempts.
 func (w *Words) flavorAttempts(n int) []trace.FlavorAttempt {
 	if w == nil {
 		return make([]trace.FlavorAttempt, 0, n)
 	}
 	return take(&w.attempts, n)
+}
+
+// sameAttempts reports whether a kept list holds attempts equal to b's,
+// reasons shared (appendBoth).
+func sameAttempts(a, b []trace.FlavorAttempt) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		x, y := &a[i], &b[i]
+		if x.Flavor != y.Flavor || x.Index != y.Index || x.Mode != y.Mode || x.Borrowing != y.Borrowing ||
+			x.Continue != y.Continue || x.Rule != y.Rule || x.Best != y.Best ||
+			x.PreemptionTargets != nil || y.PreemptionTargets != nil || !sameList(x.Reasons, y.Reasons) {
+			return false
+		}
+	}
+	return true
+}
+
+// sameList reports whether a and b are the same list (the same elements
+// in the same memory), which the trace never changes.
+func sameList[T any](a, b []T) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
+}
+
+// mix is h's slot in a table of recentLen.
+func mix(h uint64) int {
+	h *= 0x9e3779b97f4a7c15
+	return int(h>>58) & (recentLen - 1)
 }
 
 // reasonEntry is what Words remembers of one reason: its words and the
@@ -198,18 +298,24 @@ func recentSlot(r *Reason) int {
 	return int(h>>58) & (recentLen - 1)
 }
 
-// appendBoth is append(rs, r) and, if toTrace, append(ts, r's trace
-// reason), each sharing its list when it is empty: one look-up of r
-// serves both.
-func (w *Words) appendBoth(rs []Reason, ts []trace.Reason, r Reason, toTrace bool) ([]Reason, []trace.Reason) {
+// appendBoth is append(rs, r) and append(ts, r's trace reason), each
+// sharing its list when it is empty: one look-up of r serves both. A
+// full rs (a shared list is) moves to room when it has space for one
+// more (rs is then room's), else to a slab.
+func (w *Words) appendBoth(rs []Reason, ts []trace.Reason, r Reason, room []Reason) ([]Reason, []trace.Reason) {
 	var e *reasonEntry
-	if w != nil && (len(rs) == 0 || (toTrace && len(ts) == 0)) {
+	if w != nil && (len(rs) == 0 || len(ts) == 0) {
 		e = w.entry(r)
 	}
 	switch {
 	case e == nil || len(rs) > 0:
-		if w != nil && len(rs) > 0 && len(rs) == cap(rs) { // full (a shared list is): move to a slab
-			rs = append(take(&w.reasonLists, 2*len(rs)), rs...)
+		if len(rs) > 0 && len(rs) == cap(rs) {
+			switch {
+			case len(rs) < cap(room):
+				rs = append(room[:0], rs...)
+			case w != nil:
+				rs = append(take(&w.reasonLists, 2*len(rs)), rs...)
+			}
 		}
 		rs = append(rs, r)
 	default:
@@ -219,7 +325,6 @@ func (w *Words) appendBoth(rs []Reason, ts []trace.Reason, r Reason, toTrace boo
 		rs = e.list
 	}
 	switch {
-	case !toTrace:
 	case e == nil || len(ts) > 0:
 		ts = append(ts, r.Reason)
 	default:

@@ -1,6 +1,7 @@
 package flavor
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -48,8 +49,8 @@ func TestTake(t *testing.T) {
 }
 
 // TestAppendBoth checks that lists grown from a shared one-reason
-// list (moved to a slab) leave it and each other as they were, for the
-// pod set's reasons and the trace's alike.
+// list (moved to the room given, or to a slab) leave it and each other
+// as they were, for the pod set's reasons and the trace's alike.
 func TestAppendBoth(t *testing.T) {
 	reason := func(f string, amount int64) Reason {
 		return Reason{Flavor: core.FlavorName(f), Reason: trace.Reason{Code: trace.ReasonInsufficientQuota, Resource: "cpu", Amount: core.Amount(amount)}}
@@ -68,26 +69,34 @@ func TestAppendBoth(t *testing.T) {
 				R []Reason
 				T []trace.Reason
 			}
-			app := func(l lists, r Reason) lists {
-				l.R, l.T = w.appendBoth(l.R, l.T, r, true)
+			app := func(l lists, r Reason, room []Reason) lists {
+				l.R, l.T = w.appendBoth(l.R, l.T, r, room)
 				return l
 			}
-			ab := app(app(lists{}, a), b)
-			ac := app(app(lists{}, a), c)
-			acd := app(ac, d)
-			abc := app(ab, c)
-			onlyR, _ := w.appendBoth(nil, nil, d, false)
-			got := []lists{app(lists{}, a), ab, ac, acd, abc, {R: onlyR}}
+			ab := app(app(lists{}, a, nil), b, nil)
+			ac := app(app(lists{}, a, nil), c, nil)
+			acd := app(ac, d, nil)
+			abc := app(ab, c, nil)
+			// A room of two holds a, d; the third reason moves on.
+			room := make([]Reason, 0, 2)
+			ad := app(app(lists{}, a, room), d, room)
+			adb := app(ad, b, room)
+			got := []lists{app(lists{}, a, nil), ab, ac, acd, abc, ad, adb, {R: room[:2]}}
 			want := []lists{
 				{[]Reason{a}, []trace.Reason{a.Reason}},
 				{[]Reason{a, b}, []trace.Reason{a.Reason, b.Reason}},
 				{[]Reason{a, c}, []trace.Reason{a.Reason, c.Reason}},
 				{[]Reason{a, c, d}, []trace.Reason{a.Reason, c.Reason, d.Reason}},
 				{[]Reason{a, b, c}, []trace.Reason{a.Reason, b.Reason, c.Reason}},
-				{R: []Reason{d}},
+				{[]Reason{a, d}, []trace.Reason{a.Reason, d.Reason}},
+				{[]Reason{a, d, b}, []trace.Reason{a.Reason, d.Reason, b.Reason}},
+				{R: []Reason{a, d}},
 			}
 			if d := cmp.Diff(want, got); d != "" {
 				t.Errorf("reason lists (-want +got):\n%s", d)
+			}
+			if &ad.R[0] != &room[:1][0] {
+				t.Errorf("a list of two reasons was not moved to the room of two")
 			}
 		})
 	}
@@ -165,5 +174,52 @@ func TestEntryRecent(t *testing.T) {
 	}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("words (-want +got):\n%s", d)
+	}
+}
+
+// TestKeepAttempts checks that a list of flavor attempts written in a
+// Space is kept apart with the same attempts, shared with an equal list
+// kept before only when it names no preemption targets and has the same
+// reason lists, and that a list that outgrew the Space is its own.
+func TestKeepAttempts(t *testing.T) {
+	w := &Words{}
+	reasons, _ := w.appendBoth(nil, nil, Reason{Flavor: "a", Reason: trace.Reason{Code: trace.ReasonInsufficientQuota, Resource: "cpu", Amount: 3}}, nil)
+	_, traced := w.appendBoth(nil, nil, reasons[0], nil)
+	fit := trace.FlavorAttempt{Flavor: "a", Mode: "Fit", Rule: trace.RuleFirstFitStop, Best: true}
+	noFit := trace.FlavorAttempt{Flavor: "a", Mode: "NoFit", Continue: true, Rule: trace.RuleFirstFitNext, Reasons: traced}
+	otherReasons := noFit
+	otherReasons.Reasons = slices.Clone(traced)
+	targets := trace.FlavorAttempt{Flavor: "a", Mode: "Preempt", PreemptionTargets: []string{"w"}}
+	cases := map[string]struct {
+		first, second []trace.FlavorAttempt
+		shared        bool
+	}{
+		"the same attempts":             {[]trace.FlavorAttempt{noFit, fit}, []trace.FlavorAttempt{noFit, fit}, true},
+		"another mode":                  {[]trace.FlavorAttempt{noFit}, []trace.FlavorAttempt{fit}, false},
+		"equal reasons in another list": {[]trace.FlavorAttempt{noFit}, []trace.FlavorAttempt{otherReasons}, false},
+		"preemption targets":            {[]trace.FlavorAttempt{targets}, []trace.FlavorAttempt{targets}, false},
+		"one attempt more":              {[]trace.FlavorAttempt{noFit}, []trace.FlavorAttempt{noFit, fit}, false},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			var sp Space
+			keep := func(atts []trace.FlavorAttempt) []trace.FlavorAttempt {
+				return w.keepAttempts(append(sp.attempts[:0], atts...), &sp.attempts)
+			}
+			first := keep(tc.first)
+			second := keep(tc.second)
+			clear(sp.attempts[:]) // the Space is written again
+			if diff := cmp.Diff([][]trace.FlavorAttempt{tc.first, tc.second}, [][]trace.FlavorAttempt{first, second}); diff != "" {
+				t.Errorf("kept attempts (-want +got):\n%s", diff)
+			}
+			if shared := &first[0] == &second[0]; shared != tc.shared {
+				t.Errorf("shared = %t, want %t", shared, tc.shared)
+			}
+		})
+	}
+	own := make([]trace.FlavorAttempt, 5)
+	var sp Space
+	if got := w.keepAttempts(own, &sp.attempts); &got[0] != &own[0] {
+		t.Errorf("a list that outgrew the Space was copied")
 	}
 }

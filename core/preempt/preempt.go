@@ -169,7 +169,6 @@ type candidate struct {
 	lca   int
 	v     variant
 	list  string
-	why   string
 	frees map[core.FlavorResource]core.Amount
 }
 
@@ -181,7 +180,7 @@ type search struct {
 	// the tree's slices instead of hashing names).
 	usage, need quantities
 	// record is set when the search is described for the trace: only
-	// then are the candidates' reasons written out.
+	// then are the reasons for skipping candidates written out.
 	record bool
 	// cands in iteration order.
 	cands          []*candidate
@@ -286,12 +285,12 @@ func (s *Snapshot) withinNominal(node int, need []quantity) bool {
 	return true
 }
 
-// classify mirrors classical.classifyPreemptionVariant, and says why when
-// the search is recorded.
-func (se *search) classify(w *Workload, frees map[core.FlavorResource]core.Amount, advantage bool) (variant, string) {
+// classify mirrors classical.classifyPreemptionVariant. The words of
+// why are written by why, only for a search that is described.
+func (se *search) classify(w *Workload, frees map[core.FlavorResource]core.Amount, advantage bool) variant {
 	p, q := se.p, se.p.Queue
 	if !se.s.uses(frees, se.need.list()) {
-		return never, ""
+		return never
 	}
 	same := w.Node == p.Node
 	policy := q.Preemption.ReclaimWithinCohort
@@ -299,18 +298,24 @@ func (se *search) classify(w *Workload, frees map[core.FlavorResource]core.Amoun
 		policy = q.Preemption.WithinClusterQueue
 	}
 	if !p.satisfies(w, policy) {
-		return never, ""
+		return never
 	}
 	if same {
-		if !se.record {
-			return withinCQ, ""
-		}
-		return withinCQ, fmt.Sprintf("same ClusterQueue; withinClusterQueue %s allows it (priority %d vs %d)", policy, w.Priority, p.Priority)
+		return withinCQ
 	}
-	v := se.crossVariant(w, advantage)
-	if !se.record {
-		return v, ""
+	return se.crossVariant(w, advantage)
+}
+
+// why says why classify made c a candidate. It reads what classify read:
+// c's workload and variant, the preemptor's policies and priority, and
+// se.fitNode, which is final once a hierarchical-reclaim candidate is
+// found (hierarchical sets it before it collects them).
+func (se *search) why(c *candidate) string {
+	p, q, w, v := se.p, se.p.Queue, c.w, c.v
+	if v == withinCQ {
+		return fmt.Sprintf("same ClusterQueue; withinClusterQueue %s allows it (priority %d vs %d)", q.Preemption.WithinClusterQueue, w.Priority, p.Priority)
 	}
+	policy := q.Preemption.ReclaimWithinCohort
 	where := fmt.Sprintf("ClusterQueue %s uses more than its nominal quota; reclaimWithinCohort %s allows it (priority %d vs %d)", w.ClusterQueue, policy, w.Priority, p.Priority)
 	_, threshold := borrowWithinCohortForbidden(q)
 	switch {
@@ -319,15 +324,15 @@ func (se *search) classify(w *Workload, frees map[core.FlavorResource]core.Amoun
 		if se.fitNode >= 0 && se.fitNode != p.Node {
 			fit = "the quota of cohort " + se.s.Tree.Nodes[se.fitNode].Name
 		}
-		return v, where + fmt.Sprintf("; the request fits in %s, so it is reclaimed whatever the priority", fit)
+		return where + fmt.Sprintf("; the request fits in %s, so it is reclaimed whatever the priority", fit)
 	case v == reclaimWhileBorrowing:
-		return v, where + "; borrowWithinCohort LowerPriority lets the preemptor take it while borrowing"
+		return where + "; borrowWithinCohort LowerPriority lets the preemptor take it while borrowing"
 	case q.Preemption.BorrowWithinCohort == "" || q.Preemption.BorrowWithinCohort == core.PreemptionNever:
-		return v, where + "; borrowWithinCohort is Never, so it is taken only if the preemptor then stays within its nominal quota"
+		return where + "; borrowWithinCohort is Never, so it is taken only if the preemptor then stays within its nominal quota"
 	case w.Priority >= p.Priority:
-		return v, where + "; its priority is not lower, so it is taken only if the preemptor then stays within its nominal quota"
+		return where + "; its priority is not lower, so it is taken only if the preemptor then stays within its nominal quota"
 	default: // above the threshold
-		return v, where + fmt.Sprintf("; its priority is above maxPriorityThreshold %d, so it is taken only if the preemptor then stays within its nominal quota", *threshold)
+		return where + fmt.Sprintf("; its priority is above maxPriorityThreshold %d, so it is taken only if the preemptor then stays within its nominal quota", *threshold)
 	}
 }
 
@@ -348,11 +353,11 @@ func (se *search) fromQueue(node, lca int, advantage bool, list string) []*candi
 	var out []*candidate
 	for _, w := range se.s.Holders[node] {
 		frees := se.s.remaining(w)
-		v, why := se.classify(w, frees, advantage)
+		v := se.classify(w, frees, advantage)
 		if v == never {
 			continue
 		}
-		out = append(out, &candidate{w: w, lca: lca, v: v, list: list, why: why, frees: frees})
+		out = append(out, &candidate{w: w, lca: lca, v: v, list: list, frees: frees})
 	}
 	return out
 }
@@ -456,10 +461,10 @@ func (se *search) order(a, b *candidate) int {
 }
 
 // init mirrors classical.NewCandidateIterator, for the request in
-// se.usage and se.need. The caller holds the search (a search is not
-// kept), so neither it nor the preemptor is allocated.
-func (se *search) init(s *Snapshot, p *Preemptor, record bool) {
-	se.s, se.p, se.record = s, p, record
+// se.usage and se.need. The caller holds the search, so neither it nor
+// the preemptor is allocated.
+func (se *search) init(s *Snapshot, p *Preemptor) {
+	se.s, se.p = s, p
 	var same []*candidate
 	if p.Queue.Preemption.WithinClusterQueue != core.PreemptionNever {
 		same = se.fromQueue(p.Node, -1, false, "clusterQueue")
@@ -562,15 +567,40 @@ func Targets(s *Snapshot, p *Preemptor, record bool) ([]Target, *trace.Preemptio
 
 // targets is Targets for the request in se.usage and se.need.
 func (se *search) targets(s *Snapshot, p *Preemptor, record bool) ([]Target, *trace.Preemption) {
-	se.init(s, p, record)
+	se.init(s, p)
+	return se.run(p, record)
+}
+
+// run tries the candidates init found (classicalPreemptions after
+// NewCandidateIterator), for preemptor p, which asks what init's
+// preemptor asked. It changes nothing in se but p and record, so that
+// a search run again on the same snapshot finds the same targets.
+func (se *search) run(p *Preemptor, record bool) ([]Target, *trace.Preemption) {
+	if need := se.need.list(); record && len(se.cands) == 0 && len(need) == 1 {
+		// Without candidates a search for one flavor-resource is
+		// described the same way every time (one pass, no steps).
+		if tr := se.s.Words.NoCandidates(need[0].fr); tr != nil {
+			return nil, tr
+		}
+		out, tr := se.pass(p, record)
+		se.s.Words.RememberNoCandidates(need[0].fr, tr)
+		return out, tr
+	}
+	return se.pass(p, record)
+}
+
+// pass is run, with every description written afresh.
+func (se *search) pass(p *Preemptor, record bool) ([]Target, *trace.Preemption) {
+	s := se.s
+	se.p, se.record = p, record
+	// Every candidate removed is added back before pass returns.
+	version := s.Tree.Version()
 	var tr *trace.Preemption
 	if record {
 		// The description and its passes (at most two) in one space.
 		tr = s.Words.Preemption()
-		if len(p.Need) == 1 {
-			for fr := range p.Need {
-				tr.Resources = s.names(fr)
-			}
+		if need := se.need.list(); len(need) == 1 { // p.Need's one key
+			tr.Resources = s.names(need[0].fr)
 		} else {
 			for _, fr := range quota.SortedKeys(p.Need) {
 				tr.Resources = append(tr.Resources, s.name(fr))
@@ -578,7 +608,7 @@ func (se *search) targets(s *Snapshot, p *Preemptor, record bool) ([]Target, *tr
 		}
 		for _, c := range se.cands {
 			tc := trace.Candidate{Workload: c.w.Key, ClusterQueue: c.w.ClusterQueue, Priority: c.w.Priority,
-				Evicted: c.w.Evicted, List: c.list, Reason: c.v.reason(), Why: c.why}
+				Evicted: c.w.Evicted, List: c.list, Reason: c.v.reason(), Why: se.why(c)}
 			if len(s.Claimed[c.w.Index]) > 0 {
 				tc.Claimable = Quantities(c.frees)
 			}
@@ -605,20 +635,21 @@ func (se *search) targets(s *Snapshot, p *Preemptor, record bool) ([]Target, *tr
 		for _, c := range se.cands {
 			if ok, why := se.valid(c, allow); !ok {
 				if pass != nil {
-					pass.Steps = append(pass.Steps, trace.CandidateStep{Workload: c.w.Key, Action: "skipped", Why: why})
+					step(pass, c, "skipped", why)
 				}
 				continue
 			}
 			s.remove(c)
 			taken = append(taken, c)
 			if pass != nil {
-				pass.Steps = append(pass.Steps, trace.CandidateStep{Workload: c.w.Key, Action: "removed"})
+				step(pass, c, "removed", "")
 			}
 			if se.fits(allow) {
 				taken = se.fillBack(taken, allow, pass)
 				for _, t := range taken {
 					s.add(t)
 				}
+				s.Tree.Restored(version)
 				if pass != nil {
 					pass.Fits = true
 				}
@@ -638,6 +669,7 @@ func (se *search) targets(s *Snapshot, p *Preemptor, record bool) ([]Target, *tr
 		for _, t := range taken {
 			s.add(t)
 		}
+		s.Tree.Restored(version)
 	}
 	if record {
 		if len(se.cands) == 0 {
@@ -647,6 +679,15 @@ func (se *search) targets(s *Snapshot, p *Preemptor, record bool) ([]Target, *tr
 		}
 	}
 	return nil, tr
+}
+
+// step records what a pass did with candidate c.
+// Not inlined: one copy of its code serves its callers (the size of
+// the page's WebAssembly).
+//
+//go:noinline
+func step(pass *trace.PreemptionPass, c *candidate, action, why string) {
+	pass.Steps = append(pass.Steps, trace.CandidateStep{Workload: c.w.Key, Action: action, Why: why})
 }
 
 // fillBack mirrors preemption.fillBackWorkloads: from the second-to-last
@@ -662,12 +703,12 @@ func (se *search) fillBack(taken []*candidate, allow bool, pass *trace.Preemptio
 			taken[i] = taken[len(taken)-1]
 			taken = taken[:len(taken)-1]
 			if pass != nil {
-				pass.Steps = append(pass.Steps, trace.CandidateStep{Workload: c.w.Key, Action: "givenBack", Why: "the preemptor still fits with it back: not needed"})
+				step(pass, c, "givenBack", "the preemptor still fits with it back: not needed")
 			}
 		} else {
 			se.s.remove(c)
 			if pass != nil {
-				pass.Steps = append(pass.Steps, trace.CandidateStep{Workload: c.w.Key, Action: "kept", Why: "the preemptor does not fit with it back"})
+				step(pass, c, "kept", "the preemptor does not fit with it back")
 			}
 		}
 	}
@@ -698,7 +739,12 @@ func Quantities(m map[core.FlavorResource]core.Amount) []trace.Quantity {
 // Oracle answers the flavor assigner's question "could preemption make
 // room for this much of this flavor-resource?" for one workload
 // (preemption.PreemptionOracle.SimulatePreemption): the same search as
-// Targets, for that flavor-resource alone.
+// Targets, for that flavor-resource alone. It keeps the searches it made
+// for its preemptor (a workload, by key: one entry of a cycle) while the
+// tree stays as they found it, and answers Targets from one when it is
+// asked the same question again (Kueue
+// searches twice: the flavor assigner's oracle, then
+// Preemptor.GetTargets for the chosen flavors, on the same snapshot).
 type Oracle struct {
 	S *Snapshot
 	// P is the preemptor; its Usage and Need are not read: each question
@@ -707,25 +753,45 @@ type Oracle struct {
 	// p is the question's preemptor (P), held here so that asking
 	// allocates none.
 	p Preemptor
+	// asked are the first searches made for p at the tree's version at
+	// (n of them): each was run, so the tree is as it found it.
+	asked [maxAsked]search
+	n     int
+	at    uint64
 }
+
+// maxAsked is how many searches an Oracle keeps: a workload's flavor
+// search asks about one flavor-resource per flavor it tries that does
+// not fit (one or two, usually; a question that finds no kept search is
+// searched afresh).
+const maxAsked = 2
 
 // SimulatePreemption returns ModeNoCandidates when no targets are found,
 // ModePreempt when some target is in the preemptor's own ClusterQueue,
 // ModeReclaim when all are elsewhere; with the borrowing level after the
 // targets' removal.
 func (o *Oracle) SimulatePreemption(fr core.FlavorResource, q core.Amount) flavor.OracleResult {
+	t := o.S.Tree
+	if o.n > 0 && (o.at != t.Version() || o.p.Key != o.P.Key) {
+		o.asked, o.n = [maxAsked]search{}, 0 // what the searches held is not kept
+	}
+	o.at = t.Version()
 	o.p = o.P
 	p := &o.p
-	t := o.S.Tree
 	var se search
 	w := quantity{fr: fr, id: t.ID(fr), v: q}
 	se.usage.add(w)
 	se.need.add(quantity{fr: fr, id: w.id})
 	targets, _ := se.targets(o.S, p, false)
+	if o.n < maxAsked {
+		o.asked[o.n] = se
+		o.n++
+	}
 	if len(targets) == 0 {
 		b, _ := t.LowestSubtreeThatFitsID(p.Node, w.id, q)
 		return flavor.OracleResult{Mode: flavor.ModeNoCandidates, Borrowing: b}
 	}
+	version := t.Version()
 	res := flavor.OracleResult{Mode: flavor.ModeReclaim, Targets: make([]string, 0, len(targets))}
 	for _, tg := range targets {
 		t.RemoveUsageMap(tg.W.Node, tg.Frees)
@@ -738,7 +804,38 @@ func (o *Oracle) SimulatePreemption(fr core.FlavorResource, q core.Amount) flavo
 	for _, tg := range targets {
 		t.AddUsageMap(tg.W.Node, tg.Frees)
 	}
+	t.Restored(version) // the targets are back
 	return res
+}
+
+// Targets is Targets(s, p, record), from the search of a question o was
+// asked when p asks the same: p is o's preemptor, its Usage is the
+// question's amount of one flavor-resource and its Need that
+// flavor-resource, and s's tree has not changed since. The candidates
+// are those the search found; the passes are run again (they find the
+// same targets) to describe them. o may be nil.
+func (o *Oracle) Targets(s *Snapshot, p *Preemptor, record bool) ([]Target, *trace.Preemption) {
+	if o != nil && o.S == s && o.n > 0 && o.at == s.Tree.Version() && o.p.Key == p.Key {
+		for i := range o.asked[:o.n] {
+			if se := &o.asked[i]; se.asks(p) {
+				return se.run(p, record)
+			}
+		}
+	}
+	return Targets(s, p, record)
+}
+
+// asks reports whether p's Usage and Need are the oracle's question se
+// searched for: an amount of one flavor-resource, which alone needs
+// preemption.
+func (se *search) asks(p *Preemptor) bool {
+	if len(p.Usage) != 1 || len(p.Need) != 1 {
+		return false
+	}
+	q := se.usage.arr[0]
+	v, ok := p.Usage[q.fr]
+	_, need := p.Need[q.fr]
+	return ok && need && v == q.v
 }
 
 // Claims computes, for KEP-4378's claimed-usage tracking, how much of each

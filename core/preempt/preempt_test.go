@@ -11,6 +11,7 @@ import (
 	"github.com/kueueplay/kueueplay/core/coretest"
 	"github.com/kueueplay/kueueplay/core/flavor"
 	"github.com/kueueplay/kueueplay/core/preempt"
+	"github.com/kueueplay/kueueplay/core/trace"
 )
 
 const (
@@ -80,6 +81,22 @@ func runTargets(t *testing.T, tc targetsCase) {
 	if diff := cmp.Diff(keys, traced); diff != "" {
 		t.Errorf("trace targets (-want +got):\n%s", diff)
 	}
+
+	// Described with remembered words, twice, the search is described
+	// the same; a search without candidates for one flavor-resource
+	// shares its description.
+	w.s.Words = &flavor.Words{}
+	_, trWords := preempt.Targets(w.s, p, true)
+	_, trAgain := preempt.Targets(w.s, p, true)
+	for _, got := range []*trace.Preemption{trWords, trAgain} {
+		if diff := cmp.Diff(tr, got); diff != "" {
+			t.Errorf("Targets with remembered words (-without +with):\n%s", diff)
+		}
+	}
+	if shared := trAgain == trWords; shared != (len(tr.Candidates) == 0 && len(p.Need) == 1) {
+		t.Errorf("described again: shared %t, for %d candidates and %d flavor-resources needing preemption", shared, len(tr.Candidates), len(p.Need))
+	}
+	w.s.Words = nil
 
 	// Recording changes nothing.
 	got2, tr2 := preempt.Targets(w.s, p, false)
@@ -967,6 +984,27 @@ func TestOracle(t *testing.T) {
 			slices.Sort(again.Targets)
 			if diff := cmp.Diff(tc.want, again); diff != "" {
 				t.Errorf("SimulatePreemption asked again (-want +got):\n%s", diff)
+			}
+			// Asked for the targets of the same question, it answers what
+			// a fresh search finds: from its own search while the tree is
+			// as that search found it, afresh once the tree changed (the
+			// preemptor's queue then uses the request more).
+			q := coretest.Amount(tc.fr.Resource, tc.quantity)
+			p := o.P
+			p.Usage = map[core.FlavorResource]core.Amount{tc.fr: q}
+			p.Need = map[core.FlavorResource]bool{tc.fr: true}
+			for _, when := range []string{"on the tree it searched", "after the tree changed"} {
+				if when == "after the tree changed" {
+					w.s.Tree.AddUsage(p.Node, tc.fr, q)
+				}
+				got, gotTr := o.Targets(w.s, &p, true)
+				want, wantTr := preempt.Targets(w.s, &p, true)
+				if diff := cmp.Diff(want, got); diff != "" {
+					t.Errorf("Targets %s (-want +got):\n%s", when, diff)
+				}
+				if diff := cmp.Diff(wantTr, gotTr); diff != "" {
+					t.Errorf("Targets' description %s (-want +got):\n%s", when, diff)
+				}
 			}
 		})
 	}

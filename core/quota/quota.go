@@ -90,6 +90,8 @@ type Tree struct {
 	// reports it). Both are the tree's own.
 	usage []core.Amount
 	entry []bool
+	// version counts the changes to usage (Version).
+	version uint64
 	// quoted marks the cells SubtreeQuota has an entry for (shared).
 	quoted []bool
 }
@@ -470,6 +472,7 @@ func (t *Tree) AddUsageID(i, id int, val core.Amount) {
 		c := i*t.width + id
 		t.usage[c] += val
 		t.entry[c] = true
+		t.version++
 		p := t.Nodes[i].Parent
 		if p < 0 || val <= localAvailable {
 			return
@@ -490,6 +493,7 @@ func (t *Tree) RemoveUsageID(i, id int, val core.Amount) {
 		storedInParent := t.usage[c] - t.localQuota(i, id)
 		t.usage[c] -= val
 		t.entry[c] = true
+		t.version++
 		p := t.Nodes[i].Parent
 		if storedInParent <= 0 || p < 0 {
 			return
@@ -546,6 +550,18 @@ func (t *Tree) BorrowingWithID(i, id int, val core.Amount) bool {
 	}
 	return t.UsedID(i, id)+val > t.sub(i, id)
 }
+
+// Version is a number that changes with every change to the tree's
+// usage: what was computed from the tree at one version holds as long as
+// Version returns it. A clone starts at its original's version (it is
+// another tree: who keeps results keeps the tree they came from too).
+func (t *Tree) Version() uint64 { return t.version }
+
+// Restored says that the caller has undone every change to usage it made
+// since Version returned v (as a preemption search does, which removes
+// candidates and adds them back): the tree's version is v again, and
+// what was computed at v still holds.
+func (t *Tree) Restored(v uint64) { t.version = v }
 
 // Nominal is node i's own nominal quota of flavor-resource id.
 func (t *Tree) Nominal(i, id int) core.Amount { return t.lim(i, id).Nominal }

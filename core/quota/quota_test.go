@@ -174,3 +174,38 @@ func TestID(t *testing.T) {
 		})
 	}
 }
+
+// TestVersion checks that every change to usage moves the version, even
+// one that adds nothing or meets a new flavor-resource, that Restored
+// puts it back, and that a clone starts at its original's.
+func TestVersion(t *testing.T) {
+	gpu := core.FlavorResource{Flavor: "default", Resource: "gpu"}
+	cases := map[string]struct {
+		change func(*quota.Tree, int)
+	}{
+		"add":                       {func(tr *quota.Tree, i int) { tr.AddUsage(i, cpu, 1000) }},
+		"remove":                    {func(tr *quota.Tree, i int) { tr.RemoveUsage(i, cpu, 1000) }},
+		"add nothing":               {func(tr *quota.Tree, i int) { tr.AddUsage(i, cpu, 0) }},
+		"add a new flavor-resource": {func(tr *quota.Tree, i int) { tr.AddUsage(i, gpu, 1) }},
+		"add a usage map":           {func(tr *quota.Tree, i int) { tr.AddUsageMap(i, map[core.FlavorResource]core.Amount{cpu: 1}) }},
+		"remove a usage map by ID":  {func(tr *quota.Tree, i int) { tr.RemoveUsageID(i, tr.ID(cpu), 1) }},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			tr := quota.Build([]core.ClusterQueue{cq("cq-a", "10", "", ""), cq("cq-b", "10", "", "")}, nil, true)
+			i := tr.ClusterQueue("cq-a")
+			v := tr.Version()
+			tc.change(tr, i)
+			if tr.Version() == v {
+				t.Fatalf("Version() = %d after the change, want another than %d", tr.Version(), v)
+			}
+			if c := tr.Clone(); c.Version() != tr.Version() {
+				t.Errorf("clone's Version() = %d, want %d", c.Version(), tr.Version())
+			}
+			tr.Restored(v)
+			if tr.Version() != v {
+				t.Errorf("Version() = %d after Restored(%d), want %d", tr.Version(), v, v)
+			}
+		})
+	}
+}

@@ -380,7 +380,7 @@ func (s *State) assign(e *entry, c *cycleCtx) {
 		}
 		p.Usage = c.usage
 		p.Need = needPreemption(&a, c.need)
-		e.targets, e.decision.Preemption = preempt.Targets(s.preemptSnapshot(c), p, true)
+		e.targets, e.decision.Preemption = c.oracle.Targets(s.preemptSnapshot(c), p, true)
 	}
 }
 
