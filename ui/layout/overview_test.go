@@ -184,3 +184,52 @@ func TestOverviewLayout(t *testing.T) {
 		})
 	}
 }
+
+// TestOverviewLongTablesClosed checks that a summary table of more than
+// openTableRows rows starts in a closed part, and a shorter one open.
+func TestOverviewLongTablesClosed(t *testing.T) {
+	groups := func(n int) []trace.GroupSummary {
+		g := make([]trace.GroupSummary, n)
+		for i := range g {
+			g[i] = trace.GroupSummary{ClusterQueue: "cq-" + itoa(i), Count: 1, Created: 1, NotAdmitted: 1}
+		}
+		return g
+	}
+	usage := func(n int) []trace.UsageSummary {
+		u := make([]trace.UsageSummary, n)
+		for i := range u {
+			u[i] = trace.UsageSummary{ClusterQueue: "cq-" + itoa(i), Flavor: "default", Resource: "cpu"}
+		}
+		return u
+	}
+	for _, tt := range []struct {
+		name                   string
+		groups, byPrio, usages int
+		want                   map[string]bool
+	}{
+		{"short", 2, 1, 3, map[string]bool{"admission": true, "avg-usage": true}},
+		{"at the limit", openTableRows - 1, 1, openTableRows, map[string]bool{"admission": true, "avg-usage": true}},
+		{"long", 90, 3, openTableRows + 1, map[string]bool{"admission": false, "avg-usage": false}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			n := Overview(&view.Overview{Summary: trace.Summary{Groups: groups(tt.groups), ByPriority: groups(tt.byPrio), Usage: usage(tt.usages)}})
+			checkTree(t, "Overview", n)
+			got := map[string]bool{}
+			for _, p := range find(n, func(n *view.Node) bool { return hasClass(n, "overview-part") }) {
+				name := p.Attr("data-part")
+				if name != "admission" && name != "avg-usage" {
+					continue
+				}
+				got[name] = false
+				for _, a := range p.Attrs {
+					if a.Name == "open" {
+						got[name] = true
+					}
+				}
+			}
+			if d := cmp.Diff(tt.want, got); d != "" {
+				t.Errorf("open table parts (-want +got):\n%s", d)
+			}
+		})
+	}
+}
