@@ -475,11 +475,13 @@
   boot.loadCharts = () => {
     loadCharts().catch(() => {}); // overview() reports a failure
   };
-  boot.prefetchCharts = () => {
-    const f = () => loadCharts().catch(() => {});
+  // whenIdle runs f when the page is idle (at the latest 2 s on), or soon
+  // where there is no requestIdleCallback.
+  const whenIdle = (f) => {
     if ("requestIdleCallback" in window) requestIdleCallback(f, { timeout: 2000 });
     else setTimeout(f, 50);
   };
+  boot.prefetchCharts = () => whenIdle(() => loadCharts().catch(() => {}));
   let overviewGen = 0;
   let overviewAt = 0;
   boot.gotoStep = null; // set by Go
@@ -540,9 +542,7 @@
   // waits until the page is idle.
   boot.registerOffline = () => {
     if ("serviceWorker" in navigator && location.protocol !== "file:") {
-      const register = () => navigator.serviceWorker.register("sw.js").catch((err) => console.warn("offline cache unavailable:", err));
-      if ("requestIdleCallback" in window) requestIdleCallback(register, { timeout: 2000 });
-      else setTimeout(register, 50);
+      whenIdle(() => navigator.serviceWorker.register("sw.js").catch((err) => console.warn("offline cache unavailable:", err)));
     }
   };
 
