@@ -141,8 +141,8 @@ func (s *State) drainStopped(ts *trace.Step) {
 		if w.Status != Admitted {
 			continue
 		}
-		lq, ok := s.static.localQs[w.Spec.Namespace+"/"+w.Spec.Queue]
-		if !ok {
+		lq := s.static.localQ[i]
+		if lq == nil {
 			continue
 		}
 		d := &Drain{At: s.Now}

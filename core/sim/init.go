@@ -24,7 +24,6 @@ func New(sc *core.Scenario, gates core.FeatureGates) *State {
 		wlIndex:    map[string]int{},
 		flavors:    map[core.FlavorName]*core.ResourceFlavor{},
 		namespaces: map[string]map[string]string{},
-		localQs:    map[string]*core.LocalQueue{},
 	}
 	for i := range sc.Flavors {
 		st.flavors[sc.Flavors[i].Name] = &sc.Flavors[i]
@@ -41,9 +40,14 @@ func New(sc *core.Scenario, gates core.FeatureGates) *State {
 			}
 		}
 	}
+	localQs := make(map[string]*core.LocalQueue, len(sc.LocalQueues))
 	for i := range sc.LocalQueues {
 		lq := &sc.LocalQueues[i]
-		st.localQs[lq.Namespace+"/"+lq.Name] = lq
+		localQs[lq.Namespace+"/"+lq.Name] = lq
+	}
+	st.localQ = make([]*core.LocalQueue, len(sc.Workloads))
+	for i := range sc.Workloads {
+		st.localQ[i] = localQs[sc.Workloads[i].Namespace+"/"+sc.Workloads[i].Queue]
 	}
 	s := &State{Scenario: sc, Gates: g, static: st, gen: 1}
 	s.Tree = quota.Build(sc.ClusterQueues, sc.Cohorts, g.Enabled(core.GateLendingLimit))

@@ -214,6 +214,12 @@ type State struct {
 	// copy starts without), made on first use.
 	words *flavor.Words
 
+	// carve is where the State's steps carve what they hand out
+	// and the trace keeps, and the space they reuse; a State's own (a
+	// copy starts without: two States carving from one array would
+	// overlap), made on first use.
+	carve *stepSlabs
+
 	// nextEvent indexes static.events: the first one not applied yet.
 	nextEvent int
 	admitSeq  int
@@ -228,7 +234,10 @@ type static struct {
 	// namespaces are the labels of the declared namespaces and of the
 	// workloads' undeclared ones (implicitNamespaceLabels).
 	namespaces map[string]map[string]string
-	localQs    map[string]*core.LocalQueue
+	// localQ is each workload's LocalQueue (nil when it does not
+	// exist), by index: resolved once, not looked up by a key built at
+	// every arrival.
+	localQ []*core.LocalQueue
 	// events are the scenario's scheduled events and the arrivals, in the
 	// order they are applied (see scheduledEvents).
 	events []scheduled
@@ -295,6 +304,7 @@ func (s *State) clone() *State {
 	n.scratch = nil
 	n.space = nil
 	n.frNames = nil
+	n.carve = nil
 	n.Tree = s.Tree.Clone()
 	n.Queues = slices.Clone(s.Queues)
 	n.workloads = slices.Clone(s.workloads)
@@ -311,6 +321,59 @@ func (s *State) clone() *State {
 func (s *State) forgetPrevious() {
 	s.lastClaims = nil
 	s.initialEvents, s.initialPlacements = nil, nil
+}
+
+// stepSlabs are a State's slabs and scratch space (State.carve): what a
+// step hands out to the trace (the keys of a requeue event, a runtime,
+// the step's events) is carved from arrays made a few KB at a time, not
+// allocated one by one, and what a step only uses while it runs is
+// reused.
+type stepSlabs struct {
+	keys      []string
+	durations []time.Duration
+	events    []trace.Event
+	// Scratch: the step's events while it runs (carved at its end), the
+	// workloads that end or release at once, the keys a requeue moves,
+	// a heap being merged.
+	stepEvents []trace.Event
+	due        []int
+	moved      []string
+	merged     []int
+}
+
+// slabs returns the State's slabs, made on first use.
+func (s *State) slabs() *stepSlabs {
+	if s.carve == nil {
+		s.carve = &stepSlabs{}
+	}
+	return s.carve
+}
+
+// stepSlabLen is how many values a slab holds (more when one list needs
+// more): a few KB.
+const stepSlabLen = 128
+
+// slabCopy returns a copy of v (nil for an empty v) carved from *slab, with
+// its capacity its length, so that an append to it cannot reach its
+// neighbour. What is carved is not handed out again: the slab only moves
+// forward, and the GC frees an array when nothing carved from it is
+// kept.
+func slabCopy[T any](slab *[]T, v []T) []T {
+	if len(v) == 0 {
+		return nil
+	}
+	if len(*slab) < len(v) {
+		*slab = make([]T, max(stepSlabLen, len(v)))
+	}
+	out := (*slab)[:len(v):len(v)]
+	*slab = (*slab)[len(v):]
+	copy(out, v)
+	return out
+}
+
+// duration returns a pointer to a copy of d carved from the State's slab.
+func (s *State) duration(d time.Duration) *time.Duration {
+	return &slabCopy(&s.slabs().durations, []time.Duration{d})[0]
 }
 
 const chunkSize = 64
@@ -644,15 +707,16 @@ func (s *State) head(qi int) int {
 // (Manager.QueueAssociatedInadmissibleWorkloadsAfter, requeueWorkloadsCQ,
 // ClusterQueue.QueueInadmissibleWorkloads). It returns the keys moved, by
 // queue (cohortTreeQueues) and within a queue by key (the parked set's
-// order). A queue's moved workloads are merged into its heap at once.
+// order). A queue's moved workloads are merged into its heap at once. The
+// keys are carved from the State's slab (nil when none moved).
 func (s *State) requeueTree(qi int) []string {
-	var moved []string
 	if s.scratch == nil {
 		s.scratch = &cycleScratch{}
 	}
-	sc := s.scratch
-	stay, move := sc.stay, sc.move
-	defer func() { sc.stay, sc.move = stay, move }()
+	sc, sl := s.scratch, s.slabs()
+	stay, move, moved := sc.stay, sc.move, sl.moved[:0]
+	defer func() { sc.stay, sc.move, sl.moved = stay, move, moved }()
+	keys := s.static.keys
 	for _, q := range s.static.treeQueues[qi] {
 		cq := s.Queues[q]
 		if cq.Parked.Len() == 0 {
@@ -676,7 +740,7 @@ func (s *State) requeueTree(qi int) []string {
 		m := s.mutQueue(q)
 		m.Parked.reset(s.gen, stay) // still by key
 		for _, w := range move {
-			moved = append(moved, s.static.keys[w])
+			moved = append(moved, keys[w])
 			wl := s.mutWorkload(w)
 			wl.InHeap, wl.Parked = true, false
 		}
@@ -687,12 +751,24 @@ func (s *State) requeueTree(qi int) []string {
 			}
 			continue
 		}
-		// Many: the heap made anew, sorted.
-		all := append(m.Heap.Slice(), move...)
-		slices.SortFunc(all, s.queueLess)
-		m.Heap.reset(s.gen, all)
+		// Many: the moved ones sorted, then merged with the heap (in
+		// queue order already) into the heap made anew. queueLess is a
+		// total order, so this is the order a sort of both would give.
+		slices.SortFunc(move, s.queueLess)
+		merged := sl.merged[:0]
+		k := 0
+		for x := range m.Heap.All {
+			for k < len(move) && s.queueLess(move[k], x) < 0 {
+				merged = append(merged, move[k])
+				k++
+			}
+			merged = append(merged, x)
+		}
+		merged = append(merged, move[k:]...)
+		m.Heap.reset(s.gen, merged)
+		sl.merged = merged
 	}
-	return moved
+	return slabCopy(&sl.keys, moved)
 }
 
 // cohortTreeQueues lists the ClusterQueues requeueTree(qi) visits: qi

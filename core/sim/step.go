@@ -48,7 +48,11 @@ func (s *State) advance(ev Event) (trace.Step, bool) {
 	}
 	s.Now = ev.At
 	s.Steps++
-	ts := trace.Step{Index: s.Steps, TimeMs: ev.At.Milliseconds()}
+	// The step's events are gathered in the State's scratch space and
+	// carved from its slab at the end: one allocation for many steps'
+	// events, not one per append.
+	sl := s.slabs()
+	ts := trace.Step{Index: s.Steps, TimeMs: ev.At.Milliseconds(), Events: sl.stepEvents[:0]}
 	var changed bool
 	switch ev.Kind {
 	case ApplyEvents:
@@ -68,6 +72,8 @@ func (s *State) advance(ev Event) (trace.Step, bool) {
 	ts.Usage = s.usageRows()
 	ts.Queues = s.queueStates()
 	s.placementRows(&ts)
+	sl.stepEvents = ts.Events
+	ts.Events = slabCopy(&sl.events, ts.Events)
 	return ts, changed
 }
 
@@ -97,13 +103,14 @@ func (s *State) nextEventTime() (time.Duration, bool) {
 // deletions, quota releases of evicted workloads, then arrivals due at or
 // before s.Now; within each kind in document order.
 func (s *State) applyEvents(ts *trace.Step) bool {
-	var due []scheduled
+	first := s.nextEvent
 	for s.nextEvent < len(s.static.events) && s.static.events[s.nextEvent].at <= s.Now {
-		due = append(due, s.static.events[s.nextEvent])
 		s.nextEvent++
 	}
+	due := s.static.events[first:s.nextEvent]
+	sl := s.slabs()
 	// Runtime ends.
-	var ends []int
+	ends := sl.due[:0]
 	for _, i := range s.running {
 		if *s.Workload(i).FinishAt > s.Now {
 			break
@@ -112,9 +119,9 @@ func (s *State) applyEvents(ts *trace.Step) bool {
 	}
 	slices.Sort(ends) // document order
 	for _, i := range ends {
-		rt := *s.Workload(i).Spec.Runtime
-		s.finish(i, ts, trace.Event{Runtime: &rt})
+		s.finish(i, ts, trace.Event{Runtime: s.duration(*s.Workload(i).Spec.Runtime)})
 	}
+	sl.due = ends
 	for _, kind := range []core.EventKind{core.EventFinish, core.EventDelete} {
 		for _, ev := range due {
 			if ev.kind != kindRemoval || ev.event.Kind != kind {
@@ -128,7 +135,7 @@ func (s *State) applyEvents(ts *trace.Step) bool {
 			}
 		}
 	}
-	var releases []int
+	releases := sl.due[:0]
 	for _, i := range s.terminating {
 		if *s.Workload(i).ReleaseAt > s.Now {
 			break
@@ -139,6 +146,7 @@ func (s *State) applyEvents(ts *trace.Step) bool {
 	for _, i := range releases {
 		s.release(i, ts)
 	}
+	sl.due = releases
 	for _, ev := range due {
 		switch ev.kind {
 		case kindArrival:
@@ -238,12 +246,12 @@ func (s *State) enqueue(i int, ts *trace.Step, what string) {
 	w.Explanation = ""
 	ev := trace.Event{Kind: trace.EventArrival, Workload: w.Key}
 	spec := w.Spec
-	lq, ok := s.static.localQs[spec.Namespace+"/"+spec.Queue]
+	lq := s.static.localQ[i]
 	switch {
 	case !spec.Active:
 		w.Explanation = "spec.active is false: the workload is not queued"
 		ev.Message = what + " inactive (spec.active: false); it is not queued"
-	case !ok:
+	case lq == nil:
 		w.Message = fmt.Sprintf("LocalQueue %s doesn't exist", spec.Queue)
 		ev.Message = what + "; " + w.Message
 	case lq.StopPolicy != "" && lq.StopPolicy != "None":
