@@ -645,15 +645,7 @@ func (s *State) admit(e *entry) {
 	e.status = assumed
 	q := s.Queues[e.queue]
 	w := s.mutWorkload(e.wl)
-	a := &Admission{ClusterQueue: q.Spec.Name, Usage: e.assignment.Usage.Map()}
-	for i := range e.assignment.PodSets {
-		p := &e.assignment.PodSets[i]
-		aps := AdmittedPodSet{Name: p.Name, Count: p.Count, Flavors: make(map[core.ResourceName]core.FlavorName, len(p.Flavors))}
-		for _, f := range p.Flavors {
-			aps.Flavors[f.Resource] = f.Flavor
-		}
-		a.PodSets = append(a.PodSets, aps)
-	}
+	a := s.admissionOf(e.queue, &e.assignment)
 	w.Admission = a
 	w.Status = Admitted
 	w.Message, w.Explanation = "", ""
@@ -665,8 +657,7 @@ func (s *State) admit(e *entry) {
 	s.admitSeq++
 	w.AdmitSeq = s.admitSeq
 	if w.Spec.Runtime != nil {
-		t := s.Now + *w.Spec.Runtime
-		w.FinishAt = &t
+		w.FinishAt = s.duration(s.Now + *w.Spec.Runtime)
 	}
 	s.setRunning(e.wl)
 	s.hold(e.queue, e.wl, true)
@@ -675,7 +666,7 @@ func (s *State) admit(e *entry) {
 	// clusterQueue.addOrUpdateWorkload → deleteWorkload), which bumps the
 	// ClusterQueue's AllocatableResourceGeneration.
 	s.mutQueue(e.queue).Generation++
-	s.Tree.AddUsageMap(q.Node, a.Usage)
+	s.addUsage(q.Node, a, false)
 	// The workload leaves its queue (sticky head included).
 	s.removeFromQueue(e.queue, e.wl)
 	e.decision.Outcome = trace.OutcomeAdmitted

@@ -101,13 +101,12 @@ func (s *State) terminate(i int) time.Duration {
 	if w.Spec.TerminationDelay != nil {
 		delay = *w.Spec.TerminationDelay
 	}
-	at := s.Now + delay
-	w.ReleaseAt = &at
+	w.ReleaseAt = s.duration(s.Now + delay)
 	s.setRunning(i)
 	s.setTerminating(i)
 	// The Evicted=True patch reaches the cache as an update of a workload
 	// it holds, which bumps the ClusterQueue's generation (see admit).
-	if qi := s.QueueIndex(w.Admission.ClusterQueue); qi >= 0 {
+	if qi := w.Admission.queue; qi >= 0 {
 		s.mutQueue(qi).Generation++
 	}
 	return delay
@@ -189,8 +188,9 @@ func (s *State) release(i int, ts *trace.Step) {
 		return
 	}
 	w := s.mutWorkload(i)
-	qi := s.QueueIndex(w.Admission.ClusterQueue)
-	usage := w.Admission.Usage
+	adm := w.Admission
+	qi := adm.queue
+	usage := adm.Usage
 	w.Status = Pending
 	w.Admission = nil
 	w.ReleaseAt = nil
@@ -207,7 +207,7 @@ func (s *State) release(i int, ts *trace.Step) {
 	s.setTerminating(i)
 	// Text: "terminated: its quota is released (<quota>) and it is queued
 	// again", unless a Message below says otherwise.
-	ev := trace.Event{Kind: trace.EventRelease, Workload: w.Key, ClusterQueue: w.ClusterQueue, Quota: s.usageQuantities(usage)}
+	ev := trace.Event{Kind: trace.EventRelease, Workload: w.Key, ClusterQueue: w.ClusterQueue, Quota: adm.quota}
 	d := w.Drained
 	switch {
 	case !requeue:
@@ -239,7 +239,7 @@ func (s *State) release(i int, ts *trace.Step) {
 		ev.Message += fmt.Sprintf("; Kueue deletes its pod, and the replacement pod of %s is queued in its place (in Kueue as a new Workload; the playground keeps this one)", w.Spec.ReplicaOf)
 	}
 	if qi >= 0 {
-		s.Tree.RemoveUsageMap(s.Queues[qi].Node, usage)
+		s.addUsage(s.Queues[qi].Node, adm, true)
 		s.mutQueue(qi).Generation++
 		s.hold(qi, i, false)
 	}

@@ -219,22 +219,23 @@ func (s *State) startAdmitted(i int) {
 		s.admitSeq++
 		w.AdmitSeq = s.admitSeq
 	}
-	a := &Admission{ClusterQueue: adm.ClusterQueue, Usage: w.Spec.AdmissionUsage()}
+	var podSets []AdmittedPodSet
 	for _, ps := range adm.PodSets {
 		aps := AdmittedPodSet{Name: ps.Name, Count: ps.Count, Flavors: map[core.ResourceName]core.FlavorName{}}
 		for r, f := range ps.Flavors {
 			aps.Flavors[r] = f
 		}
-		a.PodSets = append(a.PodSets, aps)
+		podSets = append(podSets, aps)
 	}
+	a := s.newAdmission(adm.ClusterQueue, podSets, w.Spec.AdmissionUsage())
 	w.Admission = a
 	if w.Spec.Runtime != nil {
 		t := w.AdmittedAt + *w.Spec.Runtime
 		w.FinishAt = &t
 	}
 	s.setRunning(i)
-	if qi := s.QueueIndex(adm.ClusterQueue); qi >= 0 {
-		s.Tree.AddUsageMap(s.Queues[qi].Node, a.Usage)
+	if qi := a.queue; qi >= 0 {
+		s.addUsage(s.Queues[qi].Node, a, false)
 		s.hold(qi, i, true)
 	}
 }

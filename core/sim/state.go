@@ -85,11 +85,104 @@ type Workload struct {
 	gen int
 }
 
-// Admission is the quota an admitted (or terminating) workload holds.
+// Admission is the quota an admitted (or terminating) workload holds. It
+// is never modified once made, and the admissions of one ClusterQueue
+// with the same pod set, flavors and usage are one value
+// (State.admissionOf).
 type Admission struct {
 	ClusterQueue string
 	PodSets      []AdmittedPodSet
 	Usage        map[core.FlavorResource]core.Amount
+
+	// queue is ClusterQueue's index, -1 when the input has no such
+	// ClusterQueue. usage is Usage as a list, for the quota tree's
+	// arithmetic (no map iteration per admission and release). flavors
+	// and quota are what the trace says of it (admissionFlavors,
+	// usageQuantities), written once with it.
+	queue   int
+	usage   flavor.Usage
+	flavors []trace.PodSetFlavors
+	quota   []trace.Quantity
+}
+
+// newAdmission makes an admission to ClusterQueue cq (by name) from its
+// pod sets and usage, with its trace forms.
+func (s *State) newAdmission(cq string, podSets []AdmittedPodSet, usage map[core.FlavorResource]core.Amount) *Admission {
+	a := &Admission{ClusterQueue: cq, PodSets: podSets, Usage: usage, queue: s.QueueIndex(cq)}
+	a.usage = make(flavor.Usage, 0, len(usage))
+	for _, fr := range quota.SortedKeys(usage) {
+		a.usage = append(a.usage, flavor.FRAmount{FR: fr, Amount: usage[fr]})
+	}
+	a.flavors = buildAdmissionFlavors(podSets)
+	a.quota = s.usageQuantities(usage)
+	return a
+}
+
+// admissionKeyMax is the most resources an admission the cache shares
+// may have (admissionKey).
+const admissionKeyMax = 4
+
+// admissionKey is what tells apart the admissions of one pod set with at
+// most admissionKeyMax resources (most of them); the unused places are
+// zero, which no resource or flavor-resource is.
+type admissionKey struct {
+	queue   int
+	podSet  string
+	count   int32
+	flavors [admissionKeyMax]struct {
+		r core.ResourceName
+		f core.FlavorName
+	}
+	usage [admissionKeyMax]flavor.FRAmount
+}
+
+// admissionOf returns the admission of assignment a to queue qi. Equal
+// admissions are one value, kept by the State (a copy starts without):
+// a run admits a few kinds of workloads thousands of times.
+func (s *State) admissionOf(qi int, a *flavor.Assignment) *Admission {
+	var key admissionKey
+	cacheable := len(a.PodSets) == 1 && len(a.PodSets[0].Flavors) <= admissionKeyMax && len(a.Usage) <= admissionKeyMax
+	sl := s.slabs()
+	if cacheable {
+		p := &a.PodSets[0]
+		key.queue, key.podSet, key.count = qi, p.Name, p.Count
+		for k, f := range p.Flavors {
+			key.flavors[k].r, key.flavors[k].f = f.Resource, f.Flavor
+		}
+		copy(key.usage[:], a.Usage)
+		if adm, ok := sl.admissions[key]; ok {
+			return adm
+		}
+	}
+	podSets := make([]AdmittedPodSet, 0, len(a.PodSets))
+	for i := range a.PodSets {
+		p := &a.PodSets[i]
+		aps := AdmittedPodSet{Name: p.Name, Count: p.Count, Flavors: make(map[core.ResourceName]core.FlavorName, len(p.Flavors))}
+		for _, f := range p.Flavors {
+			aps.Flavors[f.Resource] = f.Flavor
+		}
+		podSets = append(podSets, aps)
+	}
+	adm := s.newAdmission(s.Queues[qi].Spec.Name, podSets, a.Usage.Map())
+	if cacheable {
+		if sl.admissions == nil {
+			sl.admissions = map[admissionKey]*Admission{}
+		}
+		sl.admissions[key] = adm
+	}
+	return adm
+}
+
+// addUsage adds (or, with remove, removes) an admission's usage to
+// node n of the State's tree.
+func (s *State) addUsage(n int, a *Admission, remove bool) {
+	for _, u := range a.usage {
+		if remove {
+			s.Tree.RemoveUsage(n, u.FR, u.Amount)
+		} else {
+			s.Tree.AddUsage(n, u.FR, u.Amount)
+		}
+	}
 }
 
 // AdmittedPodSet is the flavors of one admitted pod set.
@@ -339,6 +432,8 @@ type stepSlabs struct {
 	due        []int
 	moved      []string
 	merged     []int
+	// admissions are the admissions made so far (admissionOf).
+	admissions map[admissionKey]*Admission
 }
 
 // slabs returns the State's slabs, made on first use.

@@ -204,11 +204,11 @@ func (s *State) remove(i int, ts *trace.Step, to Status, ev trace.Event) {
 	s.setTerminating(i)
 	ev.Workload, ev.ClusterQueue = w.Key, cqName
 	if wasAdmitted && m.Admission != nil {
-		if aq := s.QueueIndex(m.Admission.ClusterQueue); aq >= 0 {
-			s.Tree.RemoveUsageMap(s.Queues[aq].Node, m.Admission.Usage)
+		if aq := m.Admission.queue; aq >= 0 {
+			s.addUsage(s.Queues[aq].Node, m.Admission, true)
 			s.mutQueue(aq).Generation++
 			s.hold(aq, i, false)
-			ev.Quota = s.usageQuantities(m.Admission.Usage)
+			ev.Quota = m.Admission.quota
 			if ev.Message != "" {
 				ev.Message += fmt.Sprintf("; its quota is released (%s)", formatUsage(m.Admission.Usage))
 			}
@@ -352,9 +352,13 @@ func formatLabels(l map[string]string) string {
 	return out + "}"
 }
 
-func admissionFlavors(a *Admission) []trace.PodSetFlavors {
+// admissionFlavors is what the trace says of an admission's flavors (made
+// with it, newAdmission).
+func admissionFlavors(a *Admission) []trace.PodSetFlavors { return a.flavors }
+
+func buildAdmissionFlavors(podSets []AdmittedPodSet) []trace.PodSetFlavors {
 	var out []trace.PodSetFlavors
-	for _, ps := range a.PodSets {
+	for _, ps := range podSets {
 		pf := trace.PodSetFlavors{PodSet: ps.Name}
 		if len(ps.Flavors) > 0 {
 			pf.Flavors = make([]trace.ResourceFlavor, 0, len(ps.Flavors))
