@@ -142,6 +142,39 @@ func (l *idxList) searchBy(before func(x int) int) int {
 	return pos + i
 }
 
+// searchKey returns the first position whose index x has key[x] >= k,
+// in a list ordered by key: searchBy for a key that is a number, without
+// a call per comparison.
+func (l *idxList) searchKey(key []int64, k int64) int {
+	lo, hi := 0, len(l.chunks)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if c := l.chunks[m]; key[c.v[len(c.v)-1]] < k {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	pos := 0
+	for _, c := range l.chunks[:lo] {
+		pos += len(c.v)
+	}
+	if lo == len(l.chunks) {
+		return pos
+	}
+	v := l.chunks[lo].v
+	i, j := 0, len(v)
+	for i < j {
+		m := int(uint(i+j) >> 1)
+		if key[v[m]] < k {
+			i = m + 1
+		} else {
+			j = m
+		}
+	}
+	return pos + i
+}
+
 // mutChunk returns chunk k for writing by generation gen.
 func (l *idxList) mutChunk(gen, k int) *idxChunk {
 	c := l.chunks[k]

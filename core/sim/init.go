@@ -117,6 +117,17 @@ func New(sc *core.Scenario, gates core.FeatureGates) *State {
 		s.appendWorkload(w)
 	}
 
+	// Each workload's place in key order, equal keys in one place.
+	byKey := slices.Clone(order)
+	slices.SortFunc(byKey, func(a, b int) int { return cmp.Compare(st.keys[a], st.keys[b]) })
+	st.keyRank = make([]int64, len(sc.Workloads))
+	for k, i := range byKey {
+		st.keyRank[i] = int64(k)
+		if k > 0 && st.keys[i] == st.keys[byKey[k-1]] {
+			st.keyRank[i] = st.keyRank[byKey[k-1]]
+		}
+	}
+
 	// Workloads that start admitted hold their quota from the start, in
 	// the order of their admission time, then document order.
 	var admitted []int

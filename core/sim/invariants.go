@@ -94,14 +94,19 @@ func CheckInvariants(s *State) []string {
 		if h := q.Heap.Slice(); !slices.IsSortedFunc(h, order) {
 			bad = append(bad, fmt.Sprintf("ClusterQueue %s: the heap is not in queue order", q.Spec.Name))
 		}
-		if p := q.Parked.Slice(); !slices.IsSortedFunc(p, s.byKey) {
+		if p := q.Parked.Slice(); !slices.IsSortedFunc(p, func(a, b int) int { return cmp.Compare(s.static.keys[a], s.static.keys[b]) }) {
 			bad = append(bad, fmt.Sprintf("ClusterQueue %s: the parked set is not by key", q.Spec.Name))
 		}
 	}
+	numShifted := 0
 	for i, w := range s.All() {
 		// queueLess reads static.created unless the bit is set.
-		if shifted := s.shifted[i>>6]&(1<<(i&63)) != 0; shifted != (s.queueTime(w) != preempt.Stamp{At: w.Spec.Arrival, Seq: w.Seq}) {
+		shifted := s.shifted[i>>6]&(1<<(i&63)) != 0
+		if shifted != (s.queueTime(w) != preempt.Stamp{At: w.Spec.Arrival, Seq: w.Seq}) {
 			bad = append(bad, fmt.Sprintf("%s: shifted=%t, but its queue-order timestamp is %v", w.Key, shifted, s.queueTime(w)))
+		}
+		if shifted {
+			numShifted++
 		}
 		places := where[i]
 		queued := w.Status == Pending && s.QueueIndex(w.ClusterQueue) >= 0
@@ -123,6 +128,20 @@ func CheckInvariants(s *State) []string {
 		if (w.Status == Admitted || w.Status == Terminating) != (w.Admission != nil && w.Status != Pending) && w.Status != Finished && w.Status != Deleted {
 			bad = append(bad, fmt.Sprintf("%s is %s with admission %v", w.Key, w.Status, w.Admission != nil))
 		}
+		// An admission's list and index (shared by equal admissions)
+		// are its map and its ClusterQueue.
+		if a := w.Admission; a != nil {
+			usage := map[core.FlavorResource]core.Amount{}
+			for _, u := range a.usage {
+				usage[u.FR] += u.Amount
+			}
+			if !maps.Equal(usage, a.Usage) || a.queue != s.QueueIndex(a.ClusterQueue) {
+				bad = append(bad, fmt.Sprintf("%s: the admission's usage list %v or queue %d is not its usage %v in ClusterQueue %s", w.Key, a.usage, a.queue, a.Usage, a.ClusterQueue))
+			}
+		}
+	}
+	if numShifted != s.numShifted {
+		bad = append(bad, fmt.Sprintf("%d workloads have a shifted queue-order timestamp, the State counts %d", numShifted, s.numShifted))
 	}
 	// 7. The queues' last report, reused whole or in parts, is what a
 	// report from scratch gives.

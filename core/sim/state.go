@@ -260,6 +260,9 @@ type State struct {
 	// not its creation (queueTime: preempted while borrowing); a copy
 	// of the State copies it.
 	shifted []uint64
+	// numShifted is how many bits of shifted are set: with none, the
+	// heaps are in the order of static.created alone.
+	numShifted int
 	// running are the admitted workloads with a runtime, by finish time.
 	running []int
 	// terminating are the evicted workloads, by release time.
@@ -348,6 +351,9 @@ type static struct {
 	// the name never decides; one load per workload compared in the
 	// heap's searches instead of four.
 	created []int64
+	// keyRank is each workload's place in key order (equal keys, equal
+	// places), by index: the parked sets' order, compared as numbers.
+	keyRank []int64
 	// labels are each workload's namespace's labels (namespaceLabels),
 	// by index.
 	labels []map[string]string
@@ -657,10 +663,17 @@ func (s *State) heapKeyOf(i int) heapKey {
 // creation, after its Preempted changed.
 func (s *State) setShifted(i int) {
 	w := s.Workload(i)
+	was := s.isShifted(i)
 	if s.queueTime(w) != (preempt.Stamp{At: w.Spec.Arrival, Seq: w.Seq}) {
 		s.shifted[i>>6] |= 1 << (i & 63)
+		if !was {
+			s.numShifted++
+		}
 	} else {
 		s.shifted[i>>6] &^= 1 << (i & 63)
+		if was {
+			s.numShifted--
+		}
 	}
 }
 
@@ -678,7 +691,10 @@ func (a *heapKey) compare(b *heapKey) int {
 // generation), in queue order.
 func (s *State) heapInsert(q *ClusterQueue, w int) {
 	var at int
-	if created := s.static.created; !s.isShifted(w) {
+	if created := s.static.created; s.numShifted == 0 {
+		// No timestamp is shifted: the order is created's.
+		at = q.Heap.searchKey(created, created[w])
+	} else if !s.isShifted(w) {
 		cw := created[w]
 		at = q.Heap.searchBy(func(x int) int {
 			if !s.isShifted(x) {
@@ -737,8 +753,8 @@ func (s *State) park(qi, w int) {
 	if s.Workload(w).Parked {
 		return
 	}
-	keys := s.static.keys
-	q.Parked.insert(s.gen, q.Parked.searchBy(func(x int) int { return cmp.Compare(keys[x], keys[w]) }), w)
+	rank := s.static.keyRank
+	q.Parked.insert(s.gen, q.Parked.searchKey(rank, rank[w]), w)
 	wl := s.mutWorkload(w)
 	wl.InHeap, wl.Parked = false, true
 }
@@ -818,16 +834,18 @@ func (s *State) requeueTree(qi int) []string {
 			continue
 		}
 		stay, move = stay[:0], move[:0]
-		for w := range cq.Parked.All {
-			wl := s.Workload(w)
-			// A drained workload has Requeued=False:
-			// ClusterQueue.backoffWaitingTimeExpired keeps it in the
-			// inadmissible set.
-			if wl.Drained != nil || !cq.Spec.NamespaceSelector.Matches(s.static.labels[w]) {
-				stay = append(stay, w)
-				continue
+		for _, c := range cq.Parked.chunks {
+			for _, w := range c.v {
+				wl := s.Workload(w)
+				// A drained workload has Requeued=False:
+				// ClusterQueue.backoffWaitingTimeExpired keeps it in the
+				// inadmissible set.
+				if wl.Drained != nil || !cq.Spec.NamespaceSelector.Matches(s.static.labels[w]) {
+					stay = append(stay, w)
+					continue
+				}
+				move = append(move, w)
 			}
-			move = append(move, w)
 		}
 		if len(move) == 0 {
 			continue

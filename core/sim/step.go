@@ -378,4 +378,4 @@ func buildAdmissionFlavors(podSets []AdmittedPodSet) []trace.PodSetFlavors {
 }
 
 // byKey orders workload indexes by key.
-func (s *State) byKey(a, b int) int { return cmp.Compare(s.static.keys[a], s.static.keys[b]) }
+func (s *State) byKey(a, b int) int { return cmp.Compare(s.static.keyRank[a], s.static.keyRank[b]) }
