@@ -666,7 +666,7 @@ func (s *State) admit(e *entry) {
 	// clusterQueue.addOrUpdateWorkload → deleteWorkload), which bumps the
 	// ClusterQueue's AllocatableResourceGeneration.
 	s.mutQueue(e.queue).Generation++
-	s.addUsage(q.Node, a, false)
+	s.Tree.AddUsageMap(q.Node, a.Usage)
 	// The workload leaves its queue (sticky head included).
 	s.removeFromQueue(e.queue, e.wl)
 	e.decision.Outcome = trace.OutcomeAdmitted

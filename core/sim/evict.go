@@ -239,7 +239,7 @@ func (s *State) release(i int, ts *trace.Step) {
 		ev.Message += fmt.Sprintf("; Kueue deletes its pod, and the replacement pod of %s is queued in its place (in Kueue as a new Workload; the playground keeps this one)", w.Spec.ReplicaOf)
 	}
 	if qi >= 0 {
-		s.addUsage(s.Queues[qi].Node, adm, true)
+		s.Tree.RemoveUsageMap(s.Queues[qi].Node, usage)
 		s.mutQueue(qi).Generation++
 		s.hold(qi, i, false)
 	}

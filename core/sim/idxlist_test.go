@@ -95,6 +95,20 @@ func TestIdxList(t *testing.T) {
 					t.Fatalf("position %d: At %d, Index(%d) %d", i, l.At(i), w, l.Index(w))
 				}
 			}
+			// searchKey by a key in the list's order: where a value
+			// (in the list or not) belongs, as searchBy finds it.
+			key := make([]int64, tc.values)
+			for w := range key {
+				key[w] = int64(w)
+			}
+			for range 100 {
+				w := r.IntN(tc.values)
+				want, _ := slices.BinarySearch(ref, w)
+				byFunc := l.searchBy(func(x int) int { return cmp.Compare(x, w) })
+				if got := l.searchKey(key, int64(w)); got != want || byFunc != want {
+					t.Fatalf("searchKey(%d) = %d, searchBy %d, want %d", w, got, byFunc, want)
+				}
+			}
 			var all []int
 			l.All(func(w int) bool { all = append(all, w); return true })
 			if !slices.Equal(all, ref) {

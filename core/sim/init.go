@@ -246,7 +246,7 @@ func (s *State) startAdmitted(i int) {
 	}
 	s.setRunning(i)
 	if qi := a.queue; qi >= 0 {
-		s.addUsage(s.Queues[qi].Node, a, false)
+		s.Tree.AddUsageMap(s.Queues[qi].Node, a.Usage)
 		s.hold(qi, i, true)
 	}
 }

@@ -128,16 +128,10 @@ func CheckInvariants(s *State) []string {
 		if (w.Status == Admitted || w.Status == Terminating) != (w.Admission != nil && w.Status != Pending) && w.Status != Finished && w.Status != Deleted {
 			bad = append(bad, fmt.Sprintf("%s is %s with admission %v", w.Key, w.Status, w.Admission != nil))
 		}
-		// An admission's list and index (shared by equal admissions)
-		// are its map and its ClusterQueue.
-		if a := w.Admission; a != nil {
-			usage := map[core.FlavorResource]core.Amount{}
-			for _, u := range a.usage {
-				usage[u.FR] += u.Amount
-			}
-			if !maps.Equal(usage, a.Usage) || a.queue != s.QueueIndex(a.ClusterQueue) {
-				bad = append(bad, fmt.Sprintf("%s: the admission's usage list %v or queue %d is not its usage %v in ClusterQueue %s", w.Key, a.usage, a.queue, a.Usage, a.ClusterQueue))
-			}
+		// An admission's index (shared by equal admissions) is its
+		// ClusterQueue's.
+		if a := w.Admission; a != nil && a.queue != s.QueueIndex(a.ClusterQueue) {
+			bad = append(bad, fmt.Sprintf("%s: the admission's queue %d is not ClusterQueue %s", w.Key, a.queue, a.ClusterQueue))
 		}
 	}
 	if numShifted != s.numShifted {

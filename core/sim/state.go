@@ -95,12 +95,9 @@ type Admission struct {
 	Usage        map[core.FlavorResource]core.Amount
 
 	// queue is ClusterQueue's index, -1 when the input has no such
-	// ClusterQueue. usage is Usage as a list, for the quota tree's
-	// arithmetic (no map iteration per admission and release). flavors
-	// and quota are what the trace says of it (admissionFlavors,
-	// usageQuantities), written once with it.
+	// ClusterQueue. flavors and quota are what the trace says of it
+	// (admissionFlavors, usageQuantities), written once with it.
 	queue   int
-	usage   flavor.Usage
 	flavors []trace.PodSetFlavors
 	quota   []trace.Quantity
 }
@@ -109,50 +106,34 @@ type Admission struct {
 // pod sets and usage, with its trace forms.
 func (s *State) newAdmission(cq string, podSets []AdmittedPodSet, usage map[core.FlavorResource]core.Amount) *Admission {
 	a := &Admission{ClusterQueue: cq, PodSets: podSets, Usage: usage, queue: s.QueueIndex(cq)}
-	a.usage = make(flavor.Usage, 0, len(usage))
-	for _, fr := range quota.SortedKeys(usage) {
-		a.usage = append(a.usage, flavor.FRAmount{FR: fr, Amount: usage[fr]})
-	}
 	a.flavors = buildAdmissionFlavors(podSets)
 	a.quota = s.usageQuantities(usage)
 	return a
 }
 
-// admissionKeyMax is the most resources an admission the cache shares
-// may have (admissionKey).
-const admissionKeyMax = 4
-
-// admissionKey is what tells apart the admissions of one pod set with at
-// most admissionKeyMax resources (most of them); the unused places are
-// zero, which no resource or flavor-resource is.
-type admissionKey struct {
-	queue   int
-	podSet  string
-	count   int32
-	flavors [admissionKeyMax]struct {
-		r core.ResourceName
-		f core.FlavorName
-	}
-	usage [admissionKeyMax]flavor.FRAmount
-}
-
 // admissionOf returns the admission of assignment a to queue qi. Equal
 // admissions are one value, kept by the State (a copy starts without):
-// a run admits a few kinds of workloads thousands of times.
+// a run admits a few kinds of workloads thousands of times. They are
+// found by their key (the queue, each pod set's name, count and
+// flavors, and the usage), written in a buffer the lookup does not keep.
 func (s *State) admissionOf(qi int, a *flavor.Assignment) *Admission {
-	var key admissionKey
-	cacheable := len(a.PodSets) == 1 && len(a.PodSets[0].Flavors) <= admissionKeyMax && len(a.Usage) <= admissionKeyMax
 	sl := s.slabs()
-	if cacheable {
-		p := &a.PodSets[0]
-		key.queue, key.podSet, key.count = qi, p.Name, p.Count
-		for k, f := range p.Flavors {
-			key.flavors[k].r, key.flavors[k].f = f.Resource, f.Flavor
+	key := appendKeyInt(sl.admissionKey[:0], int64(qi))
+	for i := range a.PodSets {
+		p := &a.PodSets[i]
+		key = appendKeyInt(appendKeyString(key, p.Name), int64(p.Count))
+		key = appendKeyInt(key, int64(len(p.Flavors)))
+		for _, f := range p.Flavors {
+			key = appendKeyString(appendKeyString(key, string(f.Resource)), string(f.Flavor))
 		}
-		copy(key.usage[:], a.Usage)
-		if adm, ok := sl.admissions[key]; ok {
-			return adm
-		}
+	}
+	for _, u := range a.Usage {
+		key = appendKeyString(appendKeyString(key, string(u.FR.Flavor)), string(u.FR.Resource))
+		key = appendKeyInt(key, int64(u.Amount))
+	}
+	sl.admissionKey = key
+	if adm, ok := sl.admissions[string(key)]; ok {
+		return adm
 	}
 	podSets := make([]AdmittedPodSet, 0, len(a.PodSets))
 	for i := range a.PodSets {
@@ -164,25 +145,27 @@ func (s *State) admissionOf(qi int, a *flavor.Assignment) *Admission {
 		podSets = append(podSets, aps)
 	}
 	adm := s.newAdmission(s.Queues[qi].Spec.Name, podSets, a.Usage.Map())
-	if cacheable {
-		if sl.admissions == nil {
-			sl.admissions = map[admissionKey]*Admission{}
-		}
-		sl.admissions[key] = adm
+	if sl.admissions == nil {
+		sl.admissions = map[string]*Admission{}
 	}
+	sl.admissions[string(key)] = adm
 	return adm
 }
 
-// addUsage adds (or, with remove, removes) an admission's usage to
-// node n of the State's tree.
-func (s *State) addUsage(n int, a *Admission, remove bool) {
-	for _, u := range a.usage {
-		if remove {
-			s.Tree.RemoveUsage(n, u.FR, u.Amount)
-		} else {
-			s.Tree.AddUsage(n, u.FR, u.Amount)
-		}
-	}
+// appendKeyString appends s to a key, after its length: no two lists of
+// strings give one key. Not inlined: one copy of its code serves its
+// callers (the size of the page's WebAssembly).
+//
+//go:noinline
+func appendKeyString(key []byte, s string) []byte {
+	return append(appendKeyInt(key, int64(len(s))), s...)
+}
+
+// appendKeyInt appends v to a key in 8 bytes.
+//
+//go:noinline
+func appendKeyInt(key []byte, v int64) []byte {
+	return append(key, byte(v), byte(v>>8), byte(v>>16), byte(v>>24), byte(v>>32), byte(v>>40), byte(v>>48), byte(v>>56))
 }
 
 // AdmittedPodSet is the flavors of one admitted pod set.
@@ -438,8 +421,10 @@ type stepSlabs struct {
 	due        []int
 	moved      []string
 	merged     []int
-	// admissions are the admissions made so far (admissionOf).
-	admissions map[admissionKey]*Admission
+	// admissions are the admissions made so far, by key, and
+	// admissionKey the space a key is written in (admissionOf).
+	admissions   map[string]*Admission
+	admissionKey []byte
 }
 
 // slabs returns the State's slabs, made on first use.
@@ -473,8 +458,19 @@ func slabCopy[T any](slab *[]T, v []T) []T {
 }
 
 // duration returns a pointer to a copy of d carved from the State's slab.
+// Not inlined: one copy of its code serves its callers (the size of
+// the page's WebAssembly).
+//
+//go:noinline
 func (s *State) duration(d time.Duration) *time.Duration {
-	return &slabCopy(&s.slabs().durations, []time.Duration{d})[0]
+	sl := s.slabs()
+	if len(sl.durations) == 0 {
+		sl.durations = make([]time.Duration, stepSlabLen)
+	}
+	p := &sl.durations[0]
+	sl.durations = sl.durations[1:]
+	*p = d
+	return p
 }
 
 const chunkSize = 64
@@ -864,22 +860,15 @@ func (s *State) requeueTree(qi int) []string {
 			}
 			continue
 		}
-		// Many: the moved ones sorted, then merged with the heap (in
-		// queue order already) into the heap made anew. queueLess is a
-		// total order, so this is the order a sort of both would give.
-		slices.SortFunc(move, s.queueLess)
-		merged := sl.merged[:0]
-		k := 0
-		for x := range m.Heap.All {
-			for k < len(move) && s.queueLess(move[k], x) < 0 {
-				merged = append(merged, move[k])
-				k++
-			}
-			merged = append(merged, x)
+		// Many: the heap made anew, sorted.
+		all := sl.merged[:0]
+		for _, c := range m.Heap.chunks {
+			all = append(all, c.v...)
 		}
-		merged = append(merged, move[k:]...)
-		m.Heap.reset(s.gen, merged)
-		sl.merged = merged
+		all = append(all, move...)
+		slices.SortFunc(all, s.queueLess)
+		m.Heap.reset(s.gen, all)
+		sl.merged = all
 	}
 	return slabCopy(&sl.keys, moved)
 }

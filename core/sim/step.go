@@ -205,7 +205,7 @@ func (s *State) remove(i int, ts *trace.Step, to Status, ev trace.Event) {
 	ev.Workload, ev.ClusterQueue = w.Key, cqName
 	if wasAdmitted && m.Admission != nil {
 		if aq := m.Admission.queue; aq >= 0 {
-			s.addUsage(s.Queues[aq].Node, m.Admission, true)
+			s.Tree.RemoveUsageMap(s.Queues[aq].Node, m.Admission.Usage)
 			s.mutQueue(aq).Generation++
 			s.hold(aq, i, false)
 			ev.Quota = m.Admission.quota
