@@ -68,8 +68,11 @@ func New(sc *core.Scenario, gates core.FeatureGates) *State {
 		s.Queues = append(s.Queues, q)
 	}
 	st.treeQueues = make([][]int, len(s.Queues))
-	for qi := range s.Queues {
+	st.selectsAll = make([]bool, len(s.Queues))
+	for qi, q := range s.Queues {
 		st.treeQueues[qi] = s.cohortTreeQueues(qi)
+		sel := q.Spec.NamespaceSelector
+		st.selectsAll[qi] = sel != nil && len(sel.MatchLabels) == 0 && len(sel.MatchExpressions) == 0
 	}
 
 	// Creation order: arrival time, then document order.

@@ -340,6 +340,9 @@ type static struct {
 	// labels are each workload's namespace's labels (namespaceLabels),
 	// by index.
 	labels []map[string]string
+	// selectsAll is, by ClusterQueue, whether its namespaceSelector is
+	// empty (it matches every namespace: requeueTree does not ask).
+	selectsAll []bool
 	// treeQueues are, by ClusterQueue, the ClusterQueues of its cohort
 	// tree in the order requeueTree visits them (cohortTreeQueues).
 	treeQueues [][]int
@@ -836,7 +839,7 @@ func (s *State) requeueTree(qi int) []string {
 				// A drained workload has Requeued=False:
 				// ClusterQueue.backoffWaitingTimeExpired keeps it in the
 				// inadmissible set.
-				if wl.Drained != nil || !cq.Spec.NamespaceSelector.Matches(s.static.labels[w]) {
+				if wl.Drained != nil || !s.static.selectsAll[q] && !cq.Spec.NamespaceSelector.Matches(s.static.labels[w]) {
 					stay = append(stay, w)
 					continue
 				}
