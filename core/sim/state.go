@@ -112,28 +112,32 @@ func (s *State) newAdmission(cq string, podSets []AdmittedPodSet, usage map[core
 }
 
 // admissionOf returns the admission of assignment a to queue qi. Equal
-// admissions are one value, kept by the State (a copy starts without):
-// a run admits a few kinds of workloads thousands of times. They are
+// admissions are one value, kept by the State Run changes in place (a
+// copy made by Step, which takes one step, keeps none): a run admits a
+// few kinds of workloads thousands of times. They are
 // found by their key (the queue, each pod set's name, count and
 // flavors, and the usage), written in a buffer the lookup does not keep.
 func (s *State) admissionOf(qi int, a *flavor.Assignment) *Admission {
 	sl := s.slabs()
-	key := appendKeyInt(sl.admissionKey[:0], int64(qi))
-	for i := range a.PodSets {
-		p := &a.PodSets[i]
-		key = appendKeyInt(appendKeyString(key, p.Name), int64(p.Count))
-		key = appendKeyInt(key, int64(len(p.Flavors)))
-		for _, f := range p.Flavors {
-			key = appendKeyString(appendKeyString(key, string(f.Resource)), string(f.Flavor))
+	var key []byte
+	if sl.size > 1 {
+		key = appendKeyInt(sl.admissionKey[:0], int64(qi))
+		for i := range a.PodSets {
+			p := &a.PodSets[i]
+			key = appendKeyInt(appendKeyString(key, p.Name), int64(p.Count))
+			key = appendKeyInt(key, int64(len(p.Flavors)))
+			for _, f := range p.Flavors {
+				key = appendKeyString(appendKeyString(key, string(f.Resource)), string(f.Flavor))
+			}
 		}
-	}
-	for _, u := range a.Usage {
-		key = appendKeyString(appendKeyString(key, string(u.FR.Flavor)), string(u.FR.Resource))
-		key = appendKeyInt(key, int64(u.Amount))
-	}
-	sl.admissionKey = key
-	if adm, ok := sl.admissions[string(key)]; ok {
-		return adm
+		for _, u := range a.Usage {
+			key = appendKeyString(appendKeyString(key, string(u.FR.Flavor)), string(u.FR.Resource))
+			key = appendKeyInt(key, int64(u.Amount))
+		}
+		sl.admissionKey = key
+		if adm, ok := sl.admissions[string(key)]; ok {
+			return adm
+		}
 	}
 	podSets := make([]AdmittedPodSet, 0, len(a.PodSets))
 	for i := range a.PodSets {
@@ -145,10 +149,12 @@ func (s *State) admissionOf(qi int, a *flavor.Assignment) *Admission {
 		podSets = append(podSets, aps)
 	}
 	adm := s.newAdmission(s.Queues[qi].Spec.Name, podSets, a.Usage.Map())
-	if sl.admissions == nil {
-		sl.admissions = map[string]*Admission{}
+	if key != nil {
+		if sl.admissions == nil {
+			sl.admissions = map[string]*Admission{}
+		}
+		sl.admissions[string(key)] = adm
 	}
-	sl.admissions[string(key)] = adm
 	return adm
 }
 
@@ -298,6 +304,8 @@ type State struct {
 	// copy starts without: two States carving from one array would
 	// overlap), made on first use.
 	carve *stepSlabs
+	// copied is set on a State made by clone (stepSlabs.size).
+	copied bool
 
 	// nextEvent indexes static.events: the first one not applied yet.
 	nextEvent int
@@ -390,6 +398,7 @@ func (s *State) clone() *State {
 	n.space = nil
 	n.frNames = nil
 	n.carve = nil
+	n.copied = true
 	n.Tree = s.Tree.Clone()
 	n.Queues = slices.Clone(s.Queues)
 	n.workloads = slices.Clone(s.workloads)
@@ -428,12 +437,20 @@ type stepSlabs struct {
 	// admissionKey the space a key is written in (admissionOf).
 	admissions   map[string]*Admission
 	admissionKey []byte
+	// size is how many values a slab is made with: stepSlabLen for the
+	// State Run changes in place, 1 for a copy made by Step, which
+	// takes one step (a slab is then a list of its own, as before
+	// slabs, and no admission is kept).
+	size int
 }
 
 // slabs returns the State's slabs, made on first use.
 func (s *State) slabs() *stepSlabs {
 	if s.carve == nil {
-		s.carve = &stepSlabs{}
+		s.carve = &stepSlabs{size: stepSlabLen}
+		if s.copied {
+			s.carve.size = 1
+		}
 	}
 	return s.carve
 }
@@ -447,12 +464,12 @@ const stepSlabLen = 128
 // neighbour. What is carved is not handed out again: the slab only moves
 // forward, and the GC frees an array when nothing carved from it is
 // kept.
-func slabCopy[T any](slab *[]T, v []T) []T {
+func slabCopy[T any](slab *[]T, v []T, size int) []T {
 	if len(v) == 0 {
 		return nil
 	}
 	if len(*slab) < len(v) {
-		*slab = make([]T, max(stepSlabLen, len(v)))
+		*slab = make([]T, max(size, len(v)))
 	}
 	out := (*slab)[:len(v):len(v)]
 	*slab = (*slab)[len(v):]
@@ -468,7 +485,7 @@ func slabCopy[T any](slab *[]T, v []T) []T {
 func (s *State) duration(d time.Duration) *time.Duration {
 	sl := s.slabs()
 	if len(sl.durations) == 0 {
-		sl.durations = make([]time.Duration, stepSlabLen)
+		sl.durations = make([]time.Duration, sl.size)
 	}
 	p := &sl.durations[0]
 	sl.durations = sl.durations[1:]
@@ -873,7 +890,7 @@ func (s *State) requeueTree(qi int) []string {
 		m.Heap.reset(s.gen, all)
 		sl.merged = all
 	}
-	return slabCopy(&sl.keys, moved)
+	return slabCopy(&sl.keys, moved, sl.size)
 }
 
 // cohortTreeQueues lists the ClusterQueues requeueTree(qi) visits: qi

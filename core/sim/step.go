@@ -72,8 +72,10 @@ func (s *State) advance(ev Event) (trace.Step, bool) {
 	ts.Usage = s.usageRows()
 	ts.Queues = s.queueStates()
 	s.placementRows(&ts)
-	sl.stepEvents = ts.Events
-	ts.Events = slabCopy(&sl.events, ts.Events)
+	if sl.size > 1 {
+		sl.stepEvents = ts.Events
+		ts.Events = slabCopy(&sl.events, ts.Events, sl.size)
+	}
 	return ts, changed
 }
 
