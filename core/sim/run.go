@@ -77,9 +77,16 @@ func Run(sc *core.Scenario, opts Options) *trace.Trace {
 		st := compact.CompactLists(full, s.reportedLists, s.static.keys)
 		if opts.Sink != nil {
 			opts.Sink(tr, &st)
-		} else {
-			tr.Steps = append(tr.Steps, st)
+			return
 		}
+		// Doubled when full: append grows a long slice by a quarter,
+		// copying every step kept so far (some 400 bytes each, mostly
+		// pointers the copy tells the garbage collector about) four to
+		// five times over a long run.
+		if len(tr.Steps) == cap(tr.Steps) {
+			tr.Steps = slices.Grow(tr.Steps, max(16, len(tr.Steps)))
+		}
+		tr.Steps = append(tr.Steps, st)
 	}
 	stopped := opts.Stop != nil && opts.Stop(&initial)
 	keep(initial)
