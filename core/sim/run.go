@@ -33,6 +33,13 @@ type Options struct {
 	// trace Run returns then has no Steps. The CLI writes a long run this
 	// way instead of holding it whole (trace.Formatter, trace.JSONWriter).
 	Sink func(tr *trace.Trace, st *trace.Step)
+	// NoQueues leaves every ClusterQueue's queue out of the steps (no
+	// Queues, no QueueChanges: what Stop, Sink and the trace get), and
+	// the run does not compute them, for a caller that reads none (the
+	// text format and the summary print usage only; a queue's lists are
+	// a tenth of a long run's work). Ignored with Observe, which sees
+	// every step in full.
+	NoQueues bool
 }
 
 // Run simulates a scenario to its end and returns its trace. The loop is
@@ -67,7 +74,7 @@ func Run(sc *core.Scenario, opts Options) *trace.Trace {
 	// is reused (reportSpace).
 	inPlace := opts.Observe == nil
 	if inPlace {
-		s.space = &reportSpace{}
+		s.space = &reportSpace{noQueues: opts.NoQueues}
 	}
 	initial := s.initialStep()
 	if opts.Observe != nil {
