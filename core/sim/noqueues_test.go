@@ -14,7 +14,7 @@ import (
 )
 
 // TestNoQueues: a run with Options.NoQueues gives the trace of a run
-// without it, less every queue (the steps' Queues and QueueChanges), and
+// without it, less every queue (the steps' Queues and queue changes), and
 // its Stop and Sink see no queue.
 func TestNoQueues(t *testing.T) {
 	files, err := filepath.Glob("../../testdata/scenarios/*.yaml")
@@ -34,7 +34,7 @@ func TestNoQueues(t *testing.T) {
 			want := sim.Run(sc, sim.Options{})
 			for i := range want.Steps {
 				st := &want.Steps[i]
-				st.Queues, st.QueueChanges = nil, nil
+				st.Queues, st.QueueChanges, st.QueueDelta = nil, nil, nil
 			}
 			for _, tc := range []struct {
 				name string
