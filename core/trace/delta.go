@@ -268,6 +268,7 @@ type QueueLists struct {
 type differ struct {
 	at, prev, tails, keep []int
 	kept                  []bool
+	pos                   []int32 // diff's index of numbers, all 0 between calls
 	del                   []int32 // the deletions of the edit being built
 	ins                   []int32 // its insertions: index, then number
 	slabs                 slabs
@@ -370,20 +371,30 @@ func (d *differ) diff(old, new []int32) bool {
 		}
 		return true
 	}
-	// at[j] is the index in om of nm[j], or -1.
+	// at[j] is the index in om of nm[j], or -1: looked up in pos, which
+	// holds 1 + the index in om of each number of om (0: none) and is
+	// all 0 again after, rather than searched for in om (a list of 50
+	// with new names in it would take 50 compares per name).
 	at := grow(d.at, len(nm))
 	d.at = at
-	hint := 0
+	top := int32(-1)
+	for _, n := range om {
+		top = max(top, n)
+	}
+	for _, n := range nm {
+		top = max(top, n)
+	}
+	if int(top) >= len(d.pos) {
+		d.pos = make([]int32, max(int(top)+1, 2*len(d.pos)))
+	}
+	for i, n := range om {
+		d.pos[n] = int32(i) + 1
+	}
 	for j, n := range nm {
-		at[j] = -1
-		// Lists mostly shift: look from where the last match was first.
-		for k := range om {
-			i := (hint + k) % len(om)
-			if om[i] == n {
-				at[j], hint = i, i+1
-				break
-			}
-		}
+		at[j] = int(d.pos[n]) - 1
+	}
+	for _, n := range om {
+		d.pos[n] = 0
 	}
 	// Names that kept their order (a list that lost some and gained
 	// others, the usual step) are their own longest increasing run: only a
@@ -571,6 +582,11 @@ func (c *Compactor) compact(st Step, lists []QueueLists, names []string, copies 
 	st.Usage, st.Queues = nil, nil
 	st.UsageChanges = carve(&d.slabs.usage, uc)
 	if n > 0 {
+		if len(d.slabs.ops) < len(ops) {
+			// A step's changes are hundreds of numbers: slabs of
+			// thousands (16 KB).
+			d.slabs.ops = make([]int32, max(32*slabLen, len(ops)))
+		}
 		st.QueueDelta = d.slabs.delta(QueueDelta{n: n, ops: carve(&d.slabs.ops, ops), names: names})
 	}
 	return st
