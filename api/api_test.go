@@ -81,7 +81,14 @@ func wantTrace(t *testing.T, file, text string, gates core.FeatureGates) *trace.
 	if err != nil {
 		t.Fatal(err)
 	}
-	return sim.Run(sc, sim.Options{Gates: gates})
+	tr := sim.Run(sc, sim.Options{Gates: gates})
+	// As the JSON reader gives them back: the engine keeps its queue
+	// changes packed (trace.QueueDelta), the reader as QueueChanges.
+	for i := range tr.Steps {
+		st := &tr.Steps[i]
+		st.QueueChanges, st.QueueDelta = st.QueueChangeList(), nil
+	}
+	return tr
 }
 
 type simulateBody struct {

@@ -165,6 +165,7 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case "summary":
 		// Summarized as the run goes, the trace never held.
 		z := trace.NewSummarizer()
+		opts.NoQueues = true // the summary reads no queue
 		var wait func()
 		opts.Sink, wait = overlapped(z.Step)
 		tr = sim.Run(sc, opts)
@@ -172,6 +173,7 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		err = trace.FormatSummary(stdout, z.Summary(tr))
 	default:
 		f := trace.NewFormatter(stdout)
+		opts.NoQueues = true // the text prints usage, not queues
 		var wait func()
 		opts.Sink, wait = overlapped(f.Step)
 		tr = sim.Run(sc, opts)

@@ -200,6 +200,8 @@ type reportSpace struct {
 	// bufs are each queue's lists' two arrays: one holds the list last
 	// reported, the other is written when the list changes.
 	bufs []listBufs
+	// noQueues reports no queue at all (Options.NoQueues).
+	noQueues bool
 }
 
 // listBufs are the two arrays of each of a queue's four lists, and which
@@ -241,6 +243,9 @@ func (b *listBufs) next(k int) []int32 {
 // (Observe, Step): Run's Compactor names what the trace keeps.
 func (s *State) queueStates() []trace.QueueState {
 	sp := s.space
+	if sp != nil && sp.noQueues {
+		return nil
+	}
 	n := len(s.Queues)
 	var out []trace.QueueState
 	var lists []trace.QueueLists

@@ -33,6 +33,13 @@ type Options struct {
 	// trace Run returns then has no Steps. The CLI writes a long run this
 	// way instead of holding it whole (trace.Formatter, trace.JSONWriter).
 	Sink func(tr *trace.Trace, st *trace.Step)
+	// NoQueues leaves every ClusterQueue's queue out of the steps (no
+	// Queues, no QueueChanges: what Stop, Sink and the trace get), and
+	// the run does not compute them, for a caller that reads none (the
+	// text format and the summary print usage only; a queue's lists are
+	// a tenth of a long run's work). Ignored with Observe, which sees
+	// every step in full.
+	NoQueues bool
 }
 
 // Run simulates a scenario to its end and returns its trace. The loop is
@@ -67,7 +74,7 @@ func Run(sc *core.Scenario, opts Options) *trace.Trace {
 	// is reused (reportSpace).
 	inPlace := opts.Observe == nil
 	if inPlace {
-		s.space = &reportSpace{}
+		s.space = &reportSpace{noQueues: opts.NoQueues}
 	}
 	initial := s.initialStep()
 	if opts.Observe != nil {
@@ -77,9 +84,16 @@ func Run(sc *core.Scenario, opts Options) *trace.Trace {
 		st := compact.CompactLists(full, s.reportedLists, s.static.keys)
 		if opts.Sink != nil {
 			opts.Sink(tr, &st)
-		} else {
-			tr.Steps = append(tr.Steps, st)
+			return
 		}
+		// Doubled when full: append grows a long slice by a quarter,
+		// copying every step kept so far (some 400 bytes each, mostly
+		// pointers the copy tells the garbage collector about) four to
+		// five times over a long run.
+		if len(tr.Steps) == cap(tr.Steps) {
+			tr.Steps = slices.Grow(tr.Steps, max(16, len(tr.Steps)))
+		}
+		tr.Steps = append(tr.Steps, st)
 	}
 	stopped := opts.Stop != nil && opts.Stop(&initial)
 	keep(initial)

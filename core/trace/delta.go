@@ -121,6 +121,139 @@ func (e *ListEdit) Len(n int) int {
 	return kept + len(e.Ins)
 }
 
+// QueueDelta is a step's queue changes (QueueChange) packed into
+// numbers, as a Compactor keeps them: a long run's
+// trace holds one per step, and numbers are nothing the garbage
+// collector follows, where a QueueChange holds four edits of two lists
+// each and every inserted name. Step.EachQueueChange and
+// Step.QueueChangeList read it.
+type QueueDelta struct {
+	// n is the number of changes. ops holds each in turn: its queue,
+	// its four counts, a mask of the lists that have an edit (bit k for
+	// list k: pending, parked, admitted, terminating), then for each
+	// such list the number of deletions, the deleted indexes, the number
+	// of insertions and each insertion's index and name (a number into
+	// names).
+	n     int
+	ops   []int32
+	names []string
+}
+
+// Len is the number of queue changes d holds (0 for nil).
+func (d *QueueDelta) Len() int {
+	if d == nil {
+		return 0
+	}
+	return d.n
+}
+
+// Equal reports whether d and o hold the same changes (however their
+// names are numbered), for go-cmp: whether their JSON is the same.
+func (d *QueueDelta) Equal(o *QueueDelta) bool {
+	var a, b jsonBuf
+	a.queueChanges(&Step{QueueDelta: d})
+	b.queueChanges(&Step{QueueDelta: o})
+	return string(a.b) == string(b.b)
+}
+
+// deltaScratch is the space each unpacks a change into: a change, its
+// four edits and their lists.
+type deltaScratch struct {
+	c     QueueChange
+	edits [4]ListEdit
+	del   [4][]int
+	ins   [4][]Insert
+}
+
+// each calls f with every change of d in order, unpacked into sc (f
+// must not keep it).
+func (d *QueueDelta) each(sc *deltaScratch, f func(c *QueueChange)) {
+	var ops []int32
+	if d != nil {
+		ops = d.ops
+	}
+	for range d.Len() {
+		c := &sc.c
+		*c = QueueChange{Queue: int(ops[0]), PendingCount: int(ops[1]), ParkedCount: int(ops[2]), AdmittedCount: int(ops[3]), TerminatingCount: int(ops[4])}
+		mask := ops[5]
+		ops = ops[6:]
+		for k := range 4 {
+			var e *ListEdit
+			if mask&(1<<k) != 0 {
+				e = &sc.edits[k]
+				n := int(ops[0])
+				del := sc.del[k][:0]
+				for _, x := range ops[1 : 1+n] {
+					del = append(del, int(x))
+				}
+				ops = ops[1+n:]
+				n = int(ops[0])
+				ins := sc.ins[k][:0]
+				for i := range n {
+					ins = append(ins, Insert{At: int(ops[1+2*i]), Name: d.names[ops[2+2*i]]})
+				}
+				ops = ops[1+2*n:]
+				sc.del[k], sc.ins[k] = del, ins
+				*e = ListEdit{}
+				if len(del) > 0 {
+					e.Del = del
+				}
+				if len(ins) > 0 {
+					e.Ins = ins
+				}
+			}
+			*[...]**ListEdit{&c.Pending, &c.Parked, &c.Admitted, &c.Terminating}[k] = e
+		}
+		f(c)
+	}
+}
+
+// EachQueueChange calls f with each of st's queue changes in order:
+// QueueChanges, then what QueueDelta packs, unpacked into space that the
+// next change reuses (f must not keep c or its edits; QueueChangeList
+// gives values to keep). A QueueChangeReader does the same for many
+// steps, reusing its space from one step to the next.
+func (st *Step) EachQueueChange(f func(c *QueueChange)) {
+	var r QueueChangeReader
+	r.Each(st, f)
+}
+
+// QueueChangeReader reads the queue changes of steps (EachQueueChange),
+// keeping the space it unpacks them into from one step to the next. Its
+// zero value is ready to use.
+type QueueChangeReader struct{ sc deltaScratch }
+
+// Each calls f with each of st's queue changes in order, as
+// Step.EachQueueChange does.
+func (r *QueueChangeReader) Each(st *Step, f func(c *QueueChange)) {
+	for i := range st.QueueChanges {
+		f(&st.QueueChanges[i])
+	}
+	st.QueueDelta.each(&r.sc, f)
+}
+
+// NumQueueChanges is the number of st's queue changes.
+func (st *Step) NumQueueChanges() int { return len(st.QueueChanges) + st.QueueDelta.Len() }
+
+// QueueChangeList returns st's queue changes (QueueChanges, or what
+// QueueDelta packs, unpacked), as values the caller may keep.
+func (st *Step) QueueChangeList() []QueueChange {
+	if st.QueueDelta.Len() == 0 {
+		return st.QueueChanges
+	}
+	out := make([]QueueChange, 0, st.NumQueueChanges())
+	st.EachQueueChange(func(c *QueueChange) {
+		out = append(out, *c)
+		n := &out[len(out)-1]
+		for _, e := range [...]**ListEdit{&n.Pending, &n.Parked, &n.Admitted, &n.Terminating} {
+			if *e != nil {
+				*e = &ListEdit{Del: slices.Clip(slices.Clone((*e).Del)), Ins: slices.Clip(slices.Clone((*e).Ins))}
+			}
+		}
+	})
+	return out
+}
+
 // QueueLists are a queue's four lists as numbers into a table of names
 // (an engine's workloads, each name once), as CompactLists takes them:
 // a number compares at the cost of an integer where a name compares
@@ -132,27 +265,25 @@ type QueueLists struct {
 
 // differ computes list edits (diff), keeping its scratch space from one
 // list to the next (a Compactor diffs four lists per queue per step).
-// The edits it returns are carved from slabs (a trace keeps them all):
-// a few allocations per many edits instead of up to three per edit.
 type differ struct {
 	at, prev, tails, keep []int
 	kept                  []bool
-	del                   []int    // the deletions of the edit being built
-	ins                   []Insert // its insertions
+	pos                   []int32 // diff's index of numbers, all 0 between calls
+	del                   []int32 // the deletions of the edit being built
+	ins                   []int32 // its insertions: index, then number
 	slabs                 slabs
 }
 
-// slabs hold the not yet used space that edits and changes are carved
-// from. What is carved is never written again, so carving only moves
-// forward; a new slab is made when one runs out, and the old one lives
-// as long as what was carved from it.
+// slabs hold the not yet used space that a step's changes are carved
+// from (a trace keeps them all: a few allocations per many steps).
+// What is carved is never written again, so carving only moves forward;
+// a new slab is made when one runs out, and the old one lives as long as
+// what was carved from it.
 type slabs struct {
-	edits   []ListEdit
-	ints    []int
-	inserts []Insert
-	queues  []QueueChange
-	usage   []UsageChange
-	names   []string
+	ops    []int32
+	deltas []QueueDelta
+	usage  []UsageChange
+	names  []string
 }
 
 // slabLen is how many values a slab holds (more when one carving needs
@@ -180,18 +311,6 @@ func take[T any](slab *[]T, n int) []T {
 	return out
 }
 
-// edit returns the edit made of d.del and d.ins, carved from the slabs.
-func (d *differ) edit() *ListEdit {
-	if len(d.slabs.edits) == 0 {
-		d.slabs.edits = make([]ListEdit, slabLen)
-	}
-	e := &d.slabs.edits[0]
-	d.slabs.edits = d.slabs.edits[1:]
-	e.Del = carve(&d.slabs.ints, d.del)
-	e.Ins = carve(&d.slabs.inserts, d.ins)
-	return e
-}
-
 // grow returns b resized to n, reusing its array when it is large enough.
 func grow[T any](b []T, n int) []T {
 	if cap(b) < n {
@@ -200,15 +319,15 @@ func grow[T any](b []T, n int) []T {
 	return b[:n]
 }
 
-// diff is the edit from old to new (lists of numbers into names), nil if
-// they are equal. Numbers are unique within a list (they stand for
+// diff computes the edit from old to new (lists of numbers into names)
+// in d.del and d.ins; false if they are equal. Numbers are unique within a list (they stand for
 // workloads). It keeps the longest run of numbers that appear in both
 // lists in the same order (a longest increasing subsequence of their old
 // indexes), so that a list that lost its head and gained a tail costs
 // two entries, not fifty.
-func (d *differ) diff(old, new []int32, names []string) *ListEdit {
+func (d *differ) diff(old, new []int32) bool {
 	if len(old) == len(new) && (len(old) == 0 || &old[0] == &new[0]) {
-		return nil // the same list, reported again
+		return false // the same list, reported again
 	}
 	// The list's first one or two left and the rest moved up, maybe with
 	// new names after it (a queue's head admitted): the rest of the old
@@ -219,12 +338,12 @@ func (d *differ) diff(old, new []int32, names []string) *ListEdit {
 		if rest := old[k:]; len(new) >= len(rest) && slices.Equal(rest, new[:len(rest)]) {
 			d.del, d.ins = d.del[:0], d.ins[:0]
 			for i := range k {
-				d.del = append(d.del, i)
+				d.del = append(d.del, int32(i))
 			}
 			for j := len(rest); j < len(new); j++ {
-				d.ins = append(d.ins, Insert{At: j, Name: names[new[j]]})
+				d.ins = append(d.ins, int32(j), new[j])
 			}
-			return d.edit()
+			return true
 		}
 	}
 	// A common prefix and suffix belong to a longest common subsequence:
@@ -235,7 +354,7 @@ func (d *differ) diff(old, new []int32, names []string) *ListEdit {
 		pre++
 	}
 	if pre == len(old) && pre == len(new) {
-		return nil
+		return false
 	}
 	suf := 0
 	for suf < len(old)-pre && suf < len(new)-pre && old[len(old)-1-suf] == new[len(new)-1-suf] {
@@ -245,27 +364,37 @@ func (d *differ) diff(old, new []int32, names []string) *ListEdit {
 	d.del, d.ins = d.del[:0], d.ins[:0]
 	if len(om) == 0 || len(nm) == 0 {
 		for i := range om {
-			d.del = append(d.del, pre+i)
+			d.del = append(d.del, int32(pre+i))
 		}
 		for j, n := range nm {
-			d.ins = append(d.ins, Insert{At: pre + j, Name: names[n]})
+			d.ins = append(d.ins, int32(pre+j), n)
 		}
-		return d.edit()
+		return true
 	}
-	// at[j] is the index in om of nm[j], or -1.
+	// at[j] is the index in om of nm[j], or -1: looked up in pos, which
+	// holds 1 + the index in om of each number of om (0: none) and is
+	// all 0 again after, rather than searched for in om (a list of 50
+	// with new names in it would take 50 compares per name).
 	at := grow(d.at, len(nm))
 	d.at = at
-	hint := 0
+	top := int32(-1)
+	for _, n := range om {
+		top = max(top, n)
+	}
+	for _, n := range nm {
+		top = max(top, n)
+	}
+	if int(top) >= len(d.pos) {
+		d.pos = make([]int32, max(int(top)+1, 2*len(d.pos)))
+	}
+	for i, n := range om {
+		d.pos[n] = int32(i) + 1
+	}
 	for j, n := range nm {
-		at[j] = -1
-		// Lists mostly shift: look from where the last match was first.
-		for k := range om {
-			i := (hint + k) % len(om)
-			if om[i] == n {
-				at[j], hint = i, i+1
-				break
-			}
-		}
+		at[j] = int(d.pos[n]) - 1
+	}
+	for _, n := range om {
+		d.pos[n] = 0
 	}
 	// Names that kept their order (a list that lost some and gained
 	// others, the usual step) are their own longest increasing run: only a
@@ -295,7 +424,7 @@ func (d *differ) diff(old, new []int32, names []string) *ListEdit {
 	}
 	for i := range om {
 		if !kept[i] {
-			d.del = append(d.del, pre+i)
+			d.del = append(d.del, int32(pre+i))
 		}
 	}
 	k := 0
@@ -304,9 +433,9 @@ func (d *differ) diff(old, new []int32, names []string) *ListEdit {
 			k++
 			continue
 		}
-		d.ins = append(d.ins, Insert{At: pre + j, Name: names[n]})
+		d.ins = append(d.ins, int32(pre+j), n)
 	}
-	return d.edit()
+	return true
 }
 
 // lis returns the positions j (increasing) of a longest strictly
@@ -349,7 +478,7 @@ func (d *differ) lis(a []int) []int {
 type Compactor struct {
 	differ differ
 	uc     []UsageChange // a step's changes, before they are carved
-	qc     []QueueChange
+	ops    []int32       // its queue changes, packed (QueueDelta)
 	usage  []UsageRow
 	queues []QueueState
 	lists  []QueueLists
@@ -422,24 +551,52 @@ func (c *Compactor) compact(st Step, lists []QueueLists, names []string, copies 
 			uc = append(uc, UsageChange{Row: i, Used: r.Used, Terminating: r.Terminating, Borrowed: r.Borrowed, Lent: r.Lent, Available: r.Available})
 		}
 	}
-	qc := c.qc[:0]
+	// The queue changes, packed as QueueDelta reads them.
+	ops, n := c.ops[:0], 0
 	d := &c.differ
 	for i := range st.Queues {
 		q, p := &st.Queues[i], &prevQ[i]
 		l, pl := &lists[i], &prevL[i]
-		ch := QueueChange{Queue: i, PendingCount: countBeyond(q.PendingCount, len(l.Pending)), ParkedCount: countBeyond(q.ParkedCount, len(l.Parked)),
-			AdmittedCount: countBeyond(q.AdmittedCount, len(l.Admitted)), TerminatingCount: countBeyond(q.TerminatingCount, len(l.Terminating)),
-			Pending: d.diff(pl.Pending, l.Pending, names), Parked: d.diff(pl.Parked, l.Parked, names),
-			Admitted: d.diff(pl.Admitted, l.Admitted, names), Terminating: d.diff(pl.Terminating, l.Terminating, names)}
-		if ch.Pending != nil || ch.Parked != nil || ch.Admitted != nil || ch.Terminating != nil ||
-			q.PendingCount != p.PendingCount || q.ParkedCount != p.ParkedCount || q.AdmittedCount != p.AdmittedCount || q.TerminatingCount != p.TerminatingCount {
-			qc = append(qc, ch)
+		start := len(ops)
+		ops = append(ops, int32(i), int32(countBeyond(q.PendingCount, len(l.Pending))), int32(countBeyond(q.ParkedCount, len(l.Parked))),
+			int32(countBeyond(q.AdmittedCount, len(l.Admitted))), int32(countBeyond(q.TerminatingCount, len(l.Terminating))), 0)
+		var mask int32
+		for k, ls := range [...][2][]int32{{pl.Pending, l.Pending}, {pl.Parked, l.Parked}, {pl.Admitted, l.Admitted}, {pl.Terminating, l.Terminating}} {
+			if !d.diff(ls[0], ls[1]) {
+				continue
+			}
+			mask |= 1 << k
+			ops = append(ops, int32(len(d.del)))
+			ops = append(ops, d.del...)
+			ops = append(ops, int32(len(d.ins)/2))
+			ops = append(ops, d.ins...)
+		}
+		if mask != 0 || q.PendingCount != p.PendingCount || q.ParkedCount != p.ParkedCount || q.AdmittedCount != p.AdmittedCount || q.TerminatingCount != p.TerminatingCount {
+			ops[start+5] = mask
+			n++
+		} else {
+			ops = ops[:start]
 		}
 	}
-	c.uc, c.qc = uc, qc
+	c.uc, c.ops = uc, ops
 	st.Usage, st.Queues = nil, nil
-	st.UsageChanges, st.QueueChanges = carve(&d.slabs.usage, uc), carve(&d.slabs.queues, qc)
+	st.UsageChanges = carve(&d.slabs.usage, uc)
+	if n > 0 {
+		if len(d.slabs.ops) < len(ops) {
+			// A step's changes are hundreds of numbers: slabs of
+			// thousands (16 KB).
+			d.slabs.ops = make([]int32, max(32*slabLen, len(ops)))
+		}
+		st.QueueDelta = d.slabs.delta(QueueDelta{n: n, ops: carve(&d.slabs.ops, ops), names: names})
+	}
 	return st
+}
+
+// delta returns a copy of q carved from the slabs.
+func (s *slabs) delta(q QueueDelta) *QueueDelta {
+	out := &take(&s.deltas, 1)[0]
+	*out = q
+	return out
 }
 
 // named returns a copy of queues with their lists named from lists.
@@ -533,6 +690,7 @@ type Replay struct {
 	// usageOnly skips the queues (Queues stays empty): the text format
 	// prints usage only.
 	usageOnly bool
+	changes   QueueChangeReader
 }
 
 // NewReplay starts a walk over tr before its first step.
@@ -594,28 +752,31 @@ func (r *Replay) apply(st *Step) {
 	if r.usageOnly {
 		return
 	}
-	for _, c := range st.QueueChanges {
-		if c.Queue < 0 || c.Queue >= len(r.queues) {
-			r.err = true
+	r.changes.Each(st, r.applyQueue)
+}
+
+// applyQueue applies one queue change to the queues.
+func (r *Replay) applyQueue(c *QueueChange) {
+	if c.Queue < 0 || c.Queue >= len(r.queues) {
+		r.err = true
+		return
+	}
+	q := &r.queues[c.Queue]
+	for _, l := range []struct {
+		edit *ListEdit
+		list *[]string
+	}{{c.Pending, &q.Pending}, {c.Parked, &q.Parked}, {c.Admitted, &q.Admitted}, {c.Terminating, &q.Terminating}} {
+		if l.edit == nil {
 			continue
 		}
-		q := &r.queues[c.Queue]
-		for _, l := range []struct {
-			edit *ListEdit
-			list *[]string
-		}{{c.Pending, &q.Pending}, {c.Parked, &q.Parked}, {c.Admitted, &q.Admitted}, {c.Terminating, &q.Terminating}} {
-			if l.edit == nil {
-				continue
-			}
-			if out, ok := l.edit.Apply(*l.list); ok {
-				*l.list = out
-			} else {
-				r.err = true
-			}
+		if out, ok := l.edit.Apply(*l.list); ok {
+			*l.list = out
+		} else {
+			r.err = true
 		}
-		q.PendingCount, q.ParkedCount = countOf(c.PendingCount, q.Pending), countOf(c.ParkedCount, q.Parked)
-		q.AdmittedCount, q.TerminatingCount = countOf(c.AdmittedCount, q.Admitted), countOf(c.TerminatingCount, q.Terminating)
 	}
+	q.PendingCount, q.ParkedCount = countOf(c.PendingCount, q.Pending), countOf(c.ParkedCount, q.Parked)
+	q.AdmittedCount, q.TerminatingCount = countOf(c.AdmittedCount, q.Admitted), countOf(c.TerminatingCount, q.Terminating)
 }
 
 // StateAt returns the full usage and queues after step i (clamped to the
@@ -657,7 +818,7 @@ func (tr *Trace) Slice(from, to int) *Trace {
 	if !first.IsFull() {
 		first.Full = true
 		first.Usage, first.Queues = tr.StateAt(from)
-		first.UsageChanges, first.QueueChanges = nil, nil
+		first.UsageChanges, first.QueueChanges, first.QueueDelta = nil, nil, nil
 	}
 	if from == 0 || len(tr.Steps[0].Nodes) == 0 {
 		return &out

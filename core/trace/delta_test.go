@@ -176,7 +176,7 @@ func TestQueueChangeCounts(t *testing.T) {
 			for _, st := range steps {
 				tr.Steps = append(tr.Steps, c.Compact(st))
 			}
-			if d := cmp.Diff(tc.want, tr.Steps[1].QueueChanges); d != "" {
+			if d := cmp.Diff(tc.want, tr.Steps[1].QueueChangeList()); d != "" {
 				t.Errorf("QueueChanges (-want +got):\n%s", d)
 			}
 			_, got := tr.StateAt(1)
@@ -234,5 +234,92 @@ func TestListEditLen(t *testing.T) {
 				t.Errorf("Len = %d, want %d (Apply's)", got, want)
 			}
 		})
+	}
+}
+
+// TestQueueDelta: queue changes packed (as a Compactor and the JSON
+// reader keep them) read back as they were, whichever table numbers
+// their names; a step's changes are its QueueChanges, then its
+// QueueDelta's; and a change whose numbers do not fit the packing is
+// not packed.
+func TestQueueDelta(t *testing.T) {
+	edit := func(del []int, ins ...Insert) *ListEdit { return &ListEdit{Del: del, Ins: ins} }
+	cs := []QueueChange{
+		{Queue: 0, PendingCount: 60, Pending: edit([]int{0, 3}, Insert{1, "a"}, Insert{49, "b"}), Parked: edit(nil, Insert{0, "c"})},
+		{Queue: 2, AdmittedCount: 51},
+		{Queue: 7, Admitted: edit([]int{4}), Terminating: edit(nil, Insert{0, "a"})},
+	}
+	for _, tc := range []struct {
+		name   string
+		in     []QueueChange
+		packed bool
+	}{
+		{"none", nil, true},
+		{"one of each shape", cs, true},
+		{"a count beyond int32", []QueueChange{{Queue: 1, PendingCount: 1 << 40}}, false},
+		{"an index beyond int32", []QueueChange{{Queue: 1, Pending: edit([]int{1 << 33})}}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d, ok := packQueueChanges(tc.in)
+			if ok != tc.packed {
+				t.Fatalf("packed %t, want %t", ok, tc.packed)
+			}
+			if !ok {
+				return
+			}
+			if d.Len() != len(tc.in) {
+				t.Errorf("Len %d, want %d", d.Len(), len(tc.in))
+			}
+			st := Step{QueueDelta: d}
+			if diff := cmp.Diff(tc.in, st.QueueChangeList(), cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("unpacked (-want +got):\n%s", diff)
+			}
+			var read []QueueChange
+			var r QueueChangeReader
+			for range 2 { // the reader's space, reused, gives the same
+				read = read[:0]
+				r.Each(&st, func(c *QueueChange) {
+					cp := *c
+					for _, e := range []**ListEdit{&cp.Pending, &cp.Parked, &cp.Admitted, &cp.Terminating} {
+						if *e != nil {
+							*e = &ListEdit{Del: slices.Clone((*e).Del), Ins: slices.Clone((*e).Ins)}
+						}
+					}
+					read = append(read, cp)
+				})
+				if diff := cmp.Diff(tc.in, read, cmpopts.EquateEmpty()); diff != "" {
+					t.Errorf("read (-want +got):\n%s", diff)
+				}
+			}
+		})
+	}
+	// A Compactor's changes (names numbered in its table of the run's
+	// names) and the same read from JSON (numbered in the step's own
+	// table) are Equal; other changes are not.
+	var c Compactor
+	c.number(names("z", "y", "c"))
+	q := func(pending ...string) []QueueState {
+		return []QueueState{{ClusterQueue: "cq", Pending: pending, PendingCount: len(pending)}}
+	}
+	c.Compact(Step{Index: 0, Queues: q("a", "b")})
+	compacted := c.Compact(Step{Index: 1, Queues: q("b", "c", "a")})
+	read, _ := packQueueChanges(compacted.QueueChangeList())
+	if compacted.QueueDelta.Len() != 1 || !compacted.QueueDelta.Equal(read) || !read.Equal(compacted.QueueDelta) {
+		t.Errorf("a Compactor's delta %v and the same changes packed alone %v are not Equal", compacted.QueueChangeList(), (&Step{QueueDelta: read}).QueueChangeList())
+	}
+	a, _ := packQueueChanges(cs)
+	if !a.Equal(a) || a.Equal(nil) || !(*QueueDelta)(nil).Equal(nil) {
+		t.Errorf("Equal is not reflexive or does not tell nil")
+	}
+	other, _ := packQueueChanges(cs[:2])
+	if a.Equal(other) {
+		t.Errorf("Equal holds for different changes")
+	}
+	mixed := Step{QueueChanges: cs[:1], QueueDelta: func() *QueueDelta { d, _ := packQueueChanges(cs[1:]); return d }()}
+	if mixed.NumQueueChanges() != len(cs) {
+		t.Errorf("NumQueueChanges %d, want %d", mixed.NumQueueChanges(), len(cs))
+	}
+	if diff := cmp.Diff(cs, mixed.QueueChangeList()); diff != "" {
+		t.Errorf("QueueChanges then QueueDelta (-want +got):\n%s", diff)
 	}
 }

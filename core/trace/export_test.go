@@ -28,5 +28,50 @@ func diffList(old, new []string) *ListEdit {
 func (d *differ) diffNames(old, new []string) *ListEdit {
 	var c Compactor
 	o, n := c.number(old), c.number(new)
-	return d.diff(o, n, c.names)
+	if !d.diff(o, n) {
+		return nil
+	}
+	e := &ListEdit{}
+	for _, x := range d.del {
+		e.Del = append(e.Del, int(x))
+	}
+	for i := 0; i < len(d.ins); i += 2 {
+		e.Ins = append(e.Ins, Insert{At: int(d.ins[i]), Name: c.names[d.ins[i+1]]})
+	}
+	return e
+}
+
+// packQueueChanges returns cs packed (nil for none), the inserted names
+// numbered in order; false when a number does not fit the packing.
+func packQueueChanges(cs []QueueChange) (*QueueDelta, bool) {
+	if len(cs) == 0 {
+		return nil, true
+	}
+	d := &QueueDelta{n: len(cs)}
+	var ops []int
+	for i := range cs {
+		c := &cs[i]
+		ops = append(ops, c.Queue, c.PendingCount, c.ParkedCount, c.AdmittedCount, c.TerminatingCount, 0)
+		mask := len(ops) - 1
+		for k, e := range [...]*ListEdit{c.Pending, c.Parked, c.Admitted, c.Terminating} {
+			if e == nil {
+				continue
+			}
+			ops[mask] |= 1 << k
+			ops = append(append(ops, len(e.Del)), e.Del...)
+			ops = append(ops, len(e.Ins))
+			for _, in := range e.Ins {
+				ops = append(ops, in.At, len(d.names))
+				d.names = append(d.names, in.Name)
+			}
+		}
+	}
+	d.ops = make([]int32, len(ops))
+	for i, v := range ops {
+		if v != int(int32(v)) {
+			return nil, false
+		}
+		d.ops[i] = int32(v)
+	}
+	return d, true
 }

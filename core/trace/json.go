@@ -317,6 +317,8 @@ type jsonBuf struct {
 	// far in the step being written, which a later decision of the step
 	// refers to when its own are written the same (sameAs).
 	shared []sharedPart
+	// changes unpacks a step's queue changes (QueueDelta).
+	changes QueueChangeReader
 }
 
 // sharedPart is a part of a decision written in full: which (its key),
@@ -541,7 +543,7 @@ func (st *Step) appendJSON(j *jsonBuf) {
 	list(j, "usage", st.Usage, (*jsonBuf).usageRow)
 	list(j, "queues", st.Queues, (*jsonBuf).queueState)
 	list(j, "usageChanges", st.UsageChanges, (*jsonBuf).usageChange)
-	list(j, "queueChanges", st.QueueChanges, (*jsonBuf).queueChange)
+	j.queueChanges(st)
 	if len(st.Claims) > 0 {
 		j.any("claims", st.Claims)
 	}
@@ -1257,6 +1259,25 @@ func (j *jsonBuf) usageChange(u *UsageChange) {
 	j.intOmit("lent", u.Lent)
 	j.intOmit("available", u.Available)
 	j.close()
+}
+
+// queueChanges writes st's queue changes (QueueChanges, then
+// QueueDelta's), if any.
+func (j *jsonBuf) queueChanges(st *Step) {
+	if st.NumQueueChanges() == 0 {
+		return
+	}
+	j.key("queueChanges")
+	j.b = append(j.b, '[')
+	first := true
+	j.changes.Each(st, func(c *QueueChange) {
+		if !first {
+			j.b = append(j.b, ',')
+		}
+		first = false
+		j.queueChange(c)
+	})
+	j.b = append(j.b, ']')
 }
 
 func (j *jsonBuf) queueChange(q *QueueChange) {

@@ -51,6 +51,19 @@ func roundTrip(t *testing.T, tr *trace.Trace) (*trace.Trace, []byte) {
 	return &back, b.Bytes()
 }
 
+// unpackedQueues is tr with its steps' queue changes as the JSON reader
+// gives them back: QueueChanges, where the engine's Compactor keeps them
+// packed (QueueDelta).
+func unpackedQueues(tr *trace.Trace) *trace.Trace {
+	out := *tr
+	out.Steps = slices.Clone(tr.Steps)
+	for i := range out.Steps {
+		st := &out.Steps[i]
+		st.QueueChanges, st.QueueDelta = st.QueueChangeList(), nil
+	}
+	return &out
+}
+
 // TestJSONRoundTrip: for every scenario of the gallery, decoding the JSON
 // trace gives back the Trace that was written, with every field the
 // format leaves out restored (an empty list and a nil one are the same
@@ -64,7 +77,7 @@ func TestJSONRoundTrip(t *testing.T) {
 		t.Run(strings.TrimSuffix(filepath.Base(f), ".yaml"), func(t *testing.T) {
 			tr := runScenario(t, f)
 			back, _ := roundTrip(t, tr)
-			if d := cmp.Diff(tr, back, cmpopts.EquateEmpty()); d != "" {
+			if d := cmp.Diff(unpackedQueues(tr), back, cmpopts.EquateEmpty()); d != "" {
 				t.Errorf("decode(encode(trace)) differs (-want +got):\n%s", d)
 			}
 		})
@@ -105,7 +118,7 @@ func TestJSONOlder(t *testing.T) {
 					t.Fatalf("version %q, want kueueplay.trace/%s", old.Version, version)
 				}
 				old.Version = trace.Version
-				want := runScenario(t, filepath.Join(scenarioDir, name+".yaml"))
+				want := unpackedQueues(runScenario(t, filepath.Join(scenarioDir, name+".yaml")))
 				if version != "v4" {
 					reasons += inWords(want)
 				}

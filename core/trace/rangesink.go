@@ -41,7 +41,7 @@ func (s *RangeSink) Step(tr *Trace, st *Step) {
 			first.Full = true
 			first.Usage = slices.Clone(s.replay.Usage())
 			first.Queues = slices.Clone(s.replay.Queues())
-			first.UsageChanges, first.QueueChanges = nil, nil
+			first.UsageChanges, first.QueueChanges, first.QueueDelta = nil, nil, nil
 		}
 		if s.nodes != nil {
 			first.Nodes = slices.Clone(s.nodes)

@@ -163,7 +163,7 @@ type Step struct {
 	// Usage and Queues: step 0, every KeyframeInterval-th step, and a
 	// step where a row or queue appeared, disappeared or changed a fixed
 	// field. Any other step carries only what changed, in UsageChanges
-	// and QueueChanges (see delta.go; Trace.StateAt and Replay rebuild
+	// and QueueChanges or QueueDelta (see delta.go; Trace.StateAt and Replay rebuild
 	// the full state of any step).
 	Full bool `json:"full,omitempty"`
 	// Usage is the usage of every ClusterQueue and Cohort after the step
@@ -176,6 +176,12 @@ type Step struct {
 	// QueueChanges the queues it changed (steps that are not Full only).
 	UsageChanges []UsageChange `json:"usageChanges,omitempty"`
 	QueueChanges []QueueChange `json:"queueChanges,omitempty"`
+	// QueueDelta is the queue changes packed (after QueueChanges, if
+	// both are set): a Compactor writes them there, for a long trace's
+	// memory (the JSON reader writes QueueChanges). Read them with
+	// EachQueueChange or QueueChangeList, and NumQueueChanges; the JSON
+	// has them as "queueChanges" either way.
+	QueueDelta *QueueDelta `json:"-"`
 	// Claims are the preemption targets claimed in a cycle, with who
 	// claimed how much (RefreshAssignmentsDuringSchedulingCycle only).
 	Claims []Claim `json:"claims,omitempty"`

@@ -225,6 +225,7 @@ func (m *Model) collect() (map[rowKey][]change[rowValues], map[string][]change[i
 	// workloads): a count needs only the lists' lengths (trace.ListEdit.Len).
 	var usage []trace.UsageRow
 	var qs []queueCounts
+	var queueChanges trace.QueueChangeReader
 	for i := range tr.Steps {
 		st := &tr.Steps[i]
 		if st.IsFull() || i == 0 {
@@ -241,13 +242,13 @@ func (m *Model) collect() (map[rowKey][]change[rowValues], map[string][]change[i
 					u.Used, u.Terminating, u.Borrowed, u.Lent, u.Available = c.Used, c.Terminating, c.Borrowed, c.Lent, c.Available
 				}
 			}
-			for _, c := range st.QueueChanges {
+			queueChanges.Each(st, func(c *trace.QueueChange) {
 				if c.Queue >= 0 && c.Queue < len(qs) {
 					q := &qs[c.Queue]
 					q.pendingLen, q.parkedLen = c.Pending.Len(q.pendingLen), c.Parked.Len(q.parkedLen)
 					q.PendingCount, q.ParkedCount = countOr(c.PendingCount, q.pendingLen), countOr(c.ParkedCount, q.parkedLen)
 				}
-			}
+			})
 		}
 		if st.IsFull() || i == 0 {
 			old := rowLogs
@@ -293,12 +294,12 @@ func (m *Model) collect() (map[rowKey][]change[rowValues], map[string][]change[i
 				rowLogs[c.Row].set(i, values(&usage[c.Row]))
 			}
 		}
-		for _, c := range st.QueueChanges {
+		queueChanges.Each(st, func(c *trace.QueueChange) {
 			if c.Queue >= 0 && c.Queue < len(qs) && c.Queue < len(queueLogs) {
 				q := &qs[c.Queue]
 				queueLogs[c.Queue].set(i, int64(q.PendingCount+q.ParkedCount))
 			}
-		}
+		})
 	}
 	outRows := make(map[rowKey][]change[rowValues], len(rows))
 	for k, c := range rows {

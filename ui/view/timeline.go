@@ -68,7 +68,7 @@ func Timeline(tr *trace.Trace) []Mark {
 				pu, pq := tr.StateAt(i - 1)
 				m.NoChange = slices.EqualFunc(pu, st.Usage, sameUsage) && slices.EqualFunc(pq, st.Queues, sameQueue)
 			} else {
-				m.NoChange = len(st.UsageChanges) == 0 && len(st.QueueChanges) == 0
+				m.NoChange = len(st.UsageChanges) == 0 && st.NumQueueChanges() == 0
 			}
 		}
 		out[i] = m
