@@ -865,7 +865,10 @@
     shown: { left: null, right: null },
     // markLog marks the entries of step index in a side's event log and
     // scrolls the log itself to them, never the page (scrollIntoView
-    // would move every scrolling ancestor).
+    // would move every scrolling ancestor). The scroll waits for the next
+    // frame (scrollLogs): read right after a step's panels were patched,
+    // the entry's position forced the page's whole style and layout in
+    // the step's task (half of its CPU), and the frame did them again.
     markLog(log, index) {
       for (const li of all(log, "li.current")) {
         li.classList.remove("current");
@@ -876,9 +879,22 @@
         li.classList.add("current");
         li.setAttribute("aria-current", "step");
       }
-      if (cur.length) {
-        const top = cur[0].offsetTop;
-        if (top < log.scrollTop || top + cur[0].offsetHeight > log.scrollTop + log.clientHeight) {
+      if (!views.logScrolls.size) requestAnimationFrame(views.scrollLogs);
+      views.logScrolls.set(log, cur[0] ?? null);
+    },
+    // logScrolls: the event logs to scroll in the next frame, each to its
+    // first entry marked last.
+    logScrolls: new Map(),
+    // scrollLogs scrolls each log of logScrolls to its entry when the
+    // entry is out of view, in an animation frame's callback: the
+    // positions it reads are the frame's own style and layout, done once.
+    scrollLogs() {
+      const want = [...views.logScrolls];
+      views.logScrolls.clear();
+      for (const [log, li] of want) {
+        if (!li || !log.contains(li)) continue;
+        const top = li.offsetTop;
+        if (top < log.scrollTop || top + li.offsetHeight > log.scrollTop + log.clientHeight) {
           log.scrollTop = Math.max(0, top - Math.floor(log.clientHeight / 3));
         }
       }
