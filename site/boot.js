@@ -702,8 +702,11 @@
   const pace = (f) => {
     if (paced.push(f) === 1) afterFrame(drainPaced);
   };
+  // A step drawn in parts goes first (views.inParts): its parts and the
+  // log's, a frame each in turn, made a cancelled long run's first step,
+  // and the status line after it, wait for twice as many frames.
   const drainPaced = () => {
-    for (let n = 0; paced.length && n < partElements; ) n += paced.shift()();
+    if (!views.inParts) for (let n = 0; paced.length && n < partElements; ) n += paced.shift()();
     if (paced.length) afterFrame(drainPaced);
   };
   const views = {
@@ -743,8 +746,10 @@
       next();
     },
     // drawing counts draws: a draw still in parts stops when a newer one
-    // starts (which draws every panel).
+    // starts (which draws every panel). inParts: the newest draw waits
+    // between two of its parts.
     drawing: 0,
+    inParts: false,
     // draw draws a step laid out by the worker, then calls done. Its
     // panels are patched in one task while that takes under partMs and
     // makes under partElements elements, the rest in parts:
@@ -790,6 +795,7 @@
           // the next task (waiting for a frame there made the steps of a
           // loaded machine, whose frames came 50-100 ms apart, slower).
           if (made >= most) {
+            views.inParts = true;
             return void afterFrame((ms) => {
               // At most twice the last, and partElements × 4: a frame's
               // rendering also grows with what was drawn before it.
@@ -798,8 +804,12 @@
               run(performance.now());
             });
           }
-          if (++looked % 16 === 0 && performance.now() - t0 > partMs) return void setTimeout(() => run(performance.now()), 0);
+          if (++looked % 16 === 0 && performance.now() - t0 > partMs) {
+            views.inParts = true;
+            return void setTimeout(() => run(performance.now()), 0);
+          }
         }
+        views.inParts = false;
         views.drawn(l, i, n, start);
         if (done) done();
       };
