@@ -75,8 +75,29 @@
     svg = inSVG(spec, svg);
     const el = shell(spec, svg);
     const kids = spec[3];
-    if (kids) for (const k of kids) el.append(make(k, svg));
+    if (kids && el.localName === "details" && !el.open && el.dataset.lazy === "true") lazy(el, kids, svg);
+    else if (kids) for (const k of kids) el.append(make(k, svg));
     return el;
+  };
+  // lazy makes a closed details[data-lazy=true]'s first child (its
+  // summary), and the others the first time it opens: on the click that
+  // opens it (before it is shown open) or its toggle event (opened
+  // otherwise). The Overview's long summary tables (ui/layout's
+  // closeIfLong), 1,300 cells at 15,000 workloads, were a third of its
+  // opening's task even closed.
+  const lazy = (el, kids, svg) => {
+    if (kids.length) el.append(make(kids[0], svg));
+    let rest = kids.slice(1);
+    const fill = () => {
+      if (!rest) return;
+      const r = rest;
+      rest = null;
+      el.removeEventListener("click", fill);
+      el.removeEventListener("toggle", fill);
+      el.append(...r.map((k) => make(k, svg)));
+    };
+    el.addEventListener("click", fill);
+    el.addEventListener("toggle", fill);
   };
 
   // patch makes el (made by make, or patched before) what spec
