@@ -75,8 +75,29 @@
     svg = inSVG(spec, svg);
     const el = shell(spec, svg);
     const kids = spec[3];
-    if (kids) for (const k of kids) el.append(make(k, svg));
+    if (kids && el.localName === "details" && !el.open && el.dataset.lazy === "true") lazy(el, kids, svg);
+    else if (kids) for (const k of kids) el.append(make(k, svg));
     return el;
+  };
+  // lazy makes a closed details[data-lazy=true]'s first child (its
+  // summary), and the others the first time it opens: on the click that
+  // opens it (before it is shown open) or its toggle event (opened
+  // otherwise). The Overview's long summary tables (ui/layout's
+  // closeIfLong), 1,300 cells at 15,000 workloads, were a third of its
+  // opening's task even closed.
+  const lazy = (el, kids, svg) => {
+    if (kids.length) el.append(make(kids[0], svg));
+    let rest = kids.slice(1);
+    const fill = () => {
+      if (!rest) return;
+      const r = rest;
+      rest = null;
+      el.removeEventListener("click", fill);
+      el.removeEventListener("toggle", fill);
+      el.append(...r.map((k) => make(k, svg)));
+    };
+    el.addEventListener("click", fill);
+    el.addEventListener("toggle", fill);
   };
 
   // patch makes el (made by make, or patched before) what spec
@@ -106,16 +127,24 @@
       return;
     }
     // Attributes: those spec names, in its order, then the rest removed.
-    const keep = new Set();
+    // el has no others when it has as many as spec sets, all different
+    // (the usual case: el.attributes and a set of names for each of the
+    // thousands of elements a step patches were a quarter of patch's own
+    // time).
+    let kept = 0;
     for (let i = 0; i + 1 < attrs.length; i += 2) {
       const name = attrs[i];
       if (badAttr.test(name)) continue;
-      keep.add(name.toLowerCase());
+      kept++;
       if (el.getAttribute(name) !== attrs[i + 1]) el.setAttribute(name, attrs[i + 1]);
     }
-    for (let i = el.attributes.length - 1; i >= 0; i--) {
-      const a = el.attributes[i];
-      if (!keep.has(a.name.toLowerCase())) el.removeAttribute(a.name);
+    if (el.attributes.length !== kept || repeats(attrs)) {
+      const keep = new Set();
+      for (let i = 0; i + 1 < attrs.length; i += 2) if (!badAttr.test(attrs[i])) keep.add(attrs[i].toLowerCase());
+      for (let i = el.attributes.length - 1; i >= 0; i--) {
+        const a = el.attributes[i];
+        if (!keep.has(a.name.toLowerCase())) el.removeAttribute(a.name);
+      }
     }
     // make appends the text first, then the children.
     let first = el.firstChild;
@@ -132,6 +161,15 @@
     yield 0;
     yield* patchKids(el, first, kids || [], svg);
   }
+  // repeats says whether a name comes twice in attrs ([name, value, ...],
+  // a few names: no set made).
+  const repeats = (attrs) => {
+    for (let i = 2; i + 1 < attrs.length; i += 2) {
+      const a = attrs[i].toLowerCase();
+      for (let j = 0; j < i; j += 2) if (attrs[j].toLowerCase() === a) return true;
+    }
+    return false;
+  };
   // patchKids patches el's children from node on to kids (a generator,
   // as patch). A missing child is made empty, then filled as its
   // children are patched: a long list made whole is drawn in parts too.
@@ -702,8 +740,11 @@
   const pace = (f) => {
     if (paced.push(f) === 1) afterFrame(drainPaced);
   };
+  // A step drawn in parts goes first (views.inParts): its parts and the
+  // log's, a frame each in turn, made a cancelled long run's first step,
+  // and the status line after it, wait for twice as many frames.
   const drainPaced = () => {
-    for (let n = 0; paced.length && n < partElements; ) n += paced.shift()();
+    if (!views.inParts) for (let n = 0; paced.length && n < partElements; ) n += paced.shift()();
     if (paced.length) afterFrame(drainPaced);
   };
   const views = {
@@ -743,8 +784,10 @@
       next();
     },
     // drawing counts draws: a draw still in parts stops when a newer one
-    // starts (which draws every panel).
+    // starts (which draws every panel). inParts: the newest draw waits
+    // between two of its parts.
     drawing: 0,
+    inParts: false,
     // draw draws a step laid out by the worker, then calls done. Its
     // panels are patched in one task while that takes under partMs and
     // makes under partElements elements, the rest in parts:
@@ -790,6 +833,7 @@
           // the next task (waiting for a frame there made the steps of a
           // loaded machine, whose frames came 50-100 ms apart, slower).
           if (made >= most) {
+            views.inParts = true;
             return void afterFrame((ms) => {
               // At most twice the last, and partElements × 4: a frame's
               // rendering also grows with what was drawn before it.
@@ -798,8 +842,12 @@
               run(performance.now());
             });
           }
-          if (++looked % 16 === 0 && performance.now() - t0 > partMs) return void setTimeout(() => run(performance.now()), 0);
+          if (++looked % 16 === 0 && performance.now() - t0 > partMs) {
+            views.inParts = true;
+            return void setTimeout(() => run(performance.now()), 0);
+          }
         }
+        views.inParts = false;
         views.drawn(l, i, n, start);
         if (done) done();
       };
@@ -865,7 +913,10 @@
     shown: { left: null, right: null },
     // markLog marks the entries of step index in a side's event log and
     // scrolls the log itself to them, never the page (scrollIntoView
-    // would move every scrolling ancestor).
+    // would move every scrolling ancestor). The scroll waits for the next
+    // frame (scrollLogs): read right after a step's panels were patched,
+    // the entry's position forced the page's whole style and layout in
+    // the step's task (half of its CPU), and the frame did them again.
     markLog(log, index) {
       for (const li of all(log, "li.current")) {
         li.classList.remove("current");
@@ -876,9 +927,22 @@
         li.classList.add("current");
         li.setAttribute("aria-current", "step");
       }
-      if (cur.length) {
-        const top = cur[0].offsetTop;
-        if (top < log.scrollTop || top + cur[0].offsetHeight > log.scrollTop + log.clientHeight) {
+      if (!views.logScrolls.size) requestAnimationFrame(views.scrollLogs);
+      views.logScrolls.set(log, cur[0] ?? null);
+    },
+    // logScrolls: the event logs to scroll in the next frame, each to its
+    // first entry marked last.
+    logScrolls: new Map(),
+    // scrollLogs scrolls each log of logScrolls to its entry when the
+    // entry is out of view, in an animation frame's callback: the
+    // positions it reads are the frame's own style and layout, done once.
+    scrollLogs() {
+      const want = [...views.logScrolls];
+      views.logScrolls.clear();
+      for (const [log, li] of want) {
+        if (!li || !log.contains(li)) continue;
+        const top = li.offsetTop;
+        if (top < log.scrollTop || top + li.offsetHeight > log.scrollTop + log.clientHeight) {
           log.scrollTop = Math.max(0, top - Math.floor(log.clientHeight / 3));
         }
       }

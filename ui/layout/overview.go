@@ -46,12 +46,14 @@ const openTableRows = 24
 //	      div.chart-tools       button[data-zoom=in|out|reset|fit], p.chart-help
 //	      div.chart
 //	  details.overview-part[data-part=admission] (open up to
-//	                            openTableRows rows)
+//	                            openTableRows rows, else closed and
+//	                            data-lazy="true")
 //	    summary, table.summary-table[data-table=admission]
 //	      tr[data-cq][data-priority] per ClusterQueue and priority, then
 //	      tr.all[data-priority] over all ClusterQueues
 //	  details.overview-part[data-part=avg-usage] (open up to
-//	                            openTableRows rows)
+//	                            openTableRows rows, else closed and
+//	                            data-lazy="true")
 //	    summary, table.summary-table[data-table=avg-usage]
 //	      tr[data-cq][data-flavor][data-resource]
 //
@@ -136,7 +138,10 @@ func part(name, title string) *view.Node {
 }
 
 // closeIfLong closes part, a table's, when the table has more than
-// openTableRows rows.
+// openTableRows rows, and marks it data-lazy: the page makes a closed
+// lazy part's elements after its summary only when it is first opened
+// (site/boot.js's make), since even closed, the 1,300 cells of Kueue's
+// scalability test were a third of the Overview click's task.
 func closeIfLong(part *view.Node, rows int) {
 	if rows <= openTableRows {
 		return
@@ -147,7 +152,7 @@ func closeIfLong(part *view.Node, rows int) {
 			attrs = append(attrs, a)
 		}
 	}
-	part.Attrs = attrs
+	part.Attrs = append(attrs, view.Attr{Name: "data-lazy", Value: "true"})
 }
 
 // chartBox is a chart's container: its title and the div the chart

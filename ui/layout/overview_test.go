@@ -186,7 +186,8 @@ func TestOverviewLayout(t *testing.T) {
 }
 
 // TestOverviewLongTablesClosed checks that a summary table of more than
-// openTableRows rows starts in a closed part, and a shorter one open.
+// openTableRows rows starts in a closed part marked data-lazy (the page
+// makes its rows when it is opened), and a shorter one open.
 func TestOverviewLongTablesClosed(t *testing.T) {
 	groups := func(n int) []trace.GroupSummary {
 		g := make([]trace.GroupSummary, n)
@@ -205,27 +206,34 @@ func TestOverviewLongTablesClosed(t *testing.T) {
 	for _, tt := range []struct {
 		name                   string
 		groups, byPrio, usages int
-		want                   map[string]bool
+		want                   map[string]string
 	}{
-		{"short", 2, 1, 3, map[string]bool{"admission": true, "avg-usage": true}},
-		{"at the limit", openTableRows - 1, 1, openTableRows, map[string]bool{"admission": true, "avg-usage": true}},
-		{"long", 90, 3, openTableRows + 1, map[string]bool{"admission": false, "avg-usage": false}},
+		{"short", 2, 1, 3, map[string]string{"admission": "open", "avg-usage": "open"}},
+		{"at the limit", openTableRows - 1, 1, openTableRows, map[string]string{"admission": "open", "avg-usage": "open"}},
+		{"long", 90, 3, openTableRows + 1, map[string]string{"admission": "closed lazy", "avg-usage": "closed lazy"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			n := Overview(&view.Overview{Summary: trace.Summary{Groups: groups(tt.groups), ByPriority: groups(tt.byPrio), Usage: usage(tt.usages)}})
 			checkTree(t, "Overview", n)
-			got := map[string]bool{}
+			got := map[string]string{}
 			for _, p := range find(n, func(n *view.Node) bool { return hasClass(n, "overview-part") }) {
 				name := p.Attr("data-part")
 				if name != "admission" && name != "avg-usage" {
 					continue
 				}
-				got[name] = false
+				var state []string
 				for _, a := range p.Attrs {
 					if a.Name == "open" {
-						got[name] = true
+						state = append(state, "open")
 					}
 				}
+				if state == nil {
+					state = append(state, "closed")
+				}
+				if p.Attr("data-lazy") == "true" {
+					state = append(state, "lazy")
+				}
+				got[name] = strings.Join(state, " ")
 			}
 			if d := cmp.Diff(tt.want, got); d != "" {
 				t.Errorf("open table parts (-want +got):\n%s", d)

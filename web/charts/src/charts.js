@@ -17,7 +17,9 @@
 // before a step's time counts as on it), or, on a preemption
 // mark of the timeline, with the preemption's step. Colours come from
 // the page's CSS variables (--chart-1..8, --fg, --muted, --border,
-// --accent, ...), read again when the theme changes.
+// --accent, ...), read again when the theme changes. The step shown is
+// a line over each chart (div.chart-current, coloured by the page's CSS):
+// a step move moves the lines and redraws no chart.
 import uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
 
@@ -149,9 +151,13 @@ function uPlotChart(el, c, ov, ctx) {
     ],
     cursor: { sync: { key: "kueueplay-overview" }, drag: { x: true, y: false } },
     legend: { live: true },
-    hooks: { draw: [(u) => drawCurrent(u, ctx.currentMs, col.cursor)] },
+    hooks: { draw: [() => place()] },
   };
+  let line = null;
+  const place = () => line && placeLine(line, ctx.currentMs == null ? null : u.valToPos(ctx.currentMs, "x"), u.bbox.width / (uPlot.pxRatio || devicePixelRatio || 1));
   const u = new uPlot(opts, chartData(c), el);
+  line = currentLine(u.over, null);
+  place();
   // A click (not a drag, which zooms) goes to the step at that time.
   let down = null;
   u.over.addEventListener("mousedown", (e) => (down = { x: e.clientX, y: e.clientY }));
@@ -166,7 +172,7 @@ function uPlotChart(el, c, ov, ctx) {
     kind: "uplot",
     u,
     series: c.series.map((s) => s.label),
-    redraw: () => u.redraw(false, false),
+    place,
     resize: () => u.setSize({ width: widthOf(el), height: opts.height }),
     // clientPoint is where time ms is on the page (mid-height of the plot).
     clientPoint(ms) {
@@ -177,21 +183,26 @@ function uPlotChart(el, c, ov, ctx) {
   };
 }
 
-// The current step's time as a vertical line.
-function drawCurrent(u, ms, color) {
-  if (ms == null) return;
-  const x = Math.round(u.valToPos(ms, "x", true));
-  const { top, height, left, width } = u.bbox;
-  if (x < left || x > left + width) return;
-  const c = u.ctx;
-  c.save();
-  c.strokeStyle = color;
-  c.lineWidth = Math.max(1, devicePixelRatio);
-  c.beginPath();
-  c.moveTo(x, top);
-  c.lineTo(x, top + height);
-  c.stroke();
-  c.restore();
+// currentLine makes the current step's line (div.chart-current, the
+// height of the plot: all of parent's, or height px), in parent.
+function currentLine(parent, height) {
+  const line = document.createElement("div");
+  line.className = "chart-current";
+  line.setAttribute("aria-hidden", "true");
+  if (height != null) line.style.height = height + "px";
+  line.hidden = true;
+  parent.append(line);
+  return line;
+}
+
+// placeLine puts line at x px of its plot (null: no step), hidden
+// outside the plot's width px. Only the line moves: a step move redraws
+// no chart (each of the 1,048-point charts of a long run took a few
+// milliseconds of canvas and compositing a frame).
+function placeLine(line, x, width) {
+  const show = x != null && Number.isFinite(x) && x >= 0 && x <= width;
+  if (line.hidden === show) line.hidden = !show;
+  if (show) line.style.transform = `translateX(${Math.round(x)}px)`;
 }
 
 // KINDS are the span kinds by their code in the timeline's spans.kinds
@@ -222,6 +233,7 @@ function timelineChart(el, box, tl, ov, ctx) {
   canvas.setAttribute("role", "img");
   canvas.setAttribute("aria-label", `Timeline of ${lanes.length} workloads and ${(tl.preemptions || []).length} preemptions; click to go to that step`);
   el.append(canvas);
+  const line = currentLine(el, plotH);
   const view = { x0: 0, x1: end, top: 0 }; // top: first lane shown (px)
   let width = widthOf(el);
   let col = colors();
@@ -229,8 +241,10 @@ function timelineChart(el, box, tl, ov, ctx) {
   const xOf = (ms) => ((ms - view.x0) / (view.x1 - view.x0)) * width;
   const msOf = (x) => view.x0 + (x / width) * (view.x1 - view.x0);
   let frame = 0;
+  const place = () => placeLine(line, ctx.currentMs == null || ctx.currentMs < view.x0 || ctx.currentMs > view.x1 ? null : xOf(ctx.currentMs), width);
   const draw = () => {
     frame = 0;
+    place();
     const dpr = devicePixelRatio || 1;
     const h = plotH + AXIS;
     if (canvas.width !== Math.round(width * dpr) || canvas.height !== Math.round(h * dpr)) {
@@ -319,10 +333,6 @@ function timelineChart(el, box, tl, ov, ctx) {
       c.lineTo(x - 4, vy);
       c.closePath();
       c.fill();
-    }
-    if (ctx.currentMs != null && ctx.currentMs >= view.x0 && ctx.currentMs <= view.x1) {
-      c.fillStyle = col.cursor;
-      c.fillRect(Math.round(xOf(ctx.currentMs)), 0, 1, plotH);
     }
     // Where the lanes shown are among all of them.
     if (maxTop() > 0) {
@@ -465,7 +475,7 @@ function timelineChart(el, box, tl, ov, ctx) {
     kind: "timeline",
     lanes: lanes.length,
     preemptions: (tl.preemptions || []).length,
-    redraw,
+    place,
     resize() {
       width = widthOf(el);
       redraw();
@@ -540,19 +550,14 @@ function mount(rootEl, ov, { onStep }) {
   // (making and drawing a uPlot chart's 1,000-2,000 points is 10-40 ms of
   // the page's thread, and a screenful of them in one task held it for
   // 0.1-0.2 s). A chart seen is made even if it has moved out of view
-  // since. A step move redraws (from the next frame) the charts in view,
-  // and the others when they come into view.
+  // since. A step move moves every chart's line (place).
   const visible = new Set();
-  const stale = new Set();
   const toMake = [];
   let making = 0;
   const makeNext = () => {
     making = 0;
     const box = toMake.shift();
-    if (box) {
-      create(box);
-      stale.delete(box.dataset.chart);
-    }
+    if (box) create(box);
     if (toMake.length) making = setTimeout(makeNext, 0);
   };
   const make = (box) => {
@@ -561,27 +566,8 @@ function mount(rootEl, ov, { onStep }) {
     toMake.sort((a, b) => boxes.indexOf(a) - boxes.indexOf(b));
     if (!making) making = setTimeout(makeNext, 0);
   };
-  // Redrawn at most about frameBudget ms of charts a frame, the rest in
-  // the next frames.
-  const frameBudget = 12;
-  let stepFrame = 0;
-  const redrawVisible = () => {
-    stepFrame = 0;
-    const t0 = performance.now();
-    for (const id of stale) {
-      const c = charts.get(id);
-      if (!c || !visible.has(id)) continue;
-      if (performance.now() - t0 > frameBudget) {
-        stepFrame = requestAnimationFrame(redrawVisible);
-        return;
-      }
-      c.chart.redraw();
-      stale.delete(id);
-    }
-  };
   const stepMoved = () => {
-    for (const id of charts.keys()) stale.add(id);
-    if (!stepFrame) stepFrame = requestAnimationFrame(redrawVisible);
+    for (const { chart } of charts.values()) chart.place();
   };
   const io = new IntersectionObserver(
     (entries) => {
@@ -593,10 +579,6 @@ function mount(rootEl, ov, { onStep }) {
         }
         visible.add(id);
         if (!charts.has(id)) make(e.target);
-        else if (stale.has(id)) {
-          charts.get(id).chart.redraw();
-          stale.delete(id);
-        }
       }
     },
     { rootMargin: "200px" },
@@ -627,6 +609,16 @@ function mount(rootEl, ov, { onStep }) {
       if (visible.has(id)) make(box);
     }
   };
+  // uPlot forgets every chart's position on any scroll (its rect) and
+  // reads it again (getBoundingClientRect) where it needs it: as the
+  // synced cursor moves over each chart in turn, between the moves of
+  // the ones before, a layout of the page per chart (a mouse move over
+  // the 35 charts of the 15,000-workload run: 66 ms of CPU, half of it
+  // in getBoundingClientRect). All are read first, in one layout.
+  const readRects = () => {
+    for (const { chart } of charts.values()) if (chart.kind === "uplot") void chart.u.rect;
+  };
+  for (const type of ["mouseenter", "mousemove", "mousedown"]) rootEl.addEventListener(type, readRects, true);
   const mo = new MutationObserver(retheme);
   mo.observe(root, { attributes: true, attributeFilter: ["data-theme"] });
   const mq = matchMedia("(prefers-color-scheme: dark)");
@@ -638,8 +630,8 @@ function mount(rootEl, ov, { onStep }) {
     ctx,
     stepMoved,
     destroy() {
-      cancelAnimationFrame(stepFrame);
       clearTimeout(making);
+      for (const type of ["mouseenter", "mousemove", "mousedown"]) rootEl.removeEventListener(type, readRects, true);
       toMake.length = 0;
       io.disconnect();
       ro.disconnect();
