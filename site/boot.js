@@ -468,10 +468,11 @@
     }));
   // Go calls loadCharts as the Overview opens, before it computes the
   // series, so that the bundle arrives meanwhile; and prefetchCharts
-  // after the first result of a run too long to step through, whose
-  // Overview is the likely next look (the worker computes it then: the
-  // bundle would otherwise be what its opening waits for), when the page
-  // is idle.
+  // (once; again does nothing) as soon as a run is known to be too long
+  // to step through (its progress, or its first result), whose Overview
+  // is the likely next look (the worker computes it then: the bundle
+  // would otherwise be what its opening waits for), when the page is
+  // idle.
   boot.loadCharts = () => {
     loadCharts().catch(() => {}); // overview() reports a failure
   };
@@ -481,7 +482,12 @@
     if ("requestIdleCallback" in window) requestIdleCallback(f, { timeout: 2000 });
     else setTimeout(f, 50);
   };
-  boot.prefetchCharts = () => whenIdle(() => loadCharts().catch(() => {}));
+  let chartsWanted = false;
+  boot.prefetchCharts = () => {
+    if (chartsWanted) return;
+    chartsWanted = true;
+    whenIdle(() => loadCharts().catch(() => {}));
+  };
   let overviewGen = 0;
   let overviewAt = 0;
   boot.gotoStep = null; // set by Go
