@@ -506,10 +506,11 @@
     }));
   // Go calls loadCharts as the Overview opens, before it computes the
   // series, so that the bundle arrives meanwhile; and prefetchCharts
-  // after the first result of a run too long to step through, whose
-  // Overview is the likely next look (the worker computes it then: the
-  // bundle would otherwise be what its opening waits for), when the page
-  // is idle.
+  // (once; again does nothing) as soon as a run is known to be too long
+  // to step through (its progress, or its first result), whose Overview
+  // is the likely next look (the worker computes it then: the bundle
+  // would otherwise be what its opening waits for), when the page is
+  // idle.
   boot.loadCharts = () => {
     loadCharts().catch(() => {}); // overview() reports a failure
   };
@@ -519,7 +520,12 @@
     if ("requestIdleCallback" in window) requestIdleCallback(f, { timeout: 2000 });
     else setTimeout(f, 50);
   };
-  boot.prefetchCharts = () => whenIdle(() => loadCharts().catch(() => {}));
+  let chartsWanted = false;
+  boot.prefetchCharts = () => {
+    if (chartsWanted) return;
+    chartsWanted = true;
+    whenIdle(() => loadCharts().catch(() => {}));
+  };
   let overviewGen = 0;
   let overviewAt = 0;
   boot.gotoStep = null; // set by Go
@@ -532,6 +538,25 @@
   const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
   const urgentTask = () =>
     globalThis.scheduler && scheduler.postTask ? scheduler.postTask(() => {}, { priority: "user-blocking" }) : nextTask();
+  // parsedSeries is the series of a long run's Overview, which the worker
+  // sends unasked after its result, parsed when the page is idle
+  // ({json, ov}, ov null until then; null when none): an opening after
+  // that parses nothing. Only the newest is kept, and used once (mount
+  // writes into it); an opening before it parses them itself, and the
+  // idle parse does not happen.
+  let parsedSeries = null;
+  const preparse = (json) => {
+    const p = (parsedSeries = { json, ov: null });
+    whenIdle(() => {
+      if (parsedSeries === p) p.ov = JSON.parse(json);
+    });
+  };
+  const parseSeries = (json) => {
+    if (typeof json !== "string") return json;
+    const p = parsedSeries;
+    parsedSeries = null;
+    return p && p.ov && p.json === json ? p.ov : JSON.parse(json);
+  };
   boot.overview = (parent, json, step, columns) => {
     const gen = ++overviewGen;
     overviewAt = step;
@@ -539,7 +564,7 @@
     urgentTask()
       .then(() => {
         if (gen !== overviewGen) return;
-        ov = typeof json === "string" ? JSON.parse(json) : json;
+        ov = parseSeries(json);
         // The series' numbers as typed arrays (engine.Columns).
         ov.columns = columns;
         return loadCharts();
@@ -1085,6 +1110,7 @@
   worker.onmessage = (e) => {
     const received = performance.now();
     const m = typeof e.data === "string" ? JSON.parse(e.data) : e.data;
+    if (m.type === "overview" && m.seq === 0 && typeof m.series === "string") preparse(m.series);
     if (m.type === "step") views.answer(m, received);
     else if (m.type === "panels") views.panels(m);
     else if (m.type === "log") views.log(m);

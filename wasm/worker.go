@@ -122,10 +122,12 @@ type message struct {
 	Run  int    `json:"run"`
 	// Error: the request failed (a setting Kueue rejects, a bug).
 	Error string `json:"error,omitempty"`
-	// progress
+	// progress: the variant running, the cycle and simulated time it is
+	// at, and the steps it has made
 	Variant int   `json:"variant"`
 	Cycle   int   `json:"cycle"`
 	TimeMs  int64 `json:"timeMs"`
+	Steps   int   `json:"steps,omitempty"`
 	// decoded, or result when no "decoded" came before it: engine.Decoded,
 	// as a string the page's Go reads, and how long decoding took.
 	Decoded string  `json:"decoded,omitempty"`
@@ -365,7 +367,7 @@ func (w *worker) run(id int, req engine.Request, pre *predecoded, left, right in
 				post(decoded)
 				decoded.Decoded = ""
 			}
-			post(message{Type: "progress", ID: id, Variant: k, Cycle: st.Cycle, TimeMs: st.TimeMs})
+			post(message{Type: "progress", ID: id, Variant: k, Cycle: st.Cycle, TimeMs: st.TimeMs, Steps: st.Index + 1})
 			pause()
 			last = now()
 			return w.stopped(id)

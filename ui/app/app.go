@@ -479,6 +479,14 @@ func (a *App) engineMessage(_ js.Value, args []js.Value) any {
 	if j.cancelled {
 		return nil
 	}
+	// A run already past LongRun steps will have its Overview sent with
+	// its answers: the chart bundle is loaded now, while the page's thread
+	// waits for the worker, rather than after the first result, where
+	// it was compiled in the very tasks in which the Overview's opening
+	// was asked for.
+	if m.Get("steps").Int() > engine.LongRun && a.hasOverview() {
+		boot().Call("prefetchCharts")
+	}
 	if !j.slow {
 		j.slow = true
 		a.byID("cancel-run").RemoveAttribute("hidden")
