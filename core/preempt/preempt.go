@@ -75,6 +75,11 @@ type Snapshot struct {
 	Queues []*core.ClusterQueue
 	// Holders are the workloads holding quota, by tree node, by key.
 	Holders [][]*Workload
+	// HoldersOf, if set, gives a node's holders instead of Holders
+	// (which is then not read), so that a snapshot describes only the
+	// ClusterQueues its searches look at. It must give the same list for
+	// a node every time it is asked while the snapshot is in use.
+	HoldersOf func(node int) []*Workload
 	// Claimed is the usage of each workload (by Index) that preemptors
 	// claimed earlier in the cycle; nil when claims are not tracked
 	// (RefreshAssignmentsDuringSchedulingCycle off). The tree has already
@@ -102,6 +107,14 @@ func (s *Snapshot) names(fr core.FlavorResource) []string {
 		}
 	}
 	return n[:1:1]
+}
+
+// holders returns node's holders (Holders, or HoldersOf when set).
+func (s *Snapshot) holders(node int) []*Workload {
+	if s.HoldersOf != nil {
+		return s.HoldersOf(node)
+	}
+	return s.Holders[node]
 }
 
 // remaining is what removing w still frees: its usage minus what was
@@ -351,7 +364,7 @@ func (se *search) crossVariant(w *Workload, advantage bool) variant {
 
 func (se *search) fromQueue(node, lca int, advantage bool, list string) []*candidate {
 	var out []*candidate
-	for _, w := range se.s.Holders[node] {
+	for _, w := range se.s.holders(node) {
 		frees := se.s.remaining(w)
 		v := se.classify(w, frees, advantage)
 		if v == never {

@@ -64,6 +64,17 @@ type cycleScratch struct {
 	claimAt    map[int]int
 	need       map[core.FlavorResource]bool
 	usage      map[core.FlavorResource]core.Amount
+	// snap, psnap and oracle are the cycle's (cycleCtx): nothing keeps
+	// them past their cycle, so the next one writes over them.
+	snap   quota.Tree
+	psnap  preempt.Snapshot
+	oracle preempt.Oracle
+	// queues is psnap's Queues; nodeQueue is the queue of each tree
+	// node (-1 for a cohort or an inactive queue), which holdersOf, the
+	// method value psnap asks for holders, reads.
+	queues    []*core.ClusterQueue
+	nodeQueue []int
+	holdersOf func(node int) []*preempt.Workload
 }
 
 // cycleCtx is what one cycle shares between its entries.
@@ -97,7 +108,11 @@ type cycleCtx struct {
 
 // preemptSnapshot returns the preemption view of the cycle snapshot: every
 // workload holding quota in an active ClusterQueue (inactive ones are not
-// in Kueue's snapshot).
+// in Kueue's snapshot). A queue's holders are described when a search
+// first looks at them: until the cycle processes its entries nothing
+// changes them, and a cycle searches after that only with
+// RefreshAssignmentsDuringSchedulingCycle, whose snapshot describes them
+// all when it is built.
 func (s *State) preemptSnapshot(c *cycleCtx) *preempt.Snapshot {
 	if c.psnap != nil {
 		return c.psnap
@@ -105,24 +120,49 @@ func (s *State) preemptSnapshot(c *cycleCtx) *preempt.Snapshot {
 	if s.frNames == nil {
 		s.frNames = map[core.FlavorResource][]string{}
 	}
-	ps := &preempt.Snapshot{
-		Names:   s.frNames,
-		Words:   s.wordsFor(),
-		Tree:    c.snap,
-		Queues:  make([]*core.ClusterQueue, len(c.snap.Nodes)),
-		Holders: make([][]*preempt.Workload, len(c.snap.Nodes)),
+	sc := s.scratch
+	n := len(c.snap.Nodes)
+	if cap(sc.queues) < n {
+		sc.queues, sc.nodeQueue = make([]*core.ClusterQueue, n), make([]int, n)
 	}
-	if c.refresh {
-		ps.Claimed = map[int]map[core.FlavorResource]core.Amount{}
+	queues, nodeQueue := sc.queues[:n], sc.nodeQueue[:n]
+	clear(queues)
+	for i := range nodeQueue {
+		nodeQueue[i] = -1
 	}
 	for qi, q := range s.Queues {
-		ps.Queues[q.Node] = q.Spec
+		queues[q.Node] = q.Spec
 		if q.Active {
-			ps.Holders[q.Node] = s.holdersOf(qi)
+			nodeQueue[q.Node] = qi
 		}
+	}
+	ps := &sc.psnap
+	*ps = preempt.Snapshot{Names: s.frNames, Words: s.wordsFor(), Tree: c.snap, Queues: queues}
+	if c.refresh {
+		ps.Claimed = map[int]map[core.FlavorResource]core.Amount{}
+		ps.Holders = make([][]*preempt.Workload, n)
+		for node, qi := range nodeQueue {
+			if qi >= 0 {
+				ps.Holders[node] = s.holdersOf(qi)
+			}
+		}
+	} else {
+		if sc.holdersOf == nil {
+			sc.holdersOf = s.holdersAt
+		}
+		ps.HoldersOf = sc.holdersOf
 	}
 	c.psnap = ps
 	return ps
+}
+
+// holdersAt is the holders of tree node node (none for a cohort or an
+// inactive queue), for the cycle's preemption snapshot.
+func (s *State) holdersAt(node int) []*preempt.Workload {
+	if qi := s.scratch.nodeQueue[node]; qi >= 0 {
+		return s.holdersOf(qi)
+	}
+	return nil
 }
 
 // holderCache is a queue's holders as preemption sees them, and what they
@@ -252,7 +292,7 @@ func (s *State) cycle(ts *trace.Step) bool {
 	if sc.claimedSet == nil {
 		sc.claimedSet, sc.claimAt, sc.need, sc.usage = map[int]bool{}, map[int]int{}, map[core.FlavorResource]bool{}, map[core.FlavorResource]core.Amount{}
 	}
-	c := &cycleCtx{snap: s.Tree.Clone(), claimedSet: sc.claimedSet, claimAt: sc.claimAt, refresh: s.Gates.Enabled(core.GateRefreshAssignmentsDuringSchedulingCycle), need: sc.need, usage: sc.usage}
+	c := &cycleCtx{snap: s.Tree.CloneInto(&sc.snap), claimedSet: sc.claimedSet, claimAt: sc.claimAt, refresh: s.Gates.Enabled(core.GateRefreshAssignmentsDuringSchedulingCycle), need: sc.need, usage: sc.usage}
 
 	// 3. Nominate.
 	for _, e := range entries {
@@ -394,7 +434,9 @@ type lazyOracle struct {
 
 func (o *lazyOracle) SimulatePreemption(fr core.FlavorResource, q core.Amount) flavor.OracleResult {
 	if o.c.oracle == nil {
-		o.c.oracle = &preempt.Oracle{S: o.s.preemptSnapshot(o.c)}
+		sc := o.s.scratch
+		sc.oracle = preempt.Oracle{S: o.s.preemptSnapshot(o.c)}
+		o.c.oracle = &sc.oracle
 	}
 	o.c.oracle.P = o.p
 	return o.c.oracle.SimulatePreemption(fr, q)
