@@ -349,7 +349,15 @@ func Assign(in Input) Assignment {
 	if sp == nil {
 		sp = &Space{}
 	}
-	ls := in.Words.lastSpace()
+	a := in.assign(sp)
+	a.LastState = in.Words.keepLast(&sp.last, in.Last)
+	return a
+}
+
+// assign is Assign, with the resume state written in sp.last.
+func (in *Input) assign(sp *Space) Assignment {
+	ls := &sp.last
+	*ls = lastSpace{}
 	ls.last.Generation = in.Generation
 	in.room = sp.reasons[:0]
 	in.sp = sp
@@ -479,6 +487,9 @@ type Space struct {
 	// attempts is where a group's flavor attempts are written before
 	// they are kept apart (Words.keepAttempts).
 	attempts [4]trace.FlavorAttempt
+	// last is where the resume state is written before it is kept
+	// apart (Words.keepLast).
+	last lastSpace
 }
 
 // lastSpace is a LastState with room for the resume state of one pod set

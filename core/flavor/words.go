@@ -41,6 +41,9 @@ type Words struct {
 	reasonLists []Reason
 	reserved    []trace.Quantity
 	lasts       []lastSpace
+	// lastStates are the resume states kept last, by a hash of what
+	// they hold (keepLast).
+	lastStates  *[recentLen]*LastState
 	preemptions []preemptionSpace
 	// attemptLists are the lists of flavor attempts kept last, by a
 	// hash of what they hold (keepAttempts).
@@ -106,6 +109,82 @@ func (w *Words) lastSpace() *lastSpace {
 	ls := &w.lasts[0]
 	w.lasts = w.lasts[1:]
 	return ls
+}
+
+// keepLast returns the resume state ls holds (a Space's) as a LastState
+// that outlives the Space: prev when it is equal (a head judged again
+// the same way), else one equal to it kept recently (the heads of a
+// queue at one generation often stop at the same flavor), else a copy
+// carved from w's slab (made when w is nil). A LastState is never
+// changed once kept.
+func (w *Words) keepLast(ls *lastSpace, prev *LastState) *LastState {
+	cur := &ls.last
+	if sameLast(cur, prev) {
+		return prev
+	}
+	var slot **LastState
+	if w != nil {
+		h := uint64(cur.Generation)<<8 + uint64(len(cur.TriedFlavorIdx))
+		for _, ts := range cur.TriedFlavorIdx {
+			h = h*31 + uint64(len(ts))
+			for _, t := range ts {
+				h = h*31 + uint64(t.Idx+2) + uint64(len(t.Resource))<<16
+			}
+		}
+		if w.lastStates == nil {
+			w.lastStates = &[recentLen]*LastState{}
+		}
+		slot = &w.lastStates[mix(h)]
+		if sameLast(cur, *slot) {
+			return *slot
+		}
+	}
+	out := w.lastSpace()
+	out.last.Generation = cur.Generation
+	switch {
+	case cur.TriedFlavorIdx == nil:
+	case len(cur.TriedFlavorIdx) == 1 && len(cur.TriedFlavorIdx[0]) <= len(out.tried):
+		if ts := cur.TriedFlavorIdx[0]; ts != nil {
+			n := copy(out.tried[:], ts)
+			out.lastIdx[0] = out.tried[:n:n]
+		}
+		out.last.TriedFlavorIdx = out.lastIdx[:1:1]
+	default:
+		out.last.TriedFlavorIdx = make([][]Tried, len(cur.TriedFlavorIdx))
+		for i, ts := range cur.TriedFlavorIdx {
+			if ts != nil {
+				out.last.TriedFlavorIdx[i] = append(make([]Tried, 0, len(ts)), ts...)
+			}
+		}
+	}
+	if slot != nil {
+		*slot = &out.last
+	}
+	return &out.last
+}
+
+// sameLast reports whether a and b are equal resume states, nil and
+// empty lists told apart (a kept state is the very one the caller
+// would have had).
+func sameLast(a, b *LastState) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	if a.Generation != b.Generation || len(a.TriedFlavorIdx) != len(b.TriedFlavorIdx) || (a.TriedFlavorIdx == nil) != (b.TriedFlavorIdx == nil) {
+		return false
+	}
+	for i, ts := range a.TriedFlavorIdx {
+		us := b.TriedFlavorIdx[i]
+		if len(ts) != len(us) || (ts == nil) != (us == nil) {
+			return false
+		}
+		for k := range ts {
+			if ts[k] != us[k] {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // preemptionSpace is a preemption's description with room for its

@@ -223,3 +223,62 @@ func TestKeepAttempts(t *testing.T) {
 		t.Errorf("a list that outgrew the Space was copied")
 	}
 }
+
+// TestKeepLast checks that a resume state written in a Space is kept
+// apart equal to what was written, shared with the previous state or a
+// recent one when equal, and never with a different one.
+func TestKeepLast(t *testing.T) {
+	one := func(gen int64, ts ...Tried) LastState {
+		return LastState{Generation: gen, TriedFlavorIdx: [][]Tried{ts}}
+	}
+	cpu := Tried{Resource: "cpu", Idx: 1}
+	cases := map[string]struct {
+		first, second LastState
+		// prev: the second is kept with the first as its previous state.
+		prev, shared bool
+	}{
+		"equal, previous":           {one(3, cpu), one(3, cpu), true, true},
+		"equal, recent":             {one(3, cpu), one(3, cpu), false, true},
+		"another generation":        {one(3, cpu), one(4, cpu), true, false},
+		"another index":             {one(3, cpu), one(3, Tried{"cpu", -1}), true, false},
+		"another resource":          {one(3, cpu), one(3, Tried{"memory", 1}), false, false},
+		"one resource more":         {one(3, cpu), one(3, cpu, Tried{"memory", 0}), false, false},
+		"no flavors, nil or empty":  {one(3), LastState{Generation: 3, TriedFlavorIdx: [][]Tried{{}}}, true, false},
+		"no pod sets, nil or empty": {LastState{Generation: 3}, LastState{Generation: 3, TriedFlavorIdx: [][]Tried{}}, true, false},
+		"two pod sets":              {LastState{Generation: 3, TriedFlavorIdx: [][]Tried{{cpu}, {cpu}}}, LastState{Generation: 3, TriedFlavorIdx: [][]Tried{{cpu}, {cpu}}}, true, true},
+		"three resources, one more": {one(3, cpu, cpu, cpu), one(3, cpu, cpu, cpu, cpu), false, false},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			w := &Words{}
+			var sp Space
+			// keep writes s in the Space as Assign does (one pod set
+			// of at most two resources in its arrays) and keeps it.
+			keep := func(s LastState, prev *LastState) *LastState {
+				ls := &sp.last
+				*ls = lastSpace{last: s}
+				if len(s.TriedFlavorIdx) == 1 && len(s.TriedFlavorIdx[0]) <= len(ls.tried) {
+					if ts := s.TriedFlavorIdx[0]; ts != nil {
+						n := copy(ls.tried[:], ts)
+						ls.lastIdx[0] = ls.tried[:n:n]
+					}
+					ls.last.TriedFlavorIdx = ls.lastIdx[:1:1]
+				}
+				return w.keepLast(ls, prev)
+			}
+			first := keep(tc.first, nil)
+			var prev *LastState
+			if tc.prev {
+				prev = first
+			}
+			second := keep(tc.second, prev)
+			sp.last = lastSpace{tried: [2]Tried{{"x", 9}, {"x", 9}}} // the Space is written again
+			if diff := cmp.Diff([]LastState{tc.first, tc.second}, []LastState{*first, *second}); diff != "" {
+				t.Errorf("kept states (-want +got):\n%s", diff)
+			}
+			if shared := first == second; shared != tc.shared {
+				t.Errorf("shared = %t, want %t", shared, tc.shared)
+			}
+		})
+	}
+}
