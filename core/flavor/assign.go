@@ -404,7 +404,7 @@ func (in *Input) assign(sp *Space) Assignment {
 			Name:     ps.Name,
 			Count:    ps.Count,
 			Requests: requests,
-			Groups:   in.Words.groupAttempts(len(in.ClusterQueue.ResourceGroups)),
+			Groups:   in.groupAttempts(i, sp),
 		}
 		var st status
 		failed := false
@@ -460,6 +460,7 @@ func (in *Input) assign(sp *Space) Assignment {
 			tried = append(tried, Tried{f.Resource, f.TriedIdx})
 		}
 		a.LastState.TriedFlavorIdx = append(a.LastState.TriedFlavorIdx, tried)
+		psa.Groups = in.Words.keepGroups(psa.Groups, &sp.groups)
 		a.PodSets = append(a.PodSets, psa)
 		if failed || psa.Err != "" {
 			return a
@@ -487,9 +488,22 @@ type Space struct {
 	// attempts is where a group's flavor attempts are written before
 	// they are kept apart (Words.keepAttempts).
 	attempts [4]trace.FlavorAttempt
+	// groups is where the first pod set's group attempts are written
+	// before they are kept apart (Words.keepGroups).
+	groups [2]trace.GroupAttempt
 	// last is where the resume state is written before it is kept
 	// apart (Words.keepLast).
 	last lastSpace
+}
+
+// groupAttempts returns an empty list for pod set i's group attempts:
+// the first pod set's in sp when its groups fit, else carved from
+// in.Words (keepGroups keeps the first apart).
+func (in *Input) groupAttempts(i int, sp *Space) []trace.GroupAttempt {
+	if n := len(in.ClusterQueue.ResourceGroups); i == 0 && n <= len(sp.groups) {
+		return sp.groups[:0:n]
+	}
+	return in.Words.groupAttempts(len(in.ClusterQueue.ResourceGroups))
 }
 
 // lastSpace is a LastState with room for the resume state of one pod set

@@ -1,6 +1,7 @@
 package flavor
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/kueueplay/kueueplay/core"
@@ -48,6 +49,10 @@ type Words struct {
 	// attemptLists are the lists of flavor attempts kept last, by a
 	// hash of what they hold (keepAttempts).
 	attemptLists *[recentLen][]trace.FlavorAttempt
+	// groupLists and decisionLists are the lists of group attempts and
+	// of pod set decisions kept last (keepGroups, KeepPodSetDecisions).
+	groupLists    *[recentLen][]trace.GroupAttempt
+	decisionLists *[recentLen][]trace.PodSetDecision
 	// noCandidates are the descriptions of searches for one
 	// flavor-resource that found no candidates (NoCandidates).
 	noCandidates map[core.FlavorResource]*trace.Preemption
@@ -283,6 +288,105 @@ func (w *Words) keepAttempts(atts []trace.FlavorAttempt, buf *[4]trace.FlavorAtt
 		*slot = out
 	}
 	return out
+}
+
+// keepGroups is keepAttempts for a pod set's group attempts, written in
+// buf (a Space's): a list equal to one kept recently is shared (a
+// waiting head's search is often the one it had), compared field by
+// field with the attempts by identity (keepAttempts shares them).
+func (w *Words) keepGroups(gs []trace.GroupAttempt, buf *[2]trace.GroupAttempt) []trace.GroupAttempt {
+	if len(gs) == 0 || &gs[0] != &buf[0] {
+		return gs // none, or a list of its own
+	}
+	if w == nil {
+		return append(make([]trace.GroupAttempt, 0, cap(gs)), gs...)
+	}
+	h := uint64(len(gs))
+	for i := range gs {
+		g := &gs[i]
+		h = h*31 + uint64(g.StartIndex+len(g.Resume)<<4+(g.TriedIndex+1)<<12+len(g.Attempts)<<20+len(g.Chosen)<<28+len(g.Resources)<<36)
+		if len(g.Attempts) > 0 {
+			h += uint64(len(g.Attempts[0].Mode)+g.Attempts[0].Index<<8) << 40
+		}
+	}
+	if w.groupLists == nil {
+		w.groupLists = &[recentLen][]trace.GroupAttempt{}
+	}
+	slot := &w.groupLists[mix(h)]
+	if sameGroups(*slot, gs) {
+		return *slot
+	}
+	out := append(take(&w.groups, cap(gs)), gs...)
+	*slot = out
+	return out
+}
+
+// sameGroups reports whether a kept list holds group attempts equal to
+// b's, attempts shared (keepAttempts).
+func sameGroups(a, b []trace.GroupAttempt) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		x, y := &a[i], &b[i]
+		if x.StartIndex != y.StartIndex || x.Resume != y.Resume || x.ResumedAfter != y.ResumedAfter ||
+			x.Reset != y.Reset || x.BorrowingFirst != y.BorrowingFirst || x.Chosen != y.Chosen ||
+			x.PreferenceNote != y.PreferenceNote || x.TriedIndex != y.TriedIndex || x.Unavailable != y.Unavailable ||
+			!slices.Equal(x.Resources, y.Resources) || !sameList(x.Attempts, y.Attempts) {
+			return false
+		}
+	}
+	return true
+}
+
+// KeepPodSetDecisions returns a list equal to ds (which the caller
+// writes again): one kept recently when equal (a waiting head is
+// judged the same way cycle after cycle), compared field by field with
+// the requests and groups by identity (Request and keepGroups share
+// them), else a copy carved from w's slab (made when w is nil).
+func (w *Words) KeepPodSetDecisions(ds []trace.PodSetDecision) []trace.PodSetDecision {
+	if len(ds) == 0 {
+		return nil
+	}
+	var slot *[]trace.PodSetDecision
+	if w != nil {
+		h := uint64(len(ds))
+		for i := range ds {
+			d := &ds[i]
+			h = h*31 + uint64(int(d.Count)+len(d.PodSet)<<16+len(d.Mode)<<24+len(d.Message)<<32+len(d.Groups)<<48+len(d.Requests)<<56)
+			if len(d.Requests) > 0 {
+				h += uint64(d.Requests[0].Amount) << 8
+			}
+		}
+		if w.decisionLists == nil {
+			w.decisionLists = &[recentLen][]trace.PodSetDecision{}
+		}
+		slot = &w.decisionLists[mix(h)]
+		if samePodSetDecisions(*slot, ds) {
+			return *slot
+		}
+	}
+	out := append(w.PodSetDecisions(len(ds)), ds...)
+	if slot != nil {
+		*slot = out
+	}
+	return out
+}
+
+// samePodSetDecisions reports whether a and b hold equal decisions,
+// requests and groups shared.
+func samePodSetDecisions(a, b []trace.PodSetDecision) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		x, y := &a[i], &b[i]
+		if x.PodSet != y.PodSet || x.Count != y.Count || x.Mode != y.Mode || x.Message != y.Message ||
+			!sameList(x.Requests, y.Requests) || !sameList(x.Groups, y.Groups) {
+			return false
+		}
+	}
+	return true
 }
 
 // flavorAttempts is PodSetDecisions for a group's flavor attempts.

@@ -282,3 +282,92 @@ func TestKeepLast(t *testing.T) {
 		})
 	}
 }
+
+// TestKeepGroups checks that group attempts written in a Space are kept
+// apart equal to what was written, and shared only with an equal list.
+func TestKeepGroups(t *testing.T) {
+	w := &Words{}
+	var sp Space
+	atts := w.keepAttempts(append(sp.attempts[:0], trace.FlavorAttempt{Flavor: "a", Mode: "Fit", Rule: trace.RuleFitStop, Best: true}), &sp.attempts)
+	fresh := slices.Clone(atts)
+	g := trace.GroupAttempt{Resources: []string{"cpu"}, Resume: trace.ResumeFirst, Attempts: atts, Chosen: "a", TriedIndex: -1}
+	with := func(f func(*trace.GroupAttempt)) trace.GroupAttempt {
+		c := g
+		f(&c)
+		return c
+	}
+	cases := map[string]struct {
+		first, second []trace.GroupAttempt
+		shared        bool
+	}{
+		"the same groups":               {[]trace.GroupAttempt{g}, []trace.GroupAttempt{g}, true},
+		"equal resources, another list": {[]trace.GroupAttempt{g}, []trace.GroupAttempt{with(func(c *trace.GroupAttempt) { c.Resources = []string{"cpu"} })}, true},
+		"equal attempts, another list":  {[]trace.GroupAttempt{g}, []trace.GroupAttempt{with(func(c *trace.GroupAttempt) { c.Attempts = fresh })}, false},
+		"another resume":                {[]trace.GroupAttempt{g}, []trace.GroupAttempt{with(func(c *trace.GroupAttempt) { c.Resume = trace.ResumeAfter; c.ResumedAfter = "a" })}, false},
+		"another tried index":           {[]trace.GroupAttempt{g}, []trace.GroupAttempt{with(func(c *trace.GroupAttempt) { c.TriedIndex = 0 })}, false},
+		"another note":                  {[]trace.GroupAttempt{g}, []trace.GroupAttempt{with(func(c *trace.GroupAttempt) { c.PreferenceNote = "n" })}, false},
+		"one group more":                {[]trace.GroupAttempt{g}, []trace.GroupAttempt{g, g}, false},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			keep := func(gs []trace.GroupAttempt) []trace.GroupAttempt {
+				return w.keepGroups(append(sp.groups[:0:2], gs...), &sp.groups)
+			}
+			first := keep(tc.first)
+			second := keep(tc.second)
+			sp.groups = [2]trace.GroupAttempt{} // the Space is written again
+			if diff := cmp.Diff([][]trace.GroupAttempt{tc.first, tc.second}, [][]trace.GroupAttempt{first, second}); diff != "" {
+				t.Errorf("kept groups (-want +got):\n%s", diff)
+			}
+			if shared := &first[0] == &second[0]; shared != tc.shared {
+				t.Errorf("shared = %t, want %t", shared, tc.shared)
+			}
+		})
+	}
+	own := make([]trace.GroupAttempt, 3)
+	if got := w.keepGroups(own, &sp.groups); &got[0] != &own[0] {
+		t.Errorf("a list that outgrew the Space was copied")
+	}
+}
+
+// TestKeepPodSetDecisions checks that pod set decisions are kept equal
+// to what was written, and shared only with an equal list.
+func TestKeepPodSetDecisions(t *testing.T) {
+	w := &Words{}
+	req := w.Request("cpu", 1000)
+	groups := []trace.GroupAttempt{{Resources: []string{"cpu"}, Chosen: "a"}}
+	d := trace.PodSetDecision{PodSet: "main", Count: 1, Requests: req, Groups: groups, Mode: "NoFit", Message: "m"}
+	with := func(f func(*trace.PodSetDecision)) trace.PodSetDecision {
+		c := d
+		f(&c)
+		return c
+	}
+	cases := map[string]struct {
+		first, second []trace.PodSetDecision
+		shared        bool
+	}{
+		"the same decisions":           {[]trace.PodSetDecision{d}, []trace.PodSetDecision{d}, true},
+		"another message":              {[]trace.PodSetDecision{d}, []trace.PodSetDecision{with(func(c *trace.PodSetDecision) { c.Message = "n" })}, false},
+		"another count":                {[]trace.PodSetDecision{d}, []trace.PodSetDecision{with(func(c *trace.PodSetDecision) { c.Count = 2 })}, false},
+		"equal groups in another list": {[]trace.PodSetDecision{d}, []trace.PodSetDecision{with(func(c *trace.PodSetDecision) { c.Groups = slices.Clone(groups) })}, false},
+		"another request":              {[]trace.PodSetDecision{d}, []trace.PodSetDecision{with(func(c *trace.PodSetDecision) { c.Requests = w.Request("cpu", 2000) })}, false},
+		"one pod set more":             {[]trace.PodSetDecision{d}, []trace.PodSetDecision{d, d}, false},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			var buf [2]trace.PodSetDecision
+			keep := func(ds []trace.PodSetDecision) []trace.PodSetDecision {
+				return w.KeepPodSetDecisions(append(buf[:0], ds...))
+			}
+			first := keep(tc.first)
+			second := keep(tc.second)
+			buf = [2]trace.PodSetDecision{} // the caller writes again
+			if diff := cmp.Diff([][]trace.PodSetDecision{tc.first, tc.second}, [][]trace.PodSetDecision{first, second}); diff != "" {
+				t.Errorf("kept decisions (-want +got):\n%s", diff)
+			}
+			if shared := &first[0] == &second[0]; shared != tc.shared {
+				t.Errorf("shared = %t, want %t", shared, tc.shared)
+			}
+		})
+	}
+}

@@ -406,10 +406,12 @@ func (s *State) assign(e *entry, c *cycleCtx) {
 	e.last = a.LastState
 	e.decision.Mode = a.Mode().String()
 	e.decision.Borrowing = a.Borrowing
-	e.decision.PodSets = s.wordsFor().PodSetDecisions(len(a.PodSets))
+	var buf [1]trace.PodSetDecision
+	ds := buf[:0]
 	for i := range a.PodSets {
-		e.decision.PodSets = append(e.decision.PodSets, s.podSetDecision(&a.PodSets[i]))
+		ds = append(ds, s.podSetDecision(&a.PodSets[i]))
 	}
+	e.decision.PodSets = s.wordsFor().KeepPodSetDecisions(ds)
 	e.decision.Preemption = nil
 	if a.Mode() == flavor.Preempt {
 		// The search keeps no reference to the maps: the cycle's serve
