@@ -838,6 +838,26 @@ func (o *Oracle) Targets(s *Snapshot, p *Preemptor, record bool) ([]Target, *tra
 	return Targets(s, p, record)
 }
 
+// TargetsOne is Targets(s, p, record) for a preemptor whose assignment
+// uses v of fr alone, which needs preemption: p's Usage and Need are not
+// read (they would be {fr: v} and {fr}). When o was asked that question
+// at s's tree as it is, its search's candidates serve (as in Targets).
+// o may be nil.
+func (o *Oracle) TargetsOne(s *Snapshot, p *Preemptor, fr core.FlavorResource, v core.Amount, record bool) ([]Target, *trace.Preemption) {
+	if o != nil && o.S == s && o.n > 0 && o.at == s.Tree.Version() && o.p.Key == p.Key {
+		for i := range o.asked[:o.n] {
+			if se := &o.asked[i]; se.usage.arr[0].fr == fr && se.usage.arr[0].v == v {
+				return se.run(p, record)
+			}
+		}
+	}
+	var se search
+	id := s.Tree.ID(fr)
+	se.usage.add(quantity{fr: fr, id: id, v: v})
+	se.need.add(quantity{fr: fr, id: id})
+	return se.targets(s, p, record)
+}
+
 // asks reports whether p's Usage and Need are the oracle's question se
 // searched for: an amount of one flavor-resource, which alone needs
 // preemption.

@@ -1017,6 +1017,15 @@ func TestOracle(t *testing.T) {
 				if diff := cmp.Diff(wantTr, gotTr); diff != "" {
 					t.Errorf("Targets' description %s (-want +got):\n%s", when, diff)
 				}
+				// TargetsOne, given the question itself, answers the same.
+				one := o.P
+				gotOne, gotOneTr := o.TargetsOne(w.s, &one, tc.fr, q, true)
+				if diff := cmp.Diff(want, gotOne); diff != "" {
+					t.Errorf("TargetsOne %s (-want +got):\n%s", when, diff)
+				}
+				if diff := cmp.Diff(wantTr, gotOneTr); diff != "" {
+					t.Errorf("TargetsOne's description %s (-want +got):\n%s", when, diff)
+				}
 			}
 		})
 	}

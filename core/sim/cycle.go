@@ -64,8 +64,9 @@ type cycleScratch struct {
 	claimAt    map[int]int
 	need       map[core.FlavorResource]bool
 	usage      map[core.FlavorResource]core.Amount
-	// snap, psnap and oracle are the cycle's (cycleCtx): nothing keeps
+	// ctx, snap, psnap and oracle are the cycle's (cycleCtx): nothing keeps
 	// them past their cycle, so the next one writes over them.
+	ctx    cycleCtx
 	snap   quota.Tree
 	psnap  preempt.Snapshot
 	oracle preempt.Oracle
@@ -281,10 +282,14 @@ func (s *State) cycle(ts *trace.Step) bool {
 		if w := s.pop(qi); w >= 0 {
 			slab = append(slab, entry{wl: w, queue: qi})
 			entries = append(entries, &slab[len(slab)-1])
-			ts.Heads = append(ts.Heads, trace.Head{ClusterQueue: q.Spec.Name, Workload: s.Workload(w).Key})
 		}
 	}
 	sc.slab, sc.entries = slab, entries
+	// The step keeps its heads: one list of their number.
+	ts.Heads = slices.Grow(ts.Heads, len(entries))
+	for _, e := range entries {
+		ts.Heads = append(ts.Heads, trace.Head{ClusterQueue: s.Queues[e.queue].Spec.Name, Workload: s.Workload(e.wl).Key})
+	}
 
 	// 2. Snapshot: a private copy of usage that the entries change.
 	clear(sc.claimedSet)
@@ -292,7 +297,8 @@ func (s *State) cycle(ts *trace.Step) bool {
 	if sc.claimedSet == nil {
 		sc.claimedSet, sc.claimAt, sc.need, sc.usage = map[int]bool{}, map[int]int{}, map[core.FlavorResource]bool{}, map[core.FlavorResource]core.Amount{}
 	}
-	c := &cycleCtx{snap: s.Tree.CloneInto(&sc.snap), claimedSet: sc.claimedSet, claimAt: sc.claimAt, refresh: s.Gates.Enabled(core.GateRefreshAssignmentsDuringSchedulingCycle), need: sc.need, usage: sc.usage}
+	c := &sc.ctx
+	*c = cycleCtx{snap: s.Tree.CloneInto(&sc.snap), claimedSet: sc.claimedSet, claimAt: sc.claimAt, refresh: s.Gates.Enabled(core.GateRefreshAssignmentsDuringSchedulingCycle), need: sc.need, usage: sc.usage}
 
 	// 3. Nominate.
 	for _, e := range entries {
@@ -414,6 +420,13 @@ func (s *State) assign(e *entry, c *cycleCtx) {
 	e.decision.PodSets = s.wordsFor().KeepPodSetDecisions(ds)
 	e.decision.Preemption = nil
 	if a.Mode() == flavor.Preempt {
+		if len(a.Usage) == 1 {
+			// One flavor-resource, which needs preemption (the
+			// assignment's mode is one of its flavors').
+			u := a.Usage[0]
+			e.targets, e.decision.Preemption = c.oracle.TargetsOne(s.preemptSnapshot(c), p, u.FR, u.Amount, true)
+			return
+		}
 		// The search keeps no reference to the maps: the cycle's serve
 		// every entry in turn.
 		clear(c.usage)
