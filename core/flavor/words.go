@@ -53,6 +53,10 @@ type Words struct {
 	// of pod set decisions kept last (keepGroups, KeepPodSetDecisions).
 	groupLists    *[recentLen][]trace.GroupAttempt
 	decisionLists *[recentLen][]trace.PodSetDecision
+	// quantityLists and admissions are the reserved quantities and the
+	// admitted flavors kept last (KeepQuantities, KeepAdmission).
+	quantityLists *[recentLen][]trace.Quantity
+	admissions    *[recentLen][]trace.PodSetFlavors
 	// noCandidates are the descriptions of searches for one
 	// flavor-resource that found no candidates (NoCandidates).
 	noCandidates map[core.FlavorResource]*trace.Preemption
@@ -88,18 +92,6 @@ func (w *Words) PodSetDecisions(n int) []trace.PodSetDecision {
 		return make([]trace.PodSetDecision, 0, n)
 	}
 	return take(&w.decisions, n)
-}
-
-// Quantities returns an empty list with room for n quantities, carved
-// from w's slab (made when w is nil).
-func (w *Words) Quantities(n int) []trace.Quantity {
-	if n == 0 {
-		return nil
-	}
-	if w == nil {
-		return make([]trace.Quantity, 0, n)
-	}
-	return take(&w.reserved, n)
 }
 
 // lastSpace returns a zero lastSpace, carved from w's slab (made when w
@@ -387,6 +379,85 @@ func samePodSetDecisions(a, b []trace.PodSetDecision) bool {
 		}
 	}
 	return true
+}
+
+// KeepQuantities returns a list equal to qs (which the caller writes
+// again): one kept recently when equal (a 64-slot table by hash), else
+// a copy carved from w's slab (a new list when w is nil). It returns
+// nil for an empty list.
+func (w *Words) KeepQuantities(qs []trace.Quantity) []trace.Quantity {
+	if len(qs) == 0 {
+		return nil
+	}
+	if w == nil {
+		return append(make([]trace.Quantity, 0, len(qs)), qs...)
+	}
+	h := uint64(len(qs))
+	for i := range qs {
+		h = h*31 + uint64(qs[i].Amount) + uint64(len(qs[i].Flavor)+len(qs[i].Resource)<<8)<<48
+	}
+	if w.quantityLists == nil {
+		w.quantityLists = &[recentLen][]trace.Quantity{}
+	}
+	slot := &w.quantityLists[mix(h)]
+	if slices.Equal(*slot, qs) {
+		return *slot
+	}
+	out := append(take(&w.reserved, len(qs)), qs...)
+	*slot = out
+	return out
+}
+
+// KeepAdmission returns the flavors of an admitted assignment as the
+// trace lists them (pod set, then resource to flavor by resource), shared
+// with an equal list kept recently (a new one when w is nil); nil when
+// the assignment has no pod sets.
+func (w *Words) KeepAdmission(a *Assignment) []trace.PodSetFlavors {
+	if len(a.PodSets) == 0 {
+		return nil
+	}
+	var out []trace.PodSetFlavors
+	var flavors [2]trace.ResourceFlavor
+	if w != nil && len(a.PodSets) == 1 && len(a.PodSets[0].Flavors) <= len(flavors) {
+		// One pod set of a few resources (the usual shape): written
+		// here, kept or shared.
+		p := &a.PodSets[0]
+		fl := flavors[:0]
+		h := uint64(len(p.Name))
+		for _, f := range p.Flavors {
+			fl = append(fl, trace.ResourceFlavor{Resource: string(f.Resource), Flavor: string(f.Flavor)})
+			h = h*31 + uint64(len(f.Resource)+len(f.Flavor)<<8)
+			if n := len(f.Flavor); n > 0 {
+				h += uint64(f.Flavor[n-1]) << 16
+			}
+		}
+		if w.admissions == nil {
+			w.admissions = &[recentLen][]trace.PodSetFlavors{}
+		}
+		slot := &w.admissions[mix(h)]
+		if k := *slot; len(k) == 1 && k[0].PodSet == p.Name && slices.Equal(k[0].Flavors, fl) && (k[0].Flavors == nil) == (len(fl) == 0) {
+			return k
+		}
+		pf := trace.PodSetFlavors{PodSet: p.Name}
+		if len(fl) > 0 {
+			pf.Flavors = append(make([]trace.ResourceFlavor, 0, len(fl)), fl...)
+		}
+		out = []trace.PodSetFlavors{pf}
+		*slot = out
+		return out
+	}
+	for i := range a.PodSets {
+		p := &a.PodSets[i]
+		pf := trace.PodSetFlavors{PodSet: p.Name}
+		if len(p.Flavors) > 0 {
+			pf.Flavors = make([]trace.ResourceFlavor, 0, len(p.Flavors))
+		}
+		for _, f := range p.Flavors {
+			pf.Flavors = append(pf.Flavors, trace.ResourceFlavor{Resource: string(f.Resource), Flavor: string(f.Flavor)})
+		}
+		out = append(out, pf)
+	}
+	return out
 }
 
 // flavorAttempts is PodSetDecisions for a group's flavor attempts.

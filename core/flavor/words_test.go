@@ -371,3 +371,96 @@ func TestKeepPodSetDecisions(t *testing.T) {
 		})
 	}
 }
+
+// TestKeepQuantities checks that quantities are kept equal to what was
+// written, and shared only with an equal list.
+func TestKeepQuantities(t *testing.T) {
+	q := trace.Quantity{Flavor: "a", Resource: "cpu", Amount: 1000, Text: "1"}
+	other := q
+	other.Flavor = "b"
+	cases := map[string]struct {
+		first, second []trace.Quantity
+		shared        bool
+	}{
+		"the same quantities": {[]trace.Quantity{q}, []trace.Quantity{q}, true},
+		"another flavor":      {[]trace.Quantity{q}, []trace.Quantity{other}, false},
+		"another amount":      {[]trace.Quantity{q}, []trace.Quantity{{Flavor: "a", Resource: "cpu", Amount: 2000, Text: "2"}}, false},
+		"one quantity more":   {[]trace.Quantity{q}, []trace.Quantity{q, other}, false},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			w := &Words{}
+			var buf [2]trace.Quantity
+			keep := func(qs []trace.Quantity) []trace.Quantity { return w.KeepQuantities(append(buf[:0], qs...)) }
+			first := keep(tc.first)
+			second := keep(tc.second)
+			buf = [2]trace.Quantity{} // the caller writes again
+			if diff := cmp.Diff([][]trace.Quantity{tc.first, tc.second}, [][]trace.Quantity{first, second}); diff != "" {
+				t.Errorf("kept quantities (-want +got):\n%s", diff)
+			}
+			if shared := &first[0] == &second[0]; shared != tc.shared {
+				t.Errorf("shared = %t, want %t", shared, tc.shared)
+			}
+		})
+	}
+	if got := (&Words{}).KeepQuantities(nil); got != nil {
+		t.Errorf("an empty list was kept as %v, want nil", got)
+	}
+}
+
+// TestKeepAdmission checks the admitted flavors of an assignment as the
+// trace lists them, shared only between equal ones.
+func TestKeepAdmission(t *testing.T) {
+	ra := func(res core.ResourceName, f core.FlavorName) ResourceAssignment {
+		return ResourceAssignment{Resource: res, FlavorAssignment: FlavorAssignment{Flavor: f, Mode: Fit}}
+	}
+	one := func(name string, fl ...ResourceAssignment) PodSetAssignment {
+		return PodSetAssignment{Name: name, Count: 1, Flavors: fl}
+	}
+	cases := map[string]struct {
+		first, second Assignment
+		want          [][]trace.PodSetFlavors
+		shared        bool
+	}{
+		"the same flavors": {
+			Assignment{PodSets: []PodSetAssignment{one("main", ra("cpu", "a"))}},
+			Assignment{PodSets: []PodSetAssignment{one("main", ra("cpu", "a"))}},
+			[][]trace.PodSetFlavors{{{PodSet: "main", Flavors: []trace.ResourceFlavor{{Resource: "cpu", Flavor: "a"}}}}, {{PodSet: "main", Flavors: []trace.ResourceFlavor{{Resource: "cpu", Flavor: "a"}}}}},
+			true,
+		},
+		"another flavor": {
+			Assignment{PodSets: []PodSetAssignment{one("main", ra("cpu", "a"))}},
+			Assignment{PodSets: []PodSetAssignment{one("main", ra("cpu", "b"))}},
+			[][]trace.PodSetFlavors{{{PodSet: "main", Flavors: []trace.ResourceFlavor{{Resource: "cpu", Flavor: "a"}}}}, {{PodSet: "main", Flavors: []trace.ResourceFlavor{{Resource: "cpu", Flavor: "b"}}}}},
+			false,
+		},
+		"another pod set": {
+			Assignment{PodSets: []PodSetAssignment{one("main", ra("cpu", "a"))}},
+			Assignment{PodSets: []PodSetAssignment{one("side", ra("cpu", "a"))}},
+			[][]trace.PodSetFlavors{{{PodSet: "main", Flavors: []trace.ResourceFlavor{{Resource: "cpu", Flavor: "a"}}}}, {{PodSet: "side", Flavors: []trace.ResourceFlavor{{Resource: "cpu", Flavor: "a"}}}}},
+			false,
+		},
+		"no flavors, then two pod sets": {
+			Assignment{PodSets: []PodSetAssignment{one("main")}},
+			Assignment{PodSets: []PodSetAssignment{one("main", ra("cpu", "a"), ra("memory", "b")), one("side", ra("cpu", "a"))}},
+			[][]trace.PodSetFlavors{{{PodSet: "main"}}, {
+				{PodSet: "main", Flavors: []trace.ResourceFlavor{{Resource: "cpu", Flavor: "a"}, {Resource: "memory", Flavor: "b"}}},
+				{PodSet: "side", Flavors: []trace.ResourceFlavor{{Resource: "cpu", Flavor: "a"}}},
+			}},
+			false,
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			w := &Words{}
+			first := w.KeepAdmission(&tc.first)
+			second := w.KeepAdmission(&tc.second)
+			if diff := cmp.Diff(tc.want, [][]trace.PodSetFlavors{first, second}); diff != "" {
+				t.Errorf("admitted flavors (-want +got):\n%s", diff)
+			}
+			if shared := &first[0] == &second[0]; shared != tc.shared {
+				t.Errorf("shared = %t, want %t", shared, tc.shared)
+			}
+		})
+	}
+}

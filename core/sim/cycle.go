@@ -675,7 +675,8 @@ func (s *State) reserve(e *entry, q *ClusterQueue, snap *quota.Tree) []trace.Qua
 	node := snap.Nodes[q.Node]
 	var buf [4]flavor.FRAmount
 	usage := append(buf[:0], e.assignment.Usage...)
-	out := s.wordsFor().Quantities(len(usage))
+	var outBuf [4]trace.Quantity
+	out := outBuf[:0]
 	flavor.SortUsage(usage)
 	for _, fu := range usage {
 		fr, u := fu.FR, fu.Amount
@@ -694,7 +695,7 @@ func (s *State) reserve(e *entry, q *ClusterQueue, snap *quota.Tree) []trace.Qua
 		snap.AddUsage(q.Node, fr, v)
 		out = append(out, trace.Quantity{Flavor: string(fr.Flavor), Resource: string(fr.Resource), Amount: v, Text: s.wordsFor().Amount(fr.Resource, v)})
 	}
-	return out
+	return s.wordsFor().KeepQuantities(out)
 }
 
 // admit reserves quota for the entry (scheduler.admit + cache assume).
@@ -736,7 +737,7 @@ func (s *State) admit(e *entry) {
 	// The workload leaves its queue (sticky head included).
 	s.removeFromQueue(e.queue, e.wl)
 	e.decision.Outcome = trace.OutcomeAdmitted
-	e.decision.Admission = admissionFlavors(a)
+	e.decision.Admission = s.wordsFor().KeepAdmission(&e.assignment)
 }
 
 // requeue puts a non-admitted entry back (requeueAndUpdate,
