@@ -106,6 +106,11 @@ type Input struct {
 	// Flavors are the ResourceFlavors that exist.
 	Flavors map[core.FlavorName]*core.ResourceFlavor
 	PodSets []core.PodSet
+	// Requests, if set, are the per-pod requests of the only pod set,
+	// sorted by resource (PodRequests): a caller that assigns the same
+	// workload again and again keeps them instead of having its map read
+	// each time.
+	Requests []Request
 	// Last is the previous attempt's state, nil for a fresh start.
 	Last *LastState
 	// ResetReason says why Last is nil when an earlier attempt existed
@@ -378,7 +383,11 @@ func (in *Input) assign(sp *Space) Assignment {
 	coversPods := groupOf(in.ClusterQueue, core.ResourcePods) >= 0
 	for i := range in.PodSets {
 		ps := &in.PodSets[i]
-		n := len(ps.Requests)
+		given := in.Requests != nil && len(in.PodSets) == 1
+		n := len(in.Requests)
+		if !given {
+			n = len(ps.Requests)
+		}
 		if coversPods {
 			n++
 		}
@@ -386,8 +395,14 @@ func (in *Input) assign(sp *Space) Assignment {
 		if i > 0 || n > len(sp.requests) {
 			requests = make([]Request, 0, n)
 		}
-		for r, q := range ps.Requests {
-			requests = append(requests, Request{r, q * core.Amount(ps.Count)})
+		if given {
+			for _, q := range in.Requests {
+				requests = append(requests, Request{q.Resource, q.Amount * core.Amount(ps.Count)})
+			}
+		} else {
+			for r, q := range ps.Requests {
+				requests = append(requests, Request{r, q * core.Amount(ps.Count)})
+			}
 		}
 		if coversPods {
 			kept := requests[:0]
@@ -467,6 +482,18 @@ func (in *Input) assign(sp *Space) Assignment {
 		}
 	}
 	return a
+}
+
+// PodRequests returns a pod set's per-pod requests sorted by resource
+// (Input.Requests).
+func PodRequests(ps *core.PodSet) []Request {
+	out := make([]Request, 0, len(ps.Requests))
+	for r, q := range ps.Requests {
+		out = append(out, Request{r, q})
+	}
+	insertionSort(len(out), func(i, j int) bool { return out[i].Resource < out[j].Resource },
+		func(i, j int) { out[i], out[j] = out[j], out[i] })
+	return out
 }
 
 // Space is the memory an assignment of one pod set with at most two

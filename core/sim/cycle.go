@@ -76,6 +76,36 @@ type cycleScratch struct {
 	queues    []*core.ClusterQueue
 	nodeQueue []int
 	holdersOf func(node int) []*preempt.Workload
+	// requests are the per-pod requests of each workload of one pod
+	// set, by index, as the flavor search reads them (searchRequests).
+	requests []searchRequests
+}
+
+// searchRequests are the sorted per-pod requests of a workload's only
+// pod set (flavor.PodRequests) and the spec they were read from.
+type searchRequests struct {
+	spec *core.Workload
+	reqs []flavor.Request
+}
+
+// searchRequests returns the sorted per-pod requests of workload wl's
+// only pod set (nil when it has several), read from its spec once per
+// State: a spec never changes, and the one they were read from is
+// checked.
+func (s *State) searchRequests(wl int) []flavor.Request {
+	w := s.Workload(wl)
+	if len(w.Spec.PodSets) != 1 {
+		return nil
+	}
+	sc := s.scratch
+	if wl >= len(sc.requests) {
+		sc.requests = slices.Grow(sc.requests, wl+1-len(sc.requests))[:wl+1]
+	}
+	r := &sc.requests[wl]
+	if r.spec != w.Spec {
+		*r = searchRequests{spec: w.Spec, reqs: flavor.PodRequests(&w.Spec.PodSets[0])}
+	}
+	return r.reqs
 }
 
 // cycleCtx is what one cycle shares between its entries.
@@ -398,6 +428,7 @@ func (s *State) assign(e *entry, c *cycleCtx) {
 		Tree:         c.snap,
 		Flavors:      s.static.flavors,
 		PodSets:      w.Spec.PodSets,
+		Requests:     s.searchRequests(e.wl),
 		Last:         w.Last,
 		ResetReason:  w.ResetReason,
 		Generation:   q.Generation,
