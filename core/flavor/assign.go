@@ -329,7 +329,7 @@ func (a *Assignment) Message(w *Words) string {
 		if ps.Err != "" {
 			return fmt.Sprintf("failed to assign flavors to pod set %s: %s", ps.Name, ps.Err)
 		}
-		parts = append(parts, w.podSetPart(ps.Name, ps.Message(w)))
+		parts = append(parts, w.podSetMessage(ps))
 	}
 	if len(parts) == 1 {
 		return parts[0]

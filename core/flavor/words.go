@@ -29,6 +29,8 @@ type Words struct {
 	recent    *[recentLen]recentEntry
 	resources map[core.ResourceName][]string
 	parts     map[[2]string]string
+	// messages are the pod set messages written last (podSetMessage).
+	messages *[recentLen]messageEntry
 	// joined are the messages of several reasons (PodSetAssignment.Message),
 	// by their text; buf is where a message is written to look it up.
 	joined   map[string]string
@@ -639,6 +641,48 @@ func (w *Words) resource(r core.ResourceName) []string {
 		w.resources[r] = l
 	}
 	return l[:1:1]
+}
+
+// messageEntry is a pod set's message remembered (podSetMessage): the
+// pod set's name and reasons, its message and the part of the
+// assignment's message about it.
+type messageEntry struct {
+	name    string
+	reasons []Reason
+	joined  string
+	part    string
+}
+
+// podSetMessage returns the part of Assignment.Message about pod set p
+// (which has reasons, no error) and sets p's message, from a message
+// remembered for the same name and reasons when there is one (a 64-slot
+// table by hash): a waiting head's reasons are often the ones it had,
+// and their words are then not looked up, sorted and joined again.
+func (w *Words) podSetMessage(p *PodSetAssignment) string {
+	if w == nil {
+		return w.podSetPart(p.Name, p.Message(w))
+	}
+	h := uint64(len(p.Name)) + uint64(len(p.Reasons))<<8
+	for i := range p.Reasons {
+		r := &p.Reasons[i]
+		h = h*31 + uint64(r.Amount+r.Assumed<<7+r.Capacity<<14) + uint64(len(r.Code)+len(r.Flavor)<<8+len(r.Resource)<<16+len(r.Detail)<<24)<<32
+		if n := len(r.Flavor); n > 0 {
+			h += uint64(r.Flavor[n-1]) << 56
+		}
+	}
+	if w.messages == nil {
+		w.messages = &[recentLen]messageEntry{}
+	}
+	m := &w.messages[mix(h)]
+	if m.part != "" && m.name == p.Name && slices.Equal(m.reasons, p.Reasons) {
+		if p.joined == "" {
+			p.joined = m.joined
+		}
+		return m.part
+	}
+	joined := p.Message(w)
+	*m = messageEntry{name: p.Name, reasons: append(m.reasons[:0], p.Reasons...), joined: joined, part: w.podSetPart(p.Name, joined)}
+	return m.part
 }
 
 // podSetPart is the part of Assignment.Message about pod set name, whose

@@ -464,3 +464,36 @@ func TestKeepAdmission(t *testing.T) {
 		})
 	}
 }
+
+// TestMessagesRemembered checks that messages remembered by one Words
+// across pod sets whose reasons differ a little are each the message
+// written afresh, for the assignment and for the pod set.
+func TestMessagesRemembered(t *testing.T) {
+	quota := func(f string, amount int64) Reason {
+		return Reason{Flavor: core.FlavorName(f), Reason: trace.Reason{Code: trace.ReasonInsufficientQuota, Resource: "cpu", Amount: core.Amount(amount)}}
+	}
+	w := &Words{}
+	for _, tc := range []struct {
+		name    string
+		podSet  string
+		reasons []Reason
+	}{
+		{"first", "main", []Reason{quota("a", 2)}},
+		{"another amount", "main", []Reason{quota("a", 3)}},
+		{"another flavor", "main", []Reason{quota("b", 3)}},
+		{"another pod set", "p1", []Reason{quota("b", 3)}},
+		{"two reasons", "main", []Reason{quota("a", 2), quota("b", 3)}},
+		{"two reasons in another order", "main", []Reason{quota("b", 3), quota("a", 2)}},
+		{"the first again", "main", []Reason{quota("a", 2)}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fresh := Assignment{PodSets: []PodSetAssignment{{Name: tc.podSet, Reasons: tc.reasons}}}
+			a := Assignment{PodSets: []PodSetAssignment{{Name: tc.podSet, Reasons: slices.Clone(tc.reasons)}}}
+			want := []string{fresh.Message(nil), fresh.PodSets[0].Message(nil)}
+			got := []string{a.Message(w), a.PodSets[0].Message(w)}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("messages remembered (-fresh +remembered):\n%s", diff)
+			}
+		})
+	}
+}
