@@ -230,7 +230,8 @@ type PodSetAssignment struct {
 	// them).
 	Reasons []Reason
 	Err     string
-	Groups  []trace.GroupAttempt
+	// Groups are the group attempts (the first pod set's in the Space).
+	Groups []trace.GroupAttempt
 	// joined is Message's text, once written: the engine asks for it
 	// twice (the entry's message and its decision).
 	joined string
@@ -354,14 +355,18 @@ func Assign(in Input) Assignment {
 	if sp == nil {
 		sp = &Space{}
 	}
-	a := in.assign(sp)
-	a.LastState = in.Words.keepLast(&sp.last, in.Last)
+	ls := &sp.last
+	if len(in.PodSets) > 1 {
+		ls = in.Words.lastSpace()
+	}
+	a := in.assign(sp, ls)
+	a.LastState = in.Words.keepLast(ls, &sp.last, in.Last)
 	return a
 }
 
-// assign is Assign, with the resume state written in sp.last.
-func (in *Input) assign(sp *Space) Assignment {
-	ls := &sp.last
+// assign is Assign, with the resume state written in ls: sp.last for
+// one pod set (or none), else a lastSpace of its own.
+func (in *Input) assign(sp *Space, ls *lastSpace) Assignment {
 	*ls = lastSpace{}
 	ls.last.Generation = in.Generation
 	in.room = sp.reasons[:0]
@@ -413,8 +418,7 @@ func (in *Input) assign(sp *Space) Assignment {
 			}
 			requests = append(kept, Request{core.ResourcePods, core.Amount(ps.Count)})
 		}
-		insertionSort(len(requests), func(i, j int) bool { return requests[i].Resource < requests[j].Resource },
-			func(i, j int) { requests[i], requests[j] = requests[j], requests[i] })
+		sortRequests(requests)
 		psa := PodSetAssignment{
 			Name:     ps.Name,
 			Count:    ps.Count,
@@ -475,7 +479,6 @@ func (in *Input) assign(sp *Space) Assignment {
 			tried = append(tried, Tried{f.Resource, f.TriedIdx})
 		}
 		a.LastState.TriedFlavorIdx = append(a.LastState.TriedFlavorIdx, tried)
-		psa.Groups = in.Words.keepGroups(psa.Groups, &sp.groups)
 		a.PodSets = append(a.PodSets, psa)
 		if failed || psa.Err != "" {
 			return a
@@ -491,20 +494,27 @@ func PodRequests(ps *core.PodSet) []Request {
 	for r, q := range ps.Requests {
 		out = append(out, Request{r, q})
 	}
-	insertionSort(len(out), func(i, j int) bool { return out[i].Resource < out[j].Resource },
-		func(i, j int) { out[i], out[j] = out[j], out[i] })
+	sortRequests(out)
 	return out
+}
+
+// sortRequests sorts requests by resource.
+func sortRequests(requests []Request) {
+	insertionSort(len(requests), func(i, j int) bool { return requests[i].Resource < requests[j].Resource },
+		func(i, j int) { requests[i], requests[j] = requests[j], requests[i] })
 }
 
 // Space is the memory an assignment of one pod set with at most two
 // resources (the usual shape) is written in: its pod set, requests, usage,
-// flavors and the reasons of its first group (up to two flavors). Longer
+// flavors, group attempts and the reasons of its first group (up to two
+// flavors). Longer
 // lists are allocated apart. A caller that assigns again and again (the
 // scheduling cycle, one Space per entry) holds one and passes it in
 // Input.Space: an Assign with a Space overwrites the Assignment the
 // previous Assign with it returned, so the caller keeps what it needs of
-// that one first. The trace shares nothing with a Space; the LastState,
-// which outlives the cycle, is never in it.
+// that one first. The trace shares nothing with a Space (a decision's
+// group attempts are copied: Words.KeepPodSetDecisions); the LastState,
+// which outlives the cycle, is never in it (Words.keepLast).
 type Space struct {
 	_        [0]func() // not comparable: no equality code for it
 	podSets  [1]PodSetAssignment
@@ -516,7 +526,7 @@ type Space struct {
 	// they are kept apart (Words.keepAttempts).
 	attempts [4]trace.FlavorAttempt
 	// groups is where the first pod set's group attempts are written
-	// before they are kept apart (Words.keepGroups).
+	// (the trace keeps copies: Words.KeepPodSetDecisions).
 	groups [2]trace.GroupAttempt
 	// last is where the resume state is written before it is kept
 	// apart (Words.keepLast).
@@ -525,7 +535,7 @@ type Space struct {
 
 // groupAttempts returns an empty list for pod set i's group attempts:
 // the first pod set's in sp when its groups fit, else carved from
-// in.Words (keepGroups keeps the first apart).
+// in.Words.
 func (in *Input) groupAttempts(i int, sp *Space) []trace.GroupAttempt {
 	if n := len(in.ClusterQueue.ResourceGroups); i == 0 && n <= len(sp.groups) {
 		return sp.groups[:0:n]

@@ -51,14 +51,12 @@ type Words struct {
 	// attemptLists are the lists of flavor attempts kept last, by a
 	// hash of what they hold (keepAttempts).
 	attemptLists *[recentLen][]trace.FlavorAttempt
-	// groupLists and decisionLists are the lists of group attempts and
-	// of pod set decisions kept last (keepGroups, KeepPodSetDecisions).
-	groupLists    *[recentLen][]trace.GroupAttempt
+	// decisionLists are the lists of pod set decisions kept last
+	// (KeepPodSetDecisions).
 	decisionLists *[recentLen][]trace.PodSetDecision
-	// quantityLists and admissions are the reserved quantities and the
-	// admitted flavors kept last (KeepQuantities, KeepAdmission).
+	// quantityLists are the reserved quantities kept last
+	// (KeepQuantities).
 	quantityLists *[recentLen][]trace.Quantity
-	admissions    *[recentLen][]trace.PodSetFlavors
 	// noCandidates are the descriptions of searches for one
 	// flavor-resource that found no candidates (NoCandidates).
 	noCandidates map[core.FlavorResource]*trace.Preemption
@@ -110,14 +108,18 @@ func (w *Words) lastSpace() *lastSpace {
 	return ls
 }
 
-// keepLast returns the resume state ls holds (a Space's) as a LastState
-// that outlives the Space: prev when it is equal (a head judged again
+// keepLast returns the resume state ls holds as a LastState that
+// outlives the Space: ls's own when it is not the Space's (Assign writes
+// the state of several pod sets apart); else prev when it is equal (a head judged again
 // the same way), else one equal to it kept recently (the heads of a
 // queue at one generation often stop at the same flavor), else a copy
 // carved from w's slab (made when w is nil). A LastState is never
 // changed once kept.
-func (w *Words) keepLast(ls *lastSpace, prev *LastState) *LastState {
+func (w *Words) keepLast(ls, space *lastSpace, prev *LastState) *LastState {
 	cur := &ls.last
+	if ls != space {
+		return cur
+	}
 	if sameLast(cur, prev) {
 		return prev
 	}
@@ -141,20 +143,17 @@ func (w *Words) keepLast(ls *lastSpace, prev *LastState) *LastState {
 	out := w.lastSpace()
 	out.last.Generation = cur.Generation
 	switch {
-	case cur.TriedFlavorIdx == nil:
-	case len(cur.TriedFlavorIdx) == 1 && len(cur.TriedFlavorIdx[0]) <= len(out.tried):
-		if ts := cur.TriedFlavorIdx[0]; ts != nil {
+	case len(cur.TriedFlavorIdx) == 0 && cur.TriedFlavorIdx != nil: // no pod sets
+		out.last.TriedFlavorIdx = out.lastIdx[:0]
+	case cur.TriedFlavorIdx != nil: // one pod set (Assign writes others apart)
+		switch ts := cur.TriedFlavorIdx[0]; {
+		case len(ts) > len(out.tried):
+			out.lastIdx[0] = ts // a list of its own
+		case ts != nil:
 			n := copy(out.tried[:], ts)
 			out.lastIdx[0] = out.tried[:n:n]
 		}
 		out.last.TriedFlavorIdx = out.lastIdx[:1:1]
-	default:
-		out.last.TriedFlavorIdx = make([][]Tried, len(cur.TriedFlavorIdx))
-		for i, ts := range cur.TriedFlavorIdx {
-			if ts != nil {
-				out.last.TriedFlavorIdx[i] = append(make([]Tried, 0, len(ts)), ts...)
-			}
-		}
 	}
 	if slot != nil {
 		*slot = &out.last
@@ -284,39 +283,8 @@ func (w *Words) keepAttempts(atts []trace.FlavorAttempt, buf *[4]trace.FlavorAtt
 	return out
 }
 
-// keepGroups is keepAttempts for a pod set's group attempts, written in
-// buf (a Space's): a list equal to one kept recently is shared (a
-// waiting head's search is often the one it had), compared field by
-// field with the attempts by identity (keepAttempts shares them).
-func (w *Words) keepGroups(gs []trace.GroupAttempt, buf *[2]trace.GroupAttempt) []trace.GroupAttempt {
-	if len(gs) == 0 || &gs[0] != &buf[0] {
-		return gs // none, or a list of its own
-	}
-	if w == nil {
-		return append(make([]trace.GroupAttempt, 0, cap(gs)), gs...)
-	}
-	h := uint64(len(gs))
-	for i := range gs {
-		g := &gs[i]
-		h = h*31 + uint64(g.StartIndex+len(g.Resume)<<4+(g.TriedIndex+1)<<12+len(g.Attempts)<<20+len(g.Chosen)<<28+len(g.Resources)<<36)
-		if len(g.Attempts) > 0 {
-			h += uint64(len(g.Attempts[0].Mode)+g.Attempts[0].Index<<8) << 40
-		}
-	}
-	if w.groupLists == nil {
-		w.groupLists = &[recentLen][]trace.GroupAttempt{}
-	}
-	slot := &w.groupLists[mix(h)]
-	if sameGroups(*slot, gs) {
-		return *slot
-	}
-	out := append(take(&w.groups, cap(gs)), gs...)
-	*slot = out
-	return out
-}
-
-// sameGroups reports whether a kept list holds group attempts equal to
-// b's, attempts shared (keepAttempts).
+// sameGroups reports whether two lists hold equal group attempts,
+// attempts shared (keepAttempts).
 func sameGroups(a, b []trace.GroupAttempt) bool {
 	if len(a) != len(b) {
 		return false
@@ -334,10 +302,11 @@ func sameGroups(a, b []trace.GroupAttempt) bool {
 }
 
 // KeepPodSetDecisions returns a list equal to ds (which the caller
-// writes again): one kept recently when equal (a waiting head is
-// judged the same way cycle after cycle), compared field by field with
-// the requests and groups by identity (Request and keepGroups share
-// them), else a copy carved from w's slab (made when w is nil).
+// writes again, and whose group attempts may be in a Space): one kept
+// recently when equal (a waiting head is judged the same way cycle after
+// cycle), compared field by field with the requests and flavor attempts
+// by identity (Request and keepAttempts share them), else a copy carved
+// from w's slab with copies of its group attempts (made when w is nil).
 func (w *Words) KeepPodSetDecisions(ds []trace.PodSetDecision) []trace.PodSetDecision {
 	if len(ds) == 0 {
 		return nil
@@ -351,6 +320,10 @@ func (w *Words) KeepPodSetDecisions(ds []trace.PodSetDecision) []trace.PodSetDec
 			if len(d.Requests) > 0 {
 				h += uint64(d.Requests[0].Amount) << 8
 			}
+			for k := range d.Groups {
+				g := &d.Groups[k]
+				h = h*31 + uint64(g.StartIndex+(g.TriedIndex+1)<<8+len(g.Attempts)<<16+len(g.Chosen)<<24)
+			}
 		}
 		if w.decisionLists == nil {
 			w.decisionLists = &[recentLen][]trace.PodSetDecision{}
@@ -361,6 +334,11 @@ func (w *Words) KeepPodSetDecisions(ds []trace.PodSetDecision) []trace.PodSetDec
 		}
 	}
 	out := append(w.PodSetDecisions(len(ds)), ds...)
+	for i := range out {
+		if gs := out[i].Groups; len(gs) > 0 {
+			out[i].Groups = append(w.groupAttempts(cap(gs)), gs...)
+		}
+	}
 	if slot != nil {
 		*slot = out
 	}
@@ -368,7 +346,7 @@ func (w *Words) KeepPodSetDecisions(ds []trace.PodSetDecision) []trace.PodSetDec
 }
 
 // samePodSetDecisions reports whether a and b hold equal decisions,
-// requests and groups shared.
+// requests and flavor attempts shared.
 func samePodSetDecisions(a, b []trace.PodSetDecision) bool {
 	if len(a) != len(b) {
 		return false
@@ -376,7 +354,7 @@ func samePodSetDecisions(a, b []trace.PodSetDecision) bool {
 	for i := range a {
 		x, y := &a[i], &b[i]
 		if x.PodSet != y.PodSet || x.Count != y.Count || x.Mode != y.Mode || x.Message != y.Message ||
-			!sameList(x.Requests, y.Requests) || !sameList(x.Groups, y.Groups) {
+			!sameList(x.Requests, y.Requests) || !sameGroups(x.Groups, y.Groups) {
 			return false
 		}
 	}
@@ -407,58 +385,6 @@ func (w *Words) KeepQuantities(qs []trace.Quantity) []trace.Quantity {
 	}
 	out := append(take(&w.reserved, len(qs)), qs...)
 	*slot = out
-	return out
-}
-
-// KeepAdmission returns the flavors of an admitted assignment as the
-// trace lists them (pod set, then resource to flavor by resource), shared
-// with an equal list kept recently (a new one when w is nil); nil when
-// the assignment has no pod sets.
-func (w *Words) KeepAdmission(a *Assignment) []trace.PodSetFlavors {
-	if len(a.PodSets) == 0 {
-		return nil
-	}
-	var out []trace.PodSetFlavors
-	var flavors [2]trace.ResourceFlavor
-	if w != nil && len(a.PodSets) == 1 && len(a.PodSets[0].Flavors) <= len(flavors) {
-		// One pod set of a few resources (the usual shape): written
-		// here, kept or shared.
-		p := &a.PodSets[0]
-		fl := flavors[:0]
-		h := uint64(len(p.Name))
-		for _, f := range p.Flavors {
-			fl = append(fl, trace.ResourceFlavor{Resource: string(f.Resource), Flavor: string(f.Flavor)})
-			h = h*31 + uint64(len(f.Resource)+len(f.Flavor)<<8)
-			if n := len(f.Flavor); n > 0 {
-				h += uint64(f.Flavor[n-1]) << 16
-			}
-		}
-		if w.admissions == nil {
-			w.admissions = &[recentLen][]trace.PodSetFlavors{}
-		}
-		slot := &w.admissions[mix(h)]
-		if k := *slot; len(k) == 1 && k[0].PodSet == p.Name && slices.Equal(k[0].Flavors, fl) && (k[0].Flavors == nil) == (len(fl) == 0) {
-			return k
-		}
-		pf := trace.PodSetFlavors{PodSet: p.Name}
-		if len(fl) > 0 {
-			pf.Flavors = append(make([]trace.ResourceFlavor, 0, len(fl)), fl...)
-		}
-		out = []trace.PodSetFlavors{pf}
-		*slot = out
-		return out
-	}
-	for i := range a.PodSets {
-		p := &a.PodSets[i]
-		pf := trace.PodSetFlavors{PodSet: p.Name}
-		if len(p.Flavors) > 0 {
-			pf.Flavors = make([]trace.ResourceFlavor, 0, len(p.Flavors))
-		}
-		for _, f := range p.Flavors {
-			pf.Flavors = append(pf.Flavors, trace.ResourceFlavor{Resource: string(f.Resource), Flavor: string(f.Flavor)})
-		}
-		out = append(out, pf)
-	}
 	return out
 }
 

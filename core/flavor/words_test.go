@@ -245,26 +245,34 @@ func TestKeepLast(t *testing.T) {
 		"one resource more":         {one(3, cpu), one(3, cpu, Tried{"memory", 0}), false, false},
 		"no flavors, nil or empty":  {one(3), LastState{Generation: 3, TriedFlavorIdx: [][]Tried{{}}}, true, false},
 		"no pod sets, nil or empty": {LastState{Generation: 3}, LastState{Generation: 3, TriedFlavorIdx: [][]Tried{}}, true, false},
-		"two pod sets":              {LastState{Generation: 3, TriedFlavorIdx: [][]Tried{{cpu}, {cpu}}}, LastState{Generation: 3, TriedFlavorIdx: [][]Tried{{cpu}, {cpu}}}, true, true},
+		"two pod sets, kept apart":  {LastState{Generation: 3, TriedFlavorIdx: [][]Tried{{cpu}, {cpu}}}, LastState{Generation: 3, TriedFlavorIdx: [][]Tried{{cpu}, {cpu}}}, true, false},
+		"three resources, equal":    {one(3, cpu, cpu, cpu), one(3, cpu, cpu, cpu), false, true},
 		"three resources, one more": {one(3, cpu, cpu, cpu), one(3, cpu, cpu, cpu, cpu), false, false},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			w := &Words{}
 			var sp Space
-			// keep writes s in the Space as Assign does (one pod set
-			// of at most two resources in its arrays) and keeps it.
+			// keep writes s as Assign does (one pod set in the
+			// Space, its resources in its arrays when at most two;
+			// several pod sets apart) and keeps it.
 			keep := func(s LastState, prev *LastState) *LastState {
+				if len(s.TriedFlavorIdx) > 1 {
+					return w.keepLast(&lastSpace{last: s}, &sp.last, prev)
+				}
 				ls := &sp.last
 				*ls = lastSpace{last: s}
-				if len(s.TriedFlavorIdx) == 1 && len(s.TriedFlavorIdx[0]) <= len(ls.tried) {
-					if ts := s.TriedFlavorIdx[0]; ts != nil {
+				if len(s.TriedFlavorIdx) == 1 {
+					switch ts := s.TriedFlavorIdx[0]; {
+					case len(ts) > len(ls.tried):
+						ls.lastIdx[0] = slices.Clone(ts) // a list of its own
+					case ts != nil:
 						n := copy(ls.tried[:], ts)
 						ls.lastIdx[0] = ls.tried[:n:n]
 					}
 					ls.last.TriedFlavorIdx = ls.lastIdx[:1:1]
 				}
-				return w.keepLast(ls, prev)
+				return w.keepLast(ls, &sp.last, prev)
 			}
 			first := keep(tc.first, nil)
 			var prev *LastState
@@ -283,85 +291,55 @@ func TestKeepLast(t *testing.T) {
 	}
 }
 
-// TestKeepGroups checks that group attempts written in a Space are kept
-// apart equal to what was written, and shared only with an equal list.
-func TestKeepGroups(t *testing.T) {
+// TestKeepPodSetDecisions checks that pod set decisions, their group
+// attempts written in a Space, are kept equal to what was written, and
+// shared only with an equal list.
+func TestKeepPodSetDecisions(t *testing.T) {
 	w := &Words{}
 	var sp Space
 	atts := w.keepAttempts(append(sp.attempts[:0], trace.FlavorAttempt{Flavor: "a", Mode: "Fit", Rule: trace.RuleFitStop, Best: true}), &sp.attempts)
-	fresh := slices.Clone(atts)
-	g := trace.GroupAttempt{Resources: []string{"cpu"}, Resume: trace.ResumeFirst, Attempts: atts, Chosen: "a", TriedIndex: -1}
-	with := func(f func(*trace.GroupAttempt)) trace.GroupAttempt {
-		c := g
-		f(&c)
-		return c
-	}
-	cases := map[string]struct {
-		first, second []trace.GroupAttempt
-		shared        bool
-	}{
-		"the same groups":               {[]trace.GroupAttempt{g}, []trace.GroupAttempt{g}, true},
-		"equal resources, another list": {[]trace.GroupAttempt{g}, []trace.GroupAttempt{with(func(c *trace.GroupAttempt) { c.Resources = []string{"cpu"} })}, true},
-		"equal attempts, another list":  {[]trace.GroupAttempt{g}, []trace.GroupAttempt{with(func(c *trace.GroupAttempt) { c.Attempts = fresh })}, false},
-		"another resume":                {[]trace.GroupAttempt{g}, []trace.GroupAttempt{with(func(c *trace.GroupAttempt) { c.Resume = trace.ResumeAfter; c.ResumedAfter = "a" })}, false},
-		"another tried index":           {[]trace.GroupAttempt{g}, []trace.GroupAttempt{with(func(c *trace.GroupAttempt) { c.TriedIndex = 0 })}, false},
-		"another note":                  {[]trace.GroupAttempt{g}, []trace.GroupAttempt{with(func(c *trace.GroupAttempt) { c.PreferenceNote = "n" })}, false},
-		"one group more":                {[]trace.GroupAttempt{g}, []trace.GroupAttempt{g, g}, false},
-	}
-	for name, tc := range cases {
-		t.Run(name, func(t *testing.T) {
-			keep := func(gs []trace.GroupAttempt) []trace.GroupAttempt {
-				return w.keepGroups(append(sp.groups[:0:2], gs...), &sp.groups)
-			}
-			first := keep(tc.first)
-			second := keep(tc.second)
-			sp.groups = [2]trace.GroupAttempt{} // the Space is written again
-			if diff := cmp.Diff([][]trace.GroupAttempt{tc.first, tc.second}, [][]trace.GroupAttempt{first, second}); diff != "" {
-				t.Errorf("kept groups (-want +got):\n%s", diff)
-			}
-			if shared := &first[0] == &second[0]; shared != tc.shared {
-				t.Errorf("shared = %t, want %t", shared, tc.shared)
-			}
-		})
-	}
-	own := make([]trace.GroupAttempt, 3)
-	if got := w.keepGroups(own, &sp.groups); &got[0] != &own[0] {
-		t.Errorf("a list that outgrew the Space was copied")
-	}
-}
-
-// TestKeepPodSetDecisions checks that pod set decisions are kept equal
-// to what was written, and shared only with an equal list.
-func TestKeepPodSetDecisions(t *testing.T) {
-	w := &Words{}
 	req := w.Request("cpu", 1000)
-	groups := []trace.GroupAttempt{{Resources: []string{"cpu"}, Chosen: "a"}}
-	d := trace.PodSetDecision{PodSet: "main", Count: 1, Requests: req, Groups: groups, Mode: "NoFit", Message: "m"}
+	g := trace.GroupAttempt{Resources: []string{"cpu"}, Resume: trace.ResumeFirst, Attempts: atts, Chosen: "a", TriedIndex: -1}
+	d := trace.PodSetDecision{PodSet: "main", Count: 1, Requests: req, Groups: []trace.GroupAttempt{g}, Mode: "Fit"}
 	with := func(f func(*trace.PodSetDecision)) trace.PodSetDecision {
 		c := d
 		f(&c)
 		return c
 	}
+	group := func(f func(*trace.GroupAttempt)) trace.PodSetDecision {
+		c := g
+		f(&c)
+		return with(func(d *trace.PodSetDecision) { d.Groups = []trace.GroupAttempt{c} })
+	}
 	cases := map[string]struct {
 		first, second []trace.PodSetDecision
 		shared        bool
 	}{
-		"the same decisions":           {[]trace.PodSetDecision{d}, []trace.PodSetDecision{d}, true},
-		"another message":              {[]trace.PodSetDecision{d}, []trace.PodSetDecision{with(func(c *trace.PodSetDecision) { c.Message = "n" })}, false},
-		"another count":                {[]trace.PodSetDecision{d}, []trace.PodSetDecision{with(func(c *trace.PodSetDecision) { c.Count = 2 })}, false},
-		"equal groups in another list": {[]trace.PodSetDecision{d}, []trace.PodSetDecision{with(func(c *trace.PodSetDecision) { c.Groups = slices.Clone(groups) })}, false},
-		"another request":              {[]trace.PodSetDecision{d}, []trace.PodSetDecision{with(func(c *trace.PodSetDecision) { c.Requests = w.Request("cpu", 2000) })}, false},
-		"one pod set more":             {[]trace.PodSetDecision{d}, []trace.PodSetDecision{d, d}, false},
+		"the same decisions":            {[]trace.PodSetDecision{d}, []trace.PodSetDecision{d}, true},
+		"another message":               {[]trace.PodSetDecision{d}, []trace.PodSetDecision{with(func(c *trace.PodSetDecision) { c.Message = "n" })}, false},
+		"another count":                 {[]trace.PodSetDecision{d}, []trace.PodSetDecision{with(func(c *trace.PodSetDecision) { c.Count = 2 })}, false},
+		"another request":               {[]trace.PodSetDecision{d}, []trace.PodSetDecision{with(func(c *trace.PodSetDecision) { c.Requests = w.Request("cpu", 2000) })}, false},
+		"one pod set more":              {[]trace.PodSetDecision{d}, []trace.PodSetDecision{d, d}, false},
+		"equal resources, another list": {[]trace.PodSetDecision{d}, []trace.PodSetDecision{group(func(c *trace.GroupAttempt) { c.Resources = []string{"cpu"} })}, true},
+		"equal attempts, another list":  {[]trace.PodSetDecision{d}, []trace.PodSetDecision{group(func(c *trace.GroupAttempt) { c.Attempts = slices.Clone(atts) })}, false},
+		"another resume":                {[]trace.PodSetDecision{d}, []trace.PodSetDecision{group(func(c *trace.GroupAttempt) { c.Resume = trace.ResumeAfter; c.ResumedAfter = "a" })}, false},
+		"another tried index":           {[]trace.PodSetDecision{d}, []trace.PodSetDecision{group(func(c *trace.GroupAttempt) { c.TriedIndex = 0 })}, false},
+		"another note":                  {[]trace.PodSetDecision{d}, []trace.PodSetDecision{group(func(c *trace.GroupAttempt) { c.PreferenceNote = "n" })}, false},
+		"one group more":                {[]trace.PodSetDecision{d}, []trace.PodSetDecision{with(func(c *trace.PodSetDecision) { c.Groups = []trace.GroupAttempt{g, g} })}, false},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
+			// keep writes the decisions in a buffer and their first
+			// groups in the Space, as the cycle and Assign do.
 			var buf [2]trace.PodSetDecision
 			keep := func(ds []trace.PodSetDecision) []trace.PodSetDecision {
-				return w.KeepPodSetDecisions(append(buf[:0], ds...))
+				ds = append(buf[:0], ds...)
+				ds[0].Groups = append(sp.groups[:0:2], ds[0].Groups...)
+				return w.KeepPodSetDecisions(ds)
 			}
 			first := keep(tc.first)
 			second := keep(tc.second)
-			buf = [2]trace.PodSetDecision{} // the caller writes again
+			buf, sp.groups = [2]trace.PodSetDecision{}, [2]trace.GroupAttempt{} // written again
 			if diff := cmp.Diff([][]trace.PodSetDecision{tc.first, tc.second}, [][]trace.PodSetDecision{first, second}); diff != "" {
 				t.Errorf("kept decisions (-want +got):\n%s", diff)
 			}
@@ -405,63 +383,6 @@ func TestKeepQuantities(t *testing.T) {
 	}
 	if got := (&Words{}).KeepQuantities(nil); got != nil {
 		t.Errorf("an empty list was kept as %v, want nil", got)
-	}
-}
-
-// TestKeepAdmission checks the admitted flavors of an assignment as the
-// trace lists them, shared only between equal ones.
-func TestKeepAdmission(t *testing.T) {
-	ra := func(res core.ResourceName, f core.FlavorName) ResourceAssignment {
-		return ResourceAssignment{Resource: res, FlavorAssignment: FlavorAssignment{Flavor: f, Mode: Fit}}
-	}
-	one := func(name string, fl ...ResourceAssignment) PodSetAssignment {
-		return PodSetAssignment{Name: name, Count: 1, Flavors: fl}
-	}
-	cases := map[string]struct {
-		first, second Assignment
-		want          [][]trace.PodSetFlavors
-		shared        bool
-	}{
-		"the same flavors": {
-			Assignment{PodSets: []PodSetAssignment{one("main", ra("cpu", "a"))}},
-			Assignment{PodSets: []PodSetAssignment{one("main", ra("cpu", "a"))}},
-			[][]trace.PodSetFlavors{{{PodSet: "main", Flavors: []trace.ResourceFlavor{{Resource: "cpu", Flavor: "a"}}}}, {{PodSet: "main", Flavors: []trace.ResourceFlavor{{Resource: "cpu", Flavor: "a"}}}}},
-			true,
-		},
-		"another flavor": {
-			Assignment{PodSets: []PodSetAssignment{one("main", ra("cpu", "a"))}},
-			Assignment{PodSets: []PodSetAssignment{one("main", ra("cpu", "b"))}},
-			[][]trace.PodSetFlavors{{{PodSet: "main", Flavors: []trace.ResourceFlavor{{Resource: "cpu", Flavor: "a"}}}}, {{PodSet: "main", Flavors: []trace.ResourceFlavor{{Resource: "cpu", Flavor: "b"}}}}},
-			false,
-		},
-		"another pod set": {
-			Assignment{PodSets: []PodSetAssignment{one("main", ra("cpu", "a"))}},
-			Assignment{PodSets: []PodSetAssignment{one("side", ra("cpu", "a"))}},
-			[][]trace.PodSetFlavors{{{PodSet: "main", Flavors: []trace.ResourceFlavor{{Resource: "cpu", Flavor: "a"}}}}, {{PodSet: "side", Flavors: []trace.ResourceFlavor{{Resource: "cpu", Flavor: "a"}}}}},
-			false,
-		},
-		"no flavors, then two pod sets": {
-			Assignment{PodSets: []PodSetAssignment{one("main")}},
-			Assignment{PodSets: []PodSetAssignment{one("main", ra("cpu", "a"), ra("memory", "b")), one("side", ra("cpu", "a"))}},
-			[][]trace.PodSetFlavors{{{PodSet: "main"}}, {
-				{PodSet: "main", Flavors: []trace.ResourceFlavor{{Resource: "cpu", Flavor: "a"}, {Resource: "memory", Flavor: "b"}}},
-				{PodSet: "side", Flavors: []trace.ResourceFlavor{{Resource: "cpu", Flavor: "a"}}},
-			}},
-			false,
-		},
-	}
-	for name, tc := range cases {
-		t.Run(name, func(t *testing.T) {
-			w := &Words{}
-			first := w.KeepAdmission(&tc.first)
-			second := w.KeepAdmission(&tc.second)
-			if diff := cmp.Diff(tc.want, [][]trace.PodSetFlavors{first, second}); diff != "" {
-				t.Errorf("admitted flavors (-want +got):\n%s", diff)
-			}
-			if shared := &first[0] == &second[0]; shared != tc.shared {
-				t.Errorf("shared = %t, want %t", shared, tc.shared)
-			}
-		})
 	}
 }
 

@@ -754,10 +754,10 @@ func Quantities(m map[core.FlavorResource]core.Amount) []trace.Quantity {
 // (preemption.PreemptionOracle.SimulatePreemption): the same search as
 // Targets, for that flavor-resource alone. It keeps the searches it made
 // for its preemptor (a workload, by key: one entry of a cycle) while the
-// tree stays as they found it, and answers Targets from one when it is
-// asked the same question again (Kueue
-// searches twice: the flavor assigner's oracle, then
-// Preemptor.GetTargets for the chosen flavors, on the same snapshot).
+// tree stays as they found it, and answers TargetsOne from one when it
+// is asked the same question again (Kueue searches twice: the flavor
+// assigner's oracle, then Preemptor.GetTargets for the chosen flavors,
+// on the same snapshot).
 type Oracle struct {
 	S *Snapshot
 	// P is the preemptor; its Usage and Need are not read: each question
@@ -821,27 +821,11 @@ func (o *Oracle) SimulatePreemption(fr core.FlavorResource, q core.Amount) flavo
 	return res
 }
 
-// Targets is Targets(s, p, record), from the search of a question o was
-// asked when p asks the same: p is o's preemptor, its Usage is the
-// question's amount of one flavor-resource and its Need that
-// flavor-resource, and s's tree has not changed since. The candidates
-// are those the search found; the passes are run again (they find the
-// same targets) to describe them. o may be nil.
-func (o *Oracle) Targets(s *Snapshot, p *Preemptor, record bool) ([]Target, *trace.Preemption) {
-	if o != nil && o.S == s && o.n > 0 && o.at == s.Tree.Version() && o.p.Key == p.Key {
-		for i := range o.asked[:o.n] {
-			if se := &o.asked[i]; se.asks(p) {
-				return se.run(p, record)
-			}
-		}
-	}
-	return Targets(s, p, record)
-}
-
 // TargetsOne is Targets(s, p, record) for a preemptor whose assignment
 // uses v of fr alone, which needs preemption: p's Usage and Need are not
 // read (they would be {fr: v} and {fr}). When o was asked that question
-// at s's tree as it is, its search's candidates serve (as in Targets).
+// (by p, at s's tree as it is), its search's candidates serve: the
+// passes are run again (they find the same targets) to describe them.
 // o may be nil.
 func (o *Oracle) TargetsOne(s *Snapshot, p *Preemptor, fr core.FlavorResource, v core.Amount, record bool) ([]Target, *trace.Preemption) {
 	if o != nil && o.S == s && o.n > 0 && o.at == s.Tree.Version() && o.p.Key == p.Key {
@@ -856,19 +840,6 @@ func (o *Oracle) TargetsOne(s *Snapshot, p *Preemptor, fr core.FlavorResource, v
 	se.usage.add(quantity{fr: fr, id: id, v: v})
 	se.need.add(quantity{fr: fr, id: id})
 	return se.targets(s, p, record)
-}
-
-// asks reports whether p's Usage and Need are the oracle's question se
-// searched for: an amount of one flavor-resource, which alone needs
-// preemption.
-func (se *search) asks(p *Preemptor) bool {
-	if len(p.Usage) != 1 || len(p.Need) != 1 {
-		return false
-	}
-	q := se.usage.arr[0]
-	v, ok := p.Usage[q.fr]
-	_, need := p.Need[q.fr]
-	return ok && need && v == q.v
 }
 
 // Claims computes, for KEP-4378's claimed-usage tracking, how much of each

@@ -99,7 +99,7 @@ func (s *State) searchRequests(wl int) []flavor.Request {
 	}
 	sc := s.scratch
 	if wl >= len(sc.requests) {
-		sc.requests = slices.Grow(sc.requests, wl+1-len(sc.requests))[:wl+1]
+		sc.requests = append(sc.requests, make([]searchRequests, wl+1-len(sc.requests))...)
 	}
 	r := &sc.requests[wl]
 	if r.spec != w.Spec {
@@ -458,15 +458,16 @@ func (s *State) assign(e *entry, c *cycleCtx) {
 			e.targets, e.decision.Preemption = c.oracle.TargetsOne(s.preemptSnapshot(c), p, u.FR, u.Amount, true)
 			return
 		}
-		// The search keeps no reference to the maps: the cycle's serve
-		// every entry in turn.
+		// Several flavor-resources: a search of its own (the oracle's
+		// were for one each). It keeps no reference to the maps: the
+		// cycle's serve every entry in turn.
 		clear(c.usage)
 		for _, u := range a.Usage {
 			c.usage[u.FR] = u.Amount
 		}
 		p.Usage = c.usage
 		p.Need = needPreemption(&a, c.need)
-		e.targets, e.decision.Preemption = c.oracle.Targets(s.preemptSnapshot(c), p, true)
+		e.targets, e.decision.Preemption = preempt.Targets(s.preemptSnapshot(c), p, true)
 	}
 }
 
@@ -768,7 +769,7 @@ func (s *State) admit(e *entry) {
 	// The workload leaves its queue (sticky head included).
 	s.removeFromQueue(e.queue, e.wl)
 	e.decision.Outcome = trace.OutcomeAdmitted
-	e.decision.Admission = s.wordsFor().KeepAdmission(&e.assignment)
+	e.decision.Admission = admissionFlavors(a)
 }
 
 // requeue puts a non-admitted entry back (requeueAndUpdate,
