@@ -106,6 +106,11 @@ type Input struct {
 	// Flavors are the ResourceFlavors that exist.
 	Flavors map[core.FlavorName]*core.ResourceFlavor
 	PodSets []core.PodSet
+	// Requests, if set, are the per-pod requests of the only pod set,
+	// sorted by resource (PodRequests): a caller that assigns the same
+	// workload again and again keeps them instead of having its map read
+	// each time.
+	Requests []Request
 	// Last is the previous attempt's state, nil for a fresh start.
 	Last *LastState
 	// ResetReason says why Last is nil when an earlier attempt existed
@@ -225,7 +230,8 @@ type PodSetAssignment struct {
 	// them).
 	Reasons []Reason
 	Err     string
-	Groups  []trace.GroupAttempt
+	// Groups are the group attempts (the first pod set's in the Space).
+	Groups []trace.GroupAttempt
 	// joined is Message's text, once written: the engine asks for it
 	// twice (the entry's message and its decision).
 	joined string
@@ -324,7 +330,7 @@ func (a *Assignment) Message(w *Words) string {
 		if ps.Err != "" {
 			return fmt.Sprintf("failed to assign flavors to pod set %s: %s", ps.Name, ps.Err)
 		}
-		parts = append(parts, w.podSetPart(ps.Name, ps.Message(w)))
+		parts = append(parts, w.podSetMessage(ps))
 	}
 	if len(parts) == 1 {
 		return parts[0]
@@ -349,7 +355,19 @@ func Assign(in Input) Assignment {
 	if sp == nil {
 		sp = &Space{}
 	}
-	ls := in.Words.lastSpace()
+	ls := &sp.last
+	if len(in.PodSets) > 1 {
+		ls = in.Words.lastSpace()
+	}
+	a := in.assign(sp, ls)
+	a.LastState = in.Words.keepLast(ls, &sp.last, in.Last)
+	return a
+}
+
+// assign is Assign, with the resume state written in ls: sp.last for
+// one pod set (or none), else a lastSpace of its own.
+func (in *Input) assign(sp *Space, ls *lastSpace) Assignment {
+	*ls = lastSpace{}
 	ls.last.Generation = in.Generation
 	in.room = sp.reasons[:0]
 	in.sp = sp
@@ -370,7 +388,11 @@ func Assign(in Input) Assignment {
 	coversPods := groupOf(in.ClusterQueue, core.ResourcePods) >= 0
 	for i := range in.PodSets {
 		ps := &in.PodSets[i]
-		n := len(ps.Requests)
+		given := in.Requests != nil && len(in.PodSets) == 1
+		n := len(in.Requests)
+		if !given {
+			n = len(ps.Requests)
+		}
 		if coversPods {
 			n++
 		}
@@ -378,8 +400,14 @@ func Assign(in Input) Assignment {
 		if i > 0 || n > len(sp.requests) {
 			requests = make([]Request, 0, n)
 		}
-		for r, q := range ps.Requests {
-			requests = append(requests, Request{r, q * core.Amount(ps.Count)})
+		if given {
+			for _, q := range in.Requests {
+				requests = append(requests, Request{q.Resource, q.Amount * core.Amount(ps.Count)})
+			}
+		} else {
+			for r, q := range ps.Requests {
+				requests = append(requests, Request{r, q * core.Amount(ps.Count)})
+			}
 		}
 		if coversPods {
 			kept := requests[:0]
@@ -390,13 +418,12 @@ func Assign(in Input) Assignment {
 			}
 			requests = append(kept, Request{core.ResourcePods, core.Amount(ps.Count)})
 		}
-		insertionSort(len(requests), func(i, j int) bool { return requests[i].Resource < requests[j].Resource },
-			func(i, j int) { requests[i], requests[j] = requests[j], requests[i] })
+		sortRequests(requests)
 		psa := PodSetAssignment{
 			Name:     ps.Name,
 			Count:    ps.Count,
 			Requests: requests,
-			Groups:   in.Words.groupAttempts(len(in.ClusterQueue.ResourceGroups)),
+			Groups:   in.groupAttempts(i, sp),
 		}
 		var st status
 		failed := false
@@ -460,15 +487,34 @@ func Assign(in Input) Assignment {
 	return a
 }
 
+// PodRequests returns a pod set's per-pod requests sorted by resource
+// (Input.Requests).
+func PodRequests(ps *core.PodSet) []Request {
+	out := make([]Request, 0, len(ps.Requests))
+	for r, q := range ps.Requests {
+		out = append(out, Request{r, q})
+	}
+	sortRequests(out)
+	return out
+}
+
+// sortRequests sorts requests by resource.
+func sortRequests(requests []Request) {
+	insertionSort(len(requests), func(i, j int) bool { return requests[i].Resource < requests[j].Resource },
+		func(i, j int) { requests[i], requests[j] = requests[j], requests[i] })
+}
+
 // Space is the memory an assignment of one pod set with at most two
 // resources (the usual shape) is written in: its pod set, requests, usage,
-// flavors and the reasons of its first group (up to two flavors). Longer
+// flavors, group attempts and the reasons of its first group (up to two
+// flavors). Longer
 // lists are allocated apart. A caller that assigns again and again (the
 // scheduling cycle, one Space per entry) holds one and passes it in
 // Input.Space: an Assign with a Space overwrites the Assignment the
 // previous Assign with it returned, so the caller keeps what it needs of
-// that one first. The trace shares nothing with a Space; the LastState,
-// which outlives the cycle, is never in it.
+// that one first. The trace shares nothing with a Space (a decision's
+// group attempts are copied: Words.KeepPodSetDecisions); the LastState,
+// which outlives the cycle, is never in it (Words.keepLast).
 type Space struct {
 	_        [0]func() // not comparable: no equality code for it
 	podSets  [1]PodSetAssignment
@@ -479,6 +525,22 @@ type Space struct {
 	// attempts is where a group's flavor attempts are written before
 	// they are kept apart (Words.keepAttempts).
 	attempts [4]trace.FlavorAttempt
+	// groups is where the first pod set's group attempts are written
+	// (the trace keeps copies: Words.KeepPodSetDecisions).
+	groups [2]trace.GroupAttempt
+	// last is where the resume state is written before it is kept
+	// apart (Words.keepLast).
+	last lastSpace
+}
+
+// groupAttempts returns an empty list for pod set i's group attempts:
+// the first pod set's in sp when its groups fit, else carved from
+// in.Words.
+func (in *Input) groupAttempts(i int, sp *Space) []trace.GroupAttempt {
+	if n := len(in.ClusterQueue.ResourceGroups); i == 0 && n <= len(sp.groups) {
+		return sp.groups[:0:n]
+	}
+	return in.Words.groupAttempts(len(in.ClusterQueue.ResourceGroups))
 }
 
 // lastSpace is a LastState with room for the resume state of one pod set

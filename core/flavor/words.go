@@ -1,6 +1,7 @@
 package flavor
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/kueueplay/kueueplay/core"
@@ -28,6 +29,8 @@ type Words struct {
 	recent    *[recentLen]recentEntry
 	resources map[core.ResourceName][]string
 	parts     map[[2]string]string
+	// messages are the pod set messages written last (podSetMessage).
+	messages *[recentLen]messageEntry
 	// joined are the messages of several reasons (PodSetAssignment.Message),
 	// by their text; buf is where a message is written to look it up.
 	joined   map[string]string
@@ -41,10 +44,19 @@ type Words struct {
 	reasonLists []Reason
 	reserved    []trace.Quantity
 	lasts       []lastSpace
+	// lastStates are the resume states kept last, by a hash of what
+	// they hold (keepLast).
+	lastStates  *[recentLen]*LastState
 	preemptions []preemptionSpace
 	// attemptLists are the lists of flavor attempts kept last, by a
 	// hash of what they hold (keepAttempts).
 	attemptLists *[recentLen][]trace.FlavorAttempt
+	// decisionLists are the lists of pod set decisions kept last
+	// (KeepPodSetDecisions).
+	decisionLists *[recentLen][]trace.PodSetDecision
+	// quantityLists are the reserved quantities kept last
+	// (KeepQuantities).
+	quantityLists *[recentLen][]trace.Quantity
 	// noCandidates are the descriptions of searches for one
 	// flavor-resource that found no candidates (NoCandidates).
 	noCandidates map[core.FlavorResource]*trace.Preemption
@@ -82,18 +94,6 @@ func (w *Words) PodSetDecisions(n int) []trace.PodSetDecision {
 	return take(&w.decisions, n)
 }
 
-// Quantities returns an empty list with room for n quantities, carved
-// from w's slab (made when w is nil).
-func (w *Words) Quantities(n int) []trace.Quantity {
-	if n == 0 {
-		return nil
-	}
-	if w == nil {
-		return make([]trace.Quantity, 0, n)
-	}
-	return take(&w.reserved, n)
-}
-
 // lastSpace returns a zero lastSpace, carved from w's slab (made when w
 // is nil).
 func (w *Words) lastSpace() *lastSpace {
@@ -106,6 +106,83 @@ func (w *Words) lastSpace() *lastSpace {
 	ls := &w.lasts[0]
 	w.lasts = w.lasts[1:]
 	return ls
+}
+
+// keepLast returns the resume state ls holds as a LastState that
+// outlives the Space: ls's own when it is not the Space's (Assign writes
+// the state of several pod sets apart); else prev when it is equal (a head judged again
+// the same way), else one equal to it kept recently (the heads of a
+// queue at one generation often stop at the same flavor), else a copy
+// carved from w's slab (made when w is nil). A LastState is never
+// changed once kept.
+func (w *Words) keepLast(ls, space *lastSpace, prev *LastState) *LastState {
+	cur := &ls.last
+	if ls != space {
+		return cur
+	}
+	if sameLast(cur, prev) {
+		return prev
+	}
+	var slot **LastState
+	if w != nil {
+		h := uint64(cur.Generation)<<8 + uint64(len(cur.TriedFlavorIdx))
+		for _, ts := range cur.TriedFlavorIdx {
+			h = h*31 + uint64(len(ts))
+			for _, t := range ts {
+				h = h*31 + uint64(t.Idx+2) + uint64(len(t.Resource))<<16
+			}
+		}
+		if w.lastStates == nil {
+			w.lastStates = &[recentLen]*LastState{}
+		}
+		slot = &w.lastStates[mix(h)]
+		if sameLast(cur, *slot) {
+			return *slot
+		}
+	}
+	out := w.lastSpace()
+	out.last.Generation = cur.Generation
+	switch {
+	case len(cur.TriedFlavorIdx) == 0 && cur.TriedFlavorIdx != nil: // no pod sets
+		out.last.TriedFlavorIdx = out.lastIdx[:0]
+	case cur.TriedFlavorIdx != nil: // one pod set (Assign writes others apart)
+		switch ts := cur.TriedFlavorIdx[0]; {
+		case len(ts) > len(out.tried):
+			out.lastIdx[0] = ts // a list of its own
+		case ts != nil:
+			n := copy(out.tried[:], ts)
+			out.lastIdx[0] = out.tried[:n:n]
+		}
+		out.last.TriedFlavorIdx = out.lastIdx[:1:1]
+	}
+	if slot != nil {
+		*slot = &out.last
+	}
+	return &out.last
+}
+
+// sameLast reports whether a and b are equal resume states, nil and
+// empty lists told apart (a kept state is the very one the caller
+// would have had).
+func sameLast(a, b *LastState) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	if a.Generation != b.Generation || len(a.TriedFlavorIdx) != len(b.TriedFlavorIdx) || (a.TriedFlavorIdx == nil) != (b.TriedFlavorIdx == nil) {
+		return false
+	}
+	for i, ts := range a.TriedFlavorIdx {
+		us := b.TriedFlavorIdx[i]
+		if len(ts) != len(us) || (ts == nil) != (us == nil) {
+			return false
+		}
+		for k := range ts {
+			if ts[k] != us[k] {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // preemptionSpace is a preemption's description with room for its
@@ -203,6 +280,111 @@ func (w *Words) keepAttempts(atts []trace.FlavorAttempt, buf *[4]trace.FlavorAtt
 	if slot != nil {
 		*slot = out
 	}
+	return out
+}
+
+// sameGroups reports whether two lists hold equal group attempts,
+// attempts shared (keepAttempts).
+func sameGroups(a, b []trace.GroupAttempt) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		x, y := &a[i], &b[i]
+		if x.StartIndex != y.StartIndex || x.Resume != y.Resume || x.ResumedAfter != y.ResumedAfter ||
+			x.Reset != y.Reset || x.BorrowingFirst != y.BorrowingFirst || x.Chosen != y.Chosen ||
+			x.PreferenceNote != y.PreferenceNote || x.TriedIndex != y.TriedIndex || x.Unavailable != y.Unavailable ||
+			!slices.Equal(x.Resources, y.Resources) || !sameList(x.Attempts, y.Attempts) {
+			return false
+		}
+	}
+	return true
+}
+
+// KeepPodSetDecisions returns a list equal to ds (which the caller
+// writes again, and whose group attempts may be in a Space): one kept
+// recently when equal (a waiting head is judged the same way cycle after
+// cycle), compared field by field with the requests and flavor attempts
+// by identity (Request and keepAttempts share them), else a copy carved
+// from w's slab with copies of its group attempts (made when w is nil).
+func (w *Words) KeepPodSetDecisions(ds []trace.PodSetDecision) []trace.PodSetDecision {
+	if len(ds) == 0 {
+		return nil
+	}
+	var slot *[]trace.PodSetDecision
+	if w != nil {
+		h := uint64(len(ds))
+		for i := range ds {
+			d := &ds[i]
+			h = h*31 + uint64(int(d.Count)+len(d.PodSet)<<16+len(d.Mode)<<24+len(d.Message)<<32+len(d.Groups)<<48+len(d.Requests)<<56)
+			if len(d.Requests) > 0 {
+				h += uint64(d.Requests[0].Amount) << 8
+			}
+			for k := range d.Groups {
+				g := &d.Groups[k]
+				h = h*31 + uint64(g.StartIndex+(g.TriedIndex+1)<<8+len(g.Attempts)<<16+len(g.Chosen)<<24)
+			}
+		}
+		if w.decisionLists == nil {
+			w.decisionLists = &[recentLen][]trace.PodSetDecision{}
+		}
+		slot = &w.decisionLists[mix(h)]
+		if samePodSetDecisions(*slot, ds) {
+			return *slot
+		}
+	}
+	out := append(w.PodSetDecisions(len(ds)), ds...)
+	for i := range out {
+		if gs := out[i].Groups; len(gs) > 0 {
+			out[i].Groups = append(w.groupAttempts(cap(gs)), gs...)
+		}
+	}
+	if slot != nil {
+		*slot = out
+	}
+	return out
+}
+
+// samePodSetDecisions reports whether a and b hold equal decisions,
+// requests and flavor attempts shared.
+func samePodSetDecisions(a, b []trace.PodSetDecision) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		x, y := &a[i], &b[i]
+		if x.PodSet != y.PodSet || x.Count != y.Count || x.Mode != y.Mode || x.Message != y.Message ||
+			!sameList(x.Requests, y.Requests) || !sameGroups(x.Groups, y.Groups) {
+			return false
+		}
+	}
+	return true
+}
+
+// KeepQuantities returns a list equal to qs (which the caller writes
+// again): one kept recently when equal (a 64-slot table by hash), else
+// a copy carved from w's slab (a new list when w is nil). It returns
+// nil for an empty list.
+func (w *Words) KeepQuantities(qs []trace.Quantity) []trace.Quantity {
+	if len(qs) == 0 {
+		return nil
+	}
+	if w == nil {
+		return append(make([]trace.Quantity, 0, len(qs)), qs...)
+	}
+	h := uint64(len(qs))
+	for i := range qs {
+		h = h*31 + uint64(qs[i].Amount) + uint64(len(qs[i].Flavor)+len(qs[i].Resource)<<8)<<48
+	}
+	if w.quantityLists == nil {
+		w.quantityLists = &[recentLen][]trace.Quantity{}
+	}
+	slot := &w.quantityLists[mix(h)]
+	if slices.Equal(*slot, qs) {
+		return *slot
+	}
+	out := append(take(&w.reserved, len(qs)), qs...)
+	*slot = out
 	return out
 }
 
@@ -385,6 +567,48 @@ func (w *Words) resource(r core.ResourceName) []string {
 		w.resources[r] = l
 	}
 	return l[:1:1]
+}
+
+// messageEntry is a pod set's message remembered (podSetMessage): the
+// pod set's name and reasons, its message and the part of the
+// assignment's message about it.
+type messageEntry struct {
+	name    string
+	reasons []Reason
+	joined  string
+	part    string
+}
+
+// podSetMessage returns the part of Assignment.Message about pod set p
+// (which has reasons, no error) and sets p's message, from a message
+// remembered for the same name and reasons when there is one (a 64-slot
+// table by hash): a waiting head's reasons are often the ones it had,
+// and their words are then not looked up, sorted and joined again.
+func (w *Words) podSetMessage(p *PodSetAssignment) string {
+	if w == nil {
+		return w.podSetPart(p.Name, p.Message(w))
+	}
+	h := uint64(len(p.Name)) + uint64(len(p.Reasons))<<8
+	for i := range p.Reasons {
+		r := &p.Reasons[i]
+		h = h*31 + uint64(r.Amount+r.Assumed<<7+r.Capacity<<14) + uint64(len(r.Code)+len(r.Flavor)<<8+len(r.Resource)<<16+len(r.Detail)<<24)<<32
+		if n := len(r.Flavor); n > 0 {
+			h += uint64(r.Flavor[n-1]) << 56
+		}
+	}
+	if w.messages == nil {
+		w.messages = &[recentLen]messageEntry{}
+	}
+	m := &w.messages[mix(h)]
+	if m.part != "" && m.name == p.Name && slices.Equal(m.reasons, p.Reasons) {
+		if p.joined == "" {
+			p.joined = m.joined
+		}
+		return m.part
+	}
+	joined := p.Message(w)
+	*m = messageEntry{name: p.Name, reasons: append(m.reasons[:0], p.Reasons...), joined: joined, part: w.podSetPart(p.Name, joined)}
+	return m.part
 }
 
 // podSetPart is the part of Assignment.Message about pod set name, whose

@@ -223,3 +223,198 @@ func TestKeepAttempts(t *testing.T) {
 		t.Errorf("a list that outgrew the Space was copied")
 	}
 }
+
+// TestKeepLast checks that a resume state written in a Space is kept
+// apart equal to what was written, shared with the previous state or a
+// recent one when equal, and never with a different one.
+func TestKeepLast(t *testing.T) {
+	one := func(gen int64, ts ...Tried) LastState {
+		return LastState{Generation: gen, TriedFlavorIdx: [][]Tried{ts}}
+	}
+	cpu := Tried{Resource: "cpu", Idx: 1}
+	cases := map[string]struct {
+		first, second LastState
+		// prev: the second is kept with the first as its previous state.
+		prev, shared bool
+	}{
+		"equal, previous":           {one(3, cpu), one(3, cpu), true, true},
+		"equal, recent":             {one(3, cpu), one(3, cpu), false, true},
+		"another generation":        {one(3, cpu), one(4, cpu), true, false},
+		"another index":             {one(3, cpu), one(3, Tried{"cpu", -1}), true, false},
+		"another resource":          {one(3, cpu), one(3, Tried{"memory", 1}), false, false},
+		"one resource more":         {one(3, cpu), one(3, cpu, Tried{"memory", 0}), false, false},
+		"no flavors, nil or empty":  {one(3), LastState{Generation: 3, TriedFlavorIdx: [][]Tried{{}}}, true, false},
+		"no pod sets, nil or empty": {LastState{Generation: 3}, LastState{Generation: 3, TriedFlavorIdx: [][]Tried{}}, true, false},
+		"two pod sets, kept apart":  {LastState{Generation: 3, TriedFlavorIdx: [][]Tried{{cpu}, {cpu}}}, LastState{Generation: 3, TriedFlavorIdx: [][]Tried{{cpu}, {cpu}}}, true, false},
+		"three resources, equal":    {one(3, cpu, cpu, cpu), one(3, cpu, cpu, cpu), false, true},
+		"three resources, one more": {one(3, cpu, cpu, cpu), one(3, cpu, cpu, cpu, cpu), false, false},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			w := &Words{}
+			var sp Space
+			// keep writes s as Assign does (one pod set in the
+			// Space, its resources in its arrays when at most two;
+			// several pod sets apart) and keeps it.
+			keep := func(s LastState, prev *LastState) *LastState {
+				if len(s.TriedFlavorIdx) > 1 {
+					return w.keepLast(&lastSpace{last: s}, &sp.last, prev)
+				}
+				ls := &sp.last
+				*ls = lastSpace{last: s}
+				if len(s.TriedFlavorIdx) == 1 {
+					switch ts := s.TriedFlavorIdx[0]; {
+					case len(ts) > len(ls.tried):
+						ls.lastIdx[0] = slices.Clone(ts) // a list of its own
+					case ts != nil:
+						n := copy(ls.tried[:], ts)
+						ls.lastIdx[0] = ls.tried[:n:n]
+					}
+					ls.last.TriedFlavorIdx = ls.lastIdx[:1:1]
+				}
+				return w.keepLast(ls, &sp.last, prev)
+			}
+			first := keep(tc.first, nil)
+			var prev *LastState
+			if tc.prev {
+				prev = first
+			}
+			second := keep(tc.second, prev)
+			sp.last = lastSpace{tried: [2]Tried{{"x", 9}, {"x", 9}}} // the Space is written again
+			if diff := cmp.Diff([]LastState{tc.first, tc.second}, []LastState{*first, *second}); diff != "" {
+				t.Errorf("kept states (-want +got):\n%s", diff)
+			}
+			if shared := first == second; shared != tc.shared {
+				t.Errorf("shared = %t, want %t", shared, tc.shared)
+			}
+		})
+	}
+}
+
+// TestKeepPodSetDecisions checks that pod set decisions, their group
+// attempts written in a Space, are kept equal to what was written, and
+// shared only with an equal list.
+func TestKeepPodSetDecisions(t *testing.T) {
+	w := &Words{}
+	var sp Space
+	atts := w.keepAttempts(append(sp.attempts[:0], trace.FlavorAttempt{Flavor: "a", Mode: "Fit", Rule: trace.RuleFitStop, Best: true}), &sp.attempts)
+	req := w.Request("cpu", 1000)
+	g := trace.GroupAttempt{Resources: []string{"cpu"}, Resume: trace.ResumeFirst, Attempts: atts, Chosen: "a", TriedIndex: -1}
+	d := trace.PodSetDecision{PodSet: "main", Count: 1, Requests: req, Groups: []trace.GroupAttempt{g}, Mode: "Fit"}
+	with := func(f func(*trace.PodSetDecision)) trace.PodSetDecision {
+		c := d
+		f(&c)
+		return c
+	}
+	group := func(f func(*trace.GroupAttempt)) trace.PodSetDecision {
+		c := g
+		f(&c)
+		return with(func(d *trace.PodSetDecision) { d.Groups = []trace.GroupAttempt{c} })
+	}
+	cases := map[string]struct {
+		first, second []trace.PodSetDecision
+		shared        bool
+	}{
+		"the same decisions":            {[]trace.PodSetDecision{d}, []trace.PodSetDecision{d}, true},
+		"another message":               {[]trace.PodSetDecision{d}, []trace.PodSetDecision{with(func(c *trace.PodSetDecision) { c.Message = "n" })}, false},
+		"another count":                 {[]trace.PodSetDecision{d}, []trace.PodSetDecision{with(func(c *trace.PodSetDecision) { c.Count = 2 })}, false},
+		"another request":               {[]trace.PodSetDecision{d}, []trace.PodSetDecision{with(func(c *trace.PodSetDecision) { c.Requests = w.Request("cpu", 2000) })}, false},
+		"one pod set more":              {[]trace.PodSetDecision{d}, []trace.PodSetDecision{d, d}, false},
+		"equal resources, another list": {[]trace.PodSetDecision{d}, []trace.PodSetDecision{group(func(c *trace.GroupAttempt) { c.Resources = []string{"cpu"} })}, true},
+		"equal attempts, another list":  {[]trace.PodSetDecision{d}, []trace.PodSetDecision{group(func(c *trace.GroupAttempt) { c.Attempts = slices.Clone(atts) })}, false},
+		"another resume":                {[]trace.PodSetDecision{d}, []trace.PodSetDecision{group(func(c *trace.GroupAttempt) { c.Resume = trace.ResumeAfter; c.ResumedAfter = "a" })}, false},
+		"another tried index":           {[]trace.PodSetDecision{d}, []trace.PodSetDecision{group(func(c *trace.GroupAttempt) { c.TriedIndex = 0 })}, false},
+		"another note":                  {[]trace.PodSetDecision{d}, []trace.PodSetDecision{group(func(c *trace.GroupAttempt) { c.PreferenceNote = "n" })}, false},
+		"one group more":                {[]trace.PodSetDecision{d}, []trace.PodSetDecision{with(func(c *trace.PodSetDecision) { c.Groups = []trace.GroupAttempt{g, g} })}, false},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			// keep writes the decisions in a buffer and their first
+			// groups in the Space, as the cycle and Assign do.
+			var buf [2]trace.PodSetDecision
+			keep := func(ds []trace.PodSetDecision) []trace.PodSetDecision {
+				ds = append(buf[:0], ds...)
+				ds[0].Groups = append(sp.groups[:0:2], ds[0].Groups...)
+				return w.KeepPodSetDecisions(ds)
+			}
+			first := keep(tc.first)
+			second := keep(tc.second)
+			buf, sp.groups = [2]trace.PodSetDecision{}, [2]trace.GroupAttempt{} // written again
+			if diff := cmp.Diff([][]trace.PodSetDecision{tc.first, tc.second}, [][]trace.PodSetDecision{first, second}); diff != "" {
+				t.Errorf("kept decisions (-want +got):\n%s", diff)
+			}
+			if shared := &first[0] == &second[0]; shared != tc.shared {
+				t.Errorf("shared = %t, want %t", shared, tc.shared)
+			}
+		})
+	}
+}
+
+// TestKeepQuantities checks that quantities are kept equal to what was
+// written, and shared only with an equal list.
+func TestKeepQuantities(t *testing.T) {
+	q := trace.Quantity{Flavor: "a", Resource: "cpu", Amount: 1000, Text: "1"}
+	other := q
+	other.Flavor = "b"
+	cases := map[string]struct {
+		first, second []trace.Quantity
+		shared        bool
+	}{
+		"the same quantities": {[]trace.Quantity{q}, []trace.Quantity{q}, true},
+		"another flavor":      {[]trace.Quantity{q}, []trace.Quantity{other}, false},
+		"another amount":      {[]trace.Quantity{q}, []trace.Quantity{{Flavor: "a", Resource: "cpu", Amount: 2000, Text: "2"}}, false},
+		"one quantity more":   {[]trace.Quantity{q}, []trace.Quantity{q, other}, false},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			w := &Words{}
+			var buf [2]trace.Quantity
+			keep := func(qs []trace.Quantity) []trace.Quantity { return w.KeepQuantities(append(buf[:0], qs...)) }
+			first := keep(tc.first)
+			second := keep(tc.second)
+			buf = [2]trace.Quantity{} // the caller writes again
+			if diff := cmp.Diff([][]trace.Quantity{tc.first, tc.second}, [][]trace.Quantity{first, second}); diff != "" {
+				t.Errorf("kept quantities (-want +got):\n%s", diff)
+			}
+			if shared := &first[0] == &second[0]; shared != tc.shared {
+				t.Errorf("shared = %t, want %t", shared, tc.shared)
+			}
+		})
+	}
+	if got := (&Words{}).KeepQuantities(nil); got != nil {
+		t.Errorf("an empty list was kept as %v, want nil", got)
+	}
+}
+
+// TestMessagesRemembered checks that messages remembered by one Words
+// across pod sets whose reasons differ a little are each the message
+// written afresh, for the assignment and for the pod set.
+func TestMessagesRemembered(t *testing.T) {
+	quota := func(f string, amount int64) Reason {
+		return Reason{Flavor: core.FlavorName(f), Reason: trace.Reason{Code: trace.ReasonInsufficientQuota, Resource: "cpu", Amount: core.Amount(amount)}}
+	}
+	w := &Words{}
+	for _, tc := range []struct {
+		name    string
+		podSet  string
+		reasons []Reason
+	}{
+		{"first", "main", []Reason{quota("a", 2)}},
+		{"another amount", "main", []Reason{quota("a", 3)}},
+		{"another flavor", "main", []Reason{quota("b", 3)}},
+		{"another pod set", "p1", []Reason{quota("b", 3)}},
+		{"two reasons", "main", []Reason{quota("a", 2), quota("b", 3)}},
+		{"two reasons in another order", "main", []Reason{quota("b", 3), quota("a", 2)}},
+		{"the first again", "main", []Reason{quota("a", 2)}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fresh := Assignment{PodSets: []PodSetAssignment{{Name: tc.podSet, Reasons: tc.reasons}}}
+			a := Assignment{PodSets: []PodSetAssignment{{Name: tc.podSet, Reasons: slices.Clone(tc.reasons)}}}
+			want := []string{fresh.Message(nil), fresh.PodSets[0].Message(nil)}
+			got := []string{a.Message(w), a.PodSets[0].Message(w)}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("messages remembered (-fresh +remembered):\n%s", diff)
+			}
+		})
+	}
+}

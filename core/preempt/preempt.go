@@ -75,6 +75,11 @@ type Snapshot struct {
 	Queues []*core.ClusterQueue
 	// Holders are the workloads holding quota, by tree node, by key.
 	Holders [][]*Workload
+	// HoldersOf, if set, gives a node's holders instead of Holders
+	// (which is then not read), so that a snapshot describes only the
+	// ClusterQueues its searches look at. It must give the same list for
+	// a node every time it is asked while the snapshot is in use.
+	HoldersOf func(node int) []*Workload
 	// Claimed is the usage of each workload (by Index) that preemptors
 	// claimed earlier in the cycle; nil when claims are not tracked
 	// (RefreshAssignmentsDuringSchedulingCycle off). The tree has already
@@ -102,6 +107,14 @@ func (s *Snapshot) names(fr core.FlavorResource) []string {
 		}
 	}
 	return n[:1:1]
+}
+
+// holders returns node's holders (Holders, or HoldersOf when set).
+func (s *Snapshot) holders(node int) []*Workload {
+	if s.HoldersOf != nil {
+		return s.HoldersOf(node)
+	}
+	return s.Holders[node]
 }
 
 // remaining is what removing w still frees: its usage minus what was
@@ -351,7 +364,7 @@ func (se *search) crossVariant(w *Workload, advantage bool) variant {
 
 func (se *search) fromQueue(node, lca int, advantage bool, list string) []*candidate {
 	var out []*candidate
-	for _, w := range se.s.Holders[node] {
+	for _, w := range se.s.holders(node) {
 		frees := se.s.remaining(w)
 		v := se.classify(w, frees, advantage)
 		if v == never {
@@ -741,10 +754,10 @@ func Quantities(m map[core.FlavorResource]core.Amount) []trace.Quantity {
 // (preemption.PreemptionOracle.SimulatePreemption): the same search as
 // Targets, for that flavor-resource alone. It keeps the searches it made
 // for its preemptor (a workload, by key: one entry of a cycle) while the
-// tree stays as they found it, and answers Targets from one when it is
-// asked the same question again (Kueue
-// searches twice: the flavor assigner's oracle, then
-// Preemptor.GetTargets for the chosen flavors, on the same snapshot).
+// tree stays as they found it, and answers TargetsOne from one when it
+// is asked the same question again (Kueue searches twice: the flavor
+// assigner's oracle, then Preemptor.GetTargets for the chosen flavors,
+// on the same snapshot).
 type Oracle struct {
 	S *Snapshot
 	// P is the preemptor; its Usage and Need are not read: each question
@@ -808,34 +821,25 @@ func (o *Oracle) SimulatePreemption(fr core.FlavorResource, q core.Amount) flavo
 	return res
 }
 
-// Targets is Targets(s, p, record), from the search of a question o was
-// asked when p asks the same: p is o's preemptor, its Usage is the
-// question's amount of one flavor-resource and its Need that
-// flavor-resource, and s's tree has not changed since. The candidates
-// are those the search found; the passes are run again (they find the
-// same targets) to describe them. o may be nil.
-func (o *Oracle) Targets(s *Snapshot, p *Preemptor, record bool) ([]Target, *trace.Preemption) {
+// TargetsOne is Targets(s, p, record) for a preemptor whose assignment
+// uses v of fr alone, which needs preemption: p's Usage and Need are not
+// read (they would be {fr: v} and {fr}). When o was asked that question
+// (by p, at s's tree as it is), its search's candidates serve: the
+// passes are run again (they find the same targets) to describe them.
+// o may be nil.
+func (o *Oracle) TargetsOne(s *Snapshot, p *Preemptor, fr core.FlavorResource, v core.Amount, record bool) ([]Target, *trace.Preemption) {
 	if o != nil && o.S == s && o.n > 0 && o.at == s.Tree.Version() && o.p.Key == p.Key {
 		for i := range o.asked[:o.n] {
-			if se := &o.asked[i]; se.asks(p) {
+			if se := &o.asked[i]; se.usage.arr[0].fr == fr && se.usage.arr[0].v == v {
 				return se.run(p, record)
 			}
 		}
 	}
-	return Targets(s, p, record)
-}
-
-// asks reports whether p's Usage and Need are the oracle's question se
-// searched for: an amount of one flavor-resource, which alone needs
-// preemption.
-func (se *search) asks(p *Preemptor) bool {
-	if len(p.Usage) != 1 || len(p.Need) != 1 {
-		return false
-	}
-	q := se.usage.arr[0]
-	v, ok := p.Usage[q.fr]
-	_, need := p.Need[q.fr]
-	return ok && need && v == q.v
+	var se search
+	id := s.Tree.ID(fr)
+	se.usage.add(quantity{fr: fr, id: id, v: v})
+	se.need.add(quantity{fr: fr, id: id})
+	return se.targets(s, p, record)
 }
 
 // Claims computes, for KEP-4378's claimed-usage tracking, how much of each

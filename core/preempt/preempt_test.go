@@ -109,6 +109,18 @@ func runTargets(t *testing.T, tc targetsCase) {
 	if diff := cmp.Diff(before, usage(w.s.Tree)); diff != "" {
 		t.Errorf("Targets without record changed the tree's usage (-want +got):\n%s", diff)
 	}
+
+	// A snapshot that gives its holders through HoldersOf finds the same
+	// targets and describes the search the same way.
+	lazy := *w.s
+	lazy.Holders, lazy.HoldersOf = nil, func(node int) []*preempt.Workload { return w.s.Holders[node] }
+	got3, tr3 := preempt.Targets(&lazy, p, true)
+	if diff := cmp.Diff(simplify(got), simplify(got3)); diff != "" {
+		t.Errorf("Targets with HoldersOf (-Holders +HoldersOf):\n%s", diff)
+	}
+	if diff := cmp.Diff(tr, tr3); diff != "" {
+		t.Errorf("Targets with HoldersOf, described (-Holders +HoldersOf):\n%s", diff)
+	}
 }
 
 // TestTargets ports the classical (non-fair-sharing) cases of Kueue
@@ -997,13 +1009,14 @@ func TestOracle(t *testing.T) {
 				if when == "after the tree changed" {
 					w.s.Tree.AddUsage(p.Node, tc.fr, q)
 				}
-				got, gotTr := o.Targets(w.s, &p, true)
 				want, wantTr := preempt.Targets(w.s, &p, true)
-				if diff := cmp.Diff(want, got); diff != "" {
-					t.Errorf("Targets %s (-want +got):\n%s", when, diff)
+				one := o.P
+				gotOne, gotOneTr := o.TargetsOne(w.s, &one, tc.fr, q, true)
+				if diff := cmp.Diff(want, gotOne); diff != "" {
+					t.Errorf("TargetsOne %s (-want +got):\n%s", when, diff)
 				}
-				if diff := cmp.Diff(wantTr, gotTr); diff != "" {
-					t.Errorf("Targets' description %s (-want +got):\n%s", when, diff)
+				if diff := cmp.Diff(wantTr, gotOneTr); diff != "" {
+					t.Errorf("TargetsOne's description %s (-want +got):\n%s", when, diff)
 				}
 			}
 		})

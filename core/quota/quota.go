@@ -357,6 +357,16 @@ func (t *Tree) Clone() *Tree {
 	return &c
 }
 
+// CloneInto makes dst a clone of t (Clone) and returns it, reusing
+// dst's usage arrays: a caller that clones once per cycle and keeps
+// nothing of the previous clone allocates nothing.
+func (t *Tree) CloneInto(dst *Tree) *Tree {
+	usage, entry := dst.usage, dst.entry
+	*dst = *t
+	dst.usage, dst.entry = append(usage[:0], t.usage...), append(entry[:0], t.entry...)
+	return dst
+}
+
 // ClusterQueue returns the node index of a ClusterQueue, or -1.
 func (t *Tree) ClusterQueue(name string) int {
 	if i, ok := t.cqs[name]; ok {

@@ -64,6 +64,48 @@ type cycleScratch struct {
 	claimAt    map[int]int
 	need       map[core.FlavorResource]bool
 	usage      map[core.FlavorResource]core.Amount
+	// ctx, snap, psnap and oracle are the cycle's (cycleCtx): nothing keeps
+	// them past their cycle, so the next one writes over them.
+	ctx    cycleCtx
+	snap   quota.Tree
+	psnap  preempt.Snapshot
+	oracle preempt.Oracle
+	// queues is psnap's Queues; nodeQueue is the queue of each tree
+	// node (-1 for a cohort or an inactive queue), which holdersOf, the
+	// method value psnap asks for holders, reads.
+	queues    []*core.ClusterQueue
+	nodeQueue []int
+	holdersOf func(node int) []*preempt.Workload
+	// requests are the per-pod requests of each workload of one pod
+	// set, by index, as the flavor search reads them (searchRequests).
+	requests []searchRequests
+}
+
+// searchRequests are the sorted per-pod requests of a workload's only
+// pod set (flavor.PodRequests) and the spec they were read from.
+type searchRequests struct {
+	spec *core.Workload
+	reqs []flavor.Request
+}
+
+// searchRequests returns the sorted per-pod requests of workload wl's
+// only pod set (nil when it has several), read from its spec once per
+// State: a spec never changes, and the one they were read from is
+// checked.
+func (s *State) searchRequests(wl int) []flavor.Request {
+	w := s.Workload(wl)
+	if len(w.Spec.PodSets) != 1 {
+		return nil
+	}
+	sc := s.scratch
+	if wl >= len(sc.requests) {
+		sc.requests = append(sc.requests, make([]searchRequests, wl+1-len(sc.requests))...)
+	}
+	r := &sc.requests[wl]
+	if r.spec != w.Spec {
+		*r = searchRequests{spec: w.Spec, reqs: flavor.PodRequests(&w.Spec.PodSets[0])}
+	}
+	return r.reqs
 }
 
 // cycleCtx is what one cycle shares between its entries.
@@ -97,7 +139,11 @@ type cycleCtx struct {
 
 // preemptSnapshot returns the preemption view of the cycle snapshot: every
 // workload holding quota in an active ClusterQueue (inactive ones are not
-// in Kueue's snapshot).
+// in Kueue's snapshot). A queue's holders are described when a search
+// first looks at them: until the cycle processes its entries nothing
+// changes them, and a cycle searches after that only with
+// RefreshAssignmentsDuringSchedulingCycle, whose snapshot describes them
+// all when it is built.
 func (s *State) preemptSnapshot(c *cycleCtx) *preempt.Snapshot {
 	if c.psnap != nil {
 		return c.psnap
@@ -105,24 +151,49 @@ func (s *State) preemptSnapshot(c *cycleCtx) *preempt.Snapshot {
 	if s.frNames == nil {
 		s.frNames = map[core.FlavorResource][]string{}
 	}
-	ps := &preempt.Snapshot{
-		Names:   s.frNames,
-		Words:   s.wordsFor(),
-		Tree:    c.snap,
-		Queues:  make([]*core.ClusterQueue, len(c.snap.Nodes)),
-		Holders: make([][]*preempt.Workload, len(c.snap.Nodes)),
+	sc := s.scratch
+	n := len(c.snap.Nodes)
+	if cap(sc.queues) < n {
+		sc.queues, sc.nodeQueue = make([]*core.ClusterQueue, n), make([]int, n)
 	}
-	if c.refresh {
-		ps.Claimed = map[int]map[core.FlavorResource]core.Amount{}
+	queues, nodeQueue := sc.queues[:n], sc.nodeQueue[:n]
+	clear(queues)
+	for i := range nodeQueue {
+		nodeQueue[i] = -1
 	}
 	for qi, q := range s.Queues {
-		ps.Queues[q.Node] = q.Spec
+		queues[q.Node] = q.Spec
 		if q.Active {
-			ps.Holders[q.Node] = s.holdersOf(qi)
+			nodeQueue[q.Node] = qi
 		}
+	}
+	ps := &sc.psnap
+	*ps = preempt.Snapshot{Names: s.frNames, Words: s.wordsFor(), Tree: c.snap, Queues: queues}
+	if c.refresh {
+		ps.Claimed = map[int]map[core.FlavorResource]core.Amount{}
+		ps.Holders = make([][]*preempt.Workload, n)
+		for node, qi := range nodeQueue {
+			if qi >= 0 {
+				ps.Holders[node] = s.holdersOf(qi)
+			}
+		}
+	} else {
+		if sc.holdersOf == nil {
+			sc.holdersOf = s.holdersAt
+		}
+		ps.HoldersOf = sc.holdersOf
 	}
 	c.psnap = ps
 	return ps
+}
+
+// holdersAt is the holders of tree node node (none for a cohort or an
+// inactive queue), for the cycle's preemption snapshot.
+func (s *State) holdersAt(node int) []*preempt.Workload {
+	if qi := s.scratch.nodeQueue[node]; qi >= 0 {
+		return s.holdersOf(qi)
+	}
+	return nil
 }
 
 // holderCache is a queue's holders as preemption sees them, and what they
@@ -241,10 +312,14 @@ func (s *State) cycle(ts *trace.Step) bool {
 		if w := s.pop(qi); w >= 0 {
 			slab = append(slab, entry{wl: w, queue: qi})
 			entries = append(entries, &slab[len(slab)-1])
-			ts.Heads = append(ts.Heads, trace.Head{ClusterQueue: q.Spec.Name, Workload: s.Workload(w).Key})
 		}
 	}
 	sc.slab, sc.entries = slab, entries
+	// The step keeps its heads: one list of their number.
+	ts.Heads = slices.Grow(ts.Heads, len(entries))
+	for _, e := range entries {
+		ts.Heads = append(ts.Heads, trace.Head{ClusterQueue: s.Queues[e.queue].Spec.Name, Workload: s.Workload(e.wl).Key})
+	}
 
 	// 2. Snapshot: a private copy of usage that the entries change.
 	clear(sc.claimedSet)
@@ -252,7 +327,8 @@ func (s *State) cycle(ts *trace.Step) bool {
 	if sc.claimedSet == nil {
 		sc.claimedSet, sc.claimAt, sc.need, sc.usage = map[int]bool{}, map[int]int{}, map[core.FlavorResource]bool{}, map[core.FlavorResource]core.Amount{}
 	}
-	c := &cycleCtx{snap: s.Tree.Clone(), claimedSet: sc.claimedSet, claimAt: sc.claimAt, refresh: s.Gates.Enabled(core.GateRefreshAssignmentsDuringSchedulingCycle), need: sc.need, usage: sc.usage}
+	c := &sc.ctx
+	*c = cycleCtx{snap: s.Tree.CloneInto(&sc.snap), claimedSet: sc.claimedSet, claimAt: sc.claimAt, refresh: s.Gates.Enabled(core.GateRefreshAssignmentsDuringSchedulingCycle), need: sc.need, usage: sc.usage}
 
 	// 3. Nominate.
 	for _, e := range entries {
@@ -352,6 +428,7 @@ func (s *State) assign(e *entry, c *cycleCtx) {
 		Tree:         c.snap,
 		Flavors:      s.static.flavors,
 		PodSets:      w.Spec.PodSets,
+		Requests:     s.searchRequests(e.wl),
 		Last:         w.Last,
 		ResetReason:  w.ResetReason,
 		Generation:   q.Generation,
@@ -366,21 +443,31 @@ func (s *State) assign(e *entry, c *cycleCtx) {
 	e.last = a.LastState
 	e.decision.Mode = a.Mode().String()
 	e.decision.Borrowing = a.Borrowing
-	e.decision.PodSets = s.wordsFor().PodSetDecisions(len(a.PodSets))
+	var buf [1]trace.PodSetDecision
+	ds := buf[:0]
 	for i := range a.PodSets {
-		e.decision.PodSets = append(e.decision.PodSets, s.podSetDecision(&a.PodSets[i]))
+		ds = append(ds, s.podSetDecision(&a.PodSets[i]))
 	}
+	e.decision.PodSets = s.wordsFor().KeepPodSetDecisions(ds)
 	e.decision.Preemption = nil
 	if a.Mode() == flavor.Preempt {
-		// The search keeps no reference to the maps: the cycle's serve
-		// every entry in turn.
+		if len(a.Usage) == 1 {
+			// One flavor-resource, which needs preemption (the
+			// assignment's mode is one of its flavors').
+			u := a.Usage[0]
+			e.targets, e.decision.Preemption = c.oracle.TargetsOne(s.preemptSnapshot(c), p, u.FR, u.Amount, true)
+			return
+		}
+		// Several flavor-resources: a search of its own (the oracle's
+		// were for one each). It keeps no reference to the maps: the
+		// cycle's serve every entry in turn.
 		clear(c.usage)
 		for _, u := range a.Usage {
 			c.usage[u.FR] = u.Amount
 		}
 		p.Usage = c.usage
 		p.Need = needPreemption(&a, c.need)
-		e.targets, e.decision.Preemption = c.oracle.Targets(s.preemptSnapshot(c), p, true)
+		e.targets, e.decision.Preemption = preempt.Targets(s.preemptSnapshot(c), p, true)
 	}
 }
 
@@ -394,7 +481,9 @@ type lazyOracle struct {
 
 func (o *lazyOracle) SimulatePreemption(fr core.FlavorResource, q core.Amount) flavor.OracleResult {
 	if o.c.oracle == nil {
-		o.c.oracle = &preempt.Oracle{S: o.s.preemptSnapshot(o.c)}
+		sc := o.s.scratch
+		sc.oracle = preempt.Oracle{S: o.s.preemptSnapshot(o.c)}
+		o.c.oracle = &sc.oracle
 	}
 	o.c.oracle.P = o.p
 	return o.c.oracle.SimulatePreemption(fr, q)
@@ -618,7 +707,8 @@ func (s *State) reserve(e *entry, q *ClusterQueue, snap *quota.Tree) []trace.Qua
 	node := snap.Nodes[q.Node]
 	var buf [4]flavor.FRAmount
 	usage := append(buf[:0], e.assignment.Usage...)
-	out := s.wordsFor().Quantities(len(usage))
+	var outBuf [4]trace.Quantity
+	out := outBuf[:0]
 	flavor.SortUsage(usage)
 	for _, fu := range usage {
 		fr, u := fu.FR, fu.Amount
@@ -637,7 +727,7 @@ func (s *State) reserve(e *entry, q *ClusterQueue, snap *quota.Tree) []trace.Qua
 		snap.AddUsage(q.Node, fr, v)
 		out = append(out, trace.Quantity{Flavor: string(fr.Flavor), Resource: string(fr.Resource), Amount: v, Text: s.wordsFor().Amount(fr.Resource, v)})
 	}
-	return out
+	return s.wordsFor().KeepQuantities(out)
 }
 
 // admit reserves quota for the entry (scheduler.admit + cache assume).
