@@ -128,15 +128,24 @@ func (e *ListEdit) Len(n int) int {
 // each and every inserted name. Step.EachQueueChange and
 // Step.QueueChangeList read it.
 type QueueDelta struct {
-	// n is the number of changes. ops holds each in turn: its queue,
+	// N is the number of changes. Ops holds each in turn: its queue,
 	// its four counts, a mask of the lists that have an edit (bit k for
 	// list k: pending, parked, admitted, terminating), then for each
 	// such list the number of deletions, the deleted indexes, the number
 	// of insertions and each insertion's index and name (a number into
-	// names).
-	n     int
-	ops   []int32
-	names []string
+	// Names, the run's table of names as far as this step). Readers go
+	// through Step.EachQueueChange; the fields are exported so that
+	// go-cmp compares them as they are (two runs of the same input number
+	// names alike). QueueDelta has no Equal method on purpose: go-cmp
+	// looks an Equal method up with reflect's Type.Method, which keeps
+	// the method's code address in an unsafe.Pointer on the heap, and in
+	// WebAssembly such an address can look like a pointer into a freed
+	// span of the heap to the garbage collector ("found bad pointer in Go
+	// heap", the crash that golang/go#80472 fixed for itabs; reflect's
+	// Method has the same pattern in Go 1.26.8).
+	N     int
+	Ops   []int32
+	Names []string
 }
 
 // Len is the number of queue changes d holds (0 for nil).
@@ -144,16 +153,7 @@ func (d *QueueDelta) Len() int {
 	if d == nil {
 		return 0
 	}
-	return d.n
-}
-
-// Equal reports whether d and o hold the same changes (however their
-// names are numbered), for go-cmp: whether their JSON is the same.
-func (d *QueueDelta) Equal(o *QueueDelta) bool {
-	var a, b jsonBuf
-	a.queueChanges(&Step{QueueDelta: d})
-	b.queueChanges(&Step{QueueDelta: o})
-	return string(a.b) == string(b.b)
+	return d.N
 }
 
 // deltaScratch is the space each unpacks a change into: a change, its
@@ -170,7 +170,7 @@ type deltaScratch struct {
 func (d *QueueDelta) each(sc *deltaScratch, f func(c *QueueChange)) {
 	var ops []int32
 	if d != nil {
-		ops = d.ops
+		ops = d.Ops
 	}
 	for range d.Len() {
 		c := &sc.c
@@ -190,7 +190,7 @@ func (d *QueueDelta) each(sc *deltaScratch, f func(c *QueueChange)) {
 				n = int(ops[0])
 				ins := sc.ins[k][:0]
 				for i := range n {
-					ins = append(ins, Insert{At: int(ops[1+2*i]), Name: d.names[ops[2+2*i]]})
+					ins = append(ins, Insert{At: int(ops[1+2*i]), Name: d.Names[ops[2+2*i]]})
 				}
 				ops = ops[1+2*n:]
 				sc.del[k], sc.ins[k] = del, ins
@@ -587,7 +587,7 @@ func (c *Compactor) compact(st Step, lists []QueueLists, names []string, copies 
 			// thousands (16 KB).
 			d.slabs.ops = make([]int32, max(32*slabLen, len(ops)))
 		}
-		st.QueueDelta = d.slabs.delta(QueueDelta{n: n, ops: carve(&d.slabs.ops, ops), names: names})
+		st.QueueDelta = d.slabs.delta(QueueDelta{N: n, Ops: carve(&d.slabs.ops, ops), Names: names})
 	}
 	return st
 }

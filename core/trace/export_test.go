@@ -47,7 +47,7 @@ func packQueueChanges(cs []QueueChange) (*QueueDelta, bool) {
 	if len(cs) == 0 {
 		return nil, true
 	}
-	d := &QueueDelta{n: len(cs)}
+	d := &QueueDelta{N: len(cs)}
 	var ops []int
 	for i := range cs {
 		c := &cs[i]
@@ -61,17 +61,26 @@ func packQueueChanges(cs []QueueChange) (*QueueDelta, bool) {
 			ops = append(append(ops, len(e.Del)), e.Del...)
 			ops = append(ops, len(e.Ins))
 			for _, in := range e.Ins {
-				ops = append(ops, in.At, len(d.names))
-				d.names = append(d.names, in.Name)
+				ops = append(ops, in.At, len(d.Names))
+				d.Names = append(d.Names, in.Name)
 			}
 		}
 	}
-	d.ops = make([]int32, len(ops))
+	d.Ops = make([]int32, len(ops))
 	for i, v := range ops {
 		if v != int(int32(v)) {
 			return nil, false
 		}
-		d.ops[i] = int32(v)
+		d.Ops[i] = int32(v)
 	}
 	return d, true
+}
+
+// sameChanges reports whether d and o hold the same changes (however
+// their names are numbered): whether their JSON is the same.
+func (d *QueueDelta) sameChanges(o *QueueDelta) bool {
+	var a, b jsonBuf
+	a.queueChanges(&Step{QueueDelta: d})
+	b.queueChanges(&Step{QueueDelta: o})
+	return string(a.b) == string(b.b)
 }
