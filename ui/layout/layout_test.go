@@ -1248,3 +1248,53 @@ func TestDeterministic(t *testing.T) {
 		}
 	}
 }
+
+// TestStepEventsChunks checks a step's events are one flat ul up to
+// eventsChunk of them and, past it, chunks of eventsChunk in order, each
+// entry a listitem, the chunks and their lists role=none.
+func TestStepEventsChunks(t *testing.T) {
+	type shape struct {
+		Chunked bool
+		Chunks  []int    // entries per li.events-chunk
+		Order   []string // the entries' workloads, in document order
+	}
+	for _, tt := range []struct {
+		name   string
+		events int
+		want   []int // nil: not chunked
+	}{
+		{name: "one event", events: 1},
+		{name: "exactly a chunk", events: eventsChunk},
+		{name: "one over a chunk", events: eventsChunk + 1, want: []int{eventsChunk, 1}},
+		{name: "two and a half chunks", events: 2*eventsChunk + eventsChunk/2, want: []int{eventsChunk, eventsChunk, eventsChunk / 2}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			es := make([]view.Event, tt.events)
+			var order []string
+			for i := range es {
+				es[i] = view.Event{Kind: "arrival", Workload: "ns/w" + itoa(i), ClusterQueue: "cq", Text: "ns/w" + itoa(i) + " arrived"}
+				order = append(order, es[i].Workload)
+			}
+			n := stepEvents(es)
+			checkTree(t, "stepEvents", n)
+			want := shape{Chunked: tt.want != nil, Chunks: tt.want, Order: order}
+			uls := find(n, func(x *view.Node) bool { return x.Tag == "ul" })
+			got := shape{Chunked: hasClass(uls[0], "chunked")}
+			for _, c := range find(n, func(x *view.Node) bool { return hasClass(x, "events-chunk") }) {
+				if c.Attr("role") != "none" || c.Children[0].Tag != "ul" || c.Children[0].Attr("role") != "none" {
+					t.Errorf("chunk %d: role %q, its list %s role %q; want none and a ul of role none", len(got.Chunks), c.Attr("role"), c.Children[0].Tag, c.Children[0].Attr("role"))
+				}
+				got.Chunks = append(got.Chunks, len(c.Children[0].Children))
+			}
+			for _, li := range find(n, func(x *view.Node) bool { return x.Attr("data-kind") != "" }) {
+				if role := li.Attr("role"); (role == "listitem") != got.Chunked {
+					t.Errorf("%s: role %q in a list chunked %v", li.Attr("data-workload"), role, got.Chunked)
+				}
+				got.Order = append(got.Order, li.Attr("data-workload"))
+			}
+			if d := cmp.Diff(want, got); d != "" {
+				t.Errorf("step events (-want +got):\n%s", d)
+			}
+		})
+	}
+}
