@@ -298,12 +298,19 @@
       else pre.textContent = text = s;
     };
     // counting is the count of a large text's bytes and lines in
-    // progress: counted a part (countPart characters, 3-20 ms) a task, since the
-    // whole of a 6 MB text was 0.1 s of the page's thread, at the moment
-    // the engine starts. The summary says them when counted (a few
-    // tasks later), #large-text[data-bytes] too.
+    // progress, a few milliseconds of it a task (countMs, in parts of
+    // countPart characters), since the whole of a 6 MB text was 0.1 s of
+    // the page's thread, at the moment the engine starts. The bytes are
+    // UTF-8's, as TextEncoder writes them (a lone surrogate as U+FFFD's
+    // 3 bytes, as a Blob of the text has it), into one reused buffer: a
+    // Blob of each part (256 Ki characters a task) made it a task of
+    // 40-60 ms. The summary says them when counted (a few tasks later),
+    // #large-text[data-bytes] too.
     let counting = 0;
-    const countPart = 1 << 18;
+    const countPart = 1 << 16;
+    const countMs = 5;
+    let countBuf = null;
+    const utf8 = new TextEncoder();
     const showLarge = (s) => {
       // CodeMirror keeps its older text, hidden: replacing it costs a
       // reparse (and a deeply nested one has overflowed Lezer's stack).
@@ -316,14 +323,18 @@
       const gen = ++counting;
       let lines = 0;
       let bytes = 0;
+      countBuf ??= new Uint8Array(3 * countPart + 3);
       const count = (from) => {
         if (gen !== counting) return;
-        let to = Math.min(s.length, from + countPart);
-        // A part ends after a whole surrogate pair (UTF-8's 4 bytes).
-        if (to < s.length && (s.charCodeAt(to - 1) & 0xfc00) === 0xd800) to++;
-        for (let i = s.indexOf("\n", from); i >= 0 && i < to; i = s.indexOf("\n", i + 1)) lines++;
-        bytes += new Blob([s.slice(from, to)]).size;
-        if (to < s.length) return setTimeout(count, 0, to);
+        for (const t0 = performance.now(); from < s.length && performance.now() - t0 < countMs; ) {
+          let to = Math.min(s.length, from + countPart);
+          // A part ends after a whole surrogate pair (UTF-8's 4 bytes).
+          if (to < s.length && (s.charCodeAt(to - 1) & 0xfc00) === 0xd800) to++;
+          for (let i = s.indexOf("\n", from); i >= 0 && i < to; i = s.indexOf("\n", i + 1)) lines++;
+          bytes += utf8.encodeInto(s.slice(from, to), countBuf).written;
+          from = to;
+        }
+        if (from < s.length) return setTimeout(count, 0, from);
         if (s.length && !s.endsWith("\n")) lines++;
         summary.textContent = `${(bytes / 1048576).toFixed(1)} MiB, ${lines.toLocaleString("en")} lines: too large to edit comfortably, so it runs as it is. Its first lines:`;
         largeBox.dataset.bytes = String(bytes);
@@ -894,9 +905,12 @@
           if (made >= most) {
             views.inParts = true;
             return void afterFrame((ms) => {
-              // At most twice the last, and partElements × 4: a frame's
-              // rendering also grows with what was drawn before it.
-              if (ms != null) most = Math.min(2 * most, 4 * partElements, Math.max(partElements, Math.floor((partRenderMs * made) / Math.max(ms, 1))));
+              // At most twice the last, and partElements × 16: a frame's
+              // rendering also grows with what was drawn before it. (× 4
+              // made a cancelled long run's first step, 6,000 elements
+              // mostly out of view, wait for 10-13 frames, 1.3-1.4 s on
+              // a loaded machine.)
+              if (ms != null) most = Math.min(2 * most, 16 * partElements, Math.max(partElements, Math.floor((partRenderMs * made) / Math.max(ms, 1))));
               made = 0;
               run(performance.now());
             });
