@@ -730,6 +730,10 @@
   // (splitting those made the budgets test's step max 0.2-0.3 s at a
   // load of 10-14).
   const partMs = 40;
+  // soonMs: a run's first step is drawn in the task of the worker's
+  // answer when Go has handled the answer within soonMs of it
+  // (views.drawSoon), else in a task of its own.
+  const soonMs = 20;
   // partElements is how many elements a step's first part makes at
   // most: the style, layout and paint of the frame after it follow them
   // (0.06 ms of CPU an element of the quota panel here, about 0.15 ms on
@@ -823,6 +827,8 @@
     // shown (right); diff: the first difference (wasm/worker.go's);
     // labels: the variants' labels for the views' heads.
     info: { run: 0, cmp: false, right: false, diff: null, labels: [] },
+    // received: when the task of the worker's last message began.
+    received: null,
     want: null,
     busy: false,
     seq: 0,
@@ -932,8 +938,17 @@
     // been drawn meanwhile; the promise it returns settles either way.
     // The run's whole-run panels may come in between (views.panels):
     // the step marks its entries in them when it is drawn.
+    //
+    // A run's answer that Go handled quickly (within soonMs of the
+    // worker's message: a run of a few steps) has its step drawn in the
+    // same task, still bounded by partMs from the message: a re-run of
+    // the default scenario waited for one more task (behind the run's
+    // whole-run panels, which the worker posts right after), on a loaded
+    // machine a wait for the core as long as the drawing itself.
     drawSoon(id, v, start) {
       const gen = views.drawing;
+      const received = views.received;
+      if (received != null && performance.now() - received < soonMs) return new Promise((done) => views.draw(v, start, done, received));
       return new Promise((done) => setTimeout(() => {
         if (id !== views.info.run || gen !== views.drawing) return done();
         views.draw(v, start, done);
@@ -1124,6 +1139,9 @@
   worker.onmessage = (e) => {
     const received = performance.now();
     const m = typeof e.data === "string" ? JSON.parse(e.data) : e.data;
+    // When this task began, for drawSoon (Go draws a run's first step from
+    // its answer, in the same task).
+    views.received = received;
     if (m.type === "overview" && m.seq === 0 && typeof m.series === "string") preparse(m.series);
     if (m.type === "step") views.answer(m, received);
     else if (m.type === "panels") views.panels(m);
