@@ -311,6 +311,10 @@
     const countMs = 5;
     let countBuf = null;
     const utf8 = new TextEncoder();
+    // grouped writes n (a count) with commas between groups of three
+    // digits, as n.toLocaleString("en") does: its first call sets up the
+    // locale's number formats, 20-30 ms of the count's last task.
+    const grouped = (n) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
     const showLarge = (s) => {
       // CodeMirror keeps its older text, hidden: replacing it costs a
       // reparse (and a deeply nested one has overflowed Lezer's stack).
@@ -336,7 +340,7 @@
         }
         if (from < s.length) return setTimeout(count, 0, from);
         if (s.length && !s.endsWith("\n")) lines++;
-        summary.textContent = `${(bytes / 1048576).toFixed(1)} MiB, ${lines.toLocaleString("en")} lines: too large to edit comfortably, so it runs as it is. Its first lines:`;
+        summary.textContent = `${(bytes / 1048576).toFixed(1)} MiB, ${grouped(lines)} lines: too large to edit comfortably, so it runs as it is. Its first lines:`;
         largeBox.dataset.bytes = String(bytes);
       };
       count(0);
