@@ -268,8 +268,13 @@ type State struct {
 	reportedStates []trace.QueueState
 	reportedLists  []trace.QueueLists
 	reportedParts  []queueParts
-	// reportedRows is what the last step reported of the usage.
+	// reportedRows is what the last step reported of the usage, and
+	// rowsAt what it was computed from: the tree's usage version and
+	// termVer (usageRows reports the same rows again while both hold).
 	reportedRows []trace.UsageRow
+	rowsAt       [2]uint64
+	// termVer counts the changes to terminating (setTerminating).
+	termVer uint64
 	// space is where the next report is written (Run without Observe);
 	// nil for a State that Step copies.
 	space *reportSpace
@@ -577,6 +582,7 @@ func deleteIndex(l []int, i int) []int {
 
 // setTerminating records or forgets the release time of workload i.
 func (s *State) setTerminating(i int) {
+	s.termVer++
 	s.terminating = deleteIndex(s.terminating, i)
 	w := s.Workload(i)
 	if w.Status != Terminating || w.ReleaseAt == nil {

@@ -545,10 +545,14 @@ func (c *Compactor) compact(st Step, lists []QueueLists, names []string, copies 
 	}
 	c.since++
 	uc := c.uc[:0]
-	for i := range st.Usage {
-		r, p := &st.Usage[i], &prevU[i]
-		if r.Used != p.Used || r.Terminating != p.Terminating || r.Borrowed != p.Borrowed || r.Lent != p.Lent || r.Available != p.Available {
-			uc = append(uc, UsageChange{Row: i, Used: r.Used, Terminating: r.Terminating, Borrowed: r.Borrowed, Lent: r.Lent, Available: r.Available})
+	// The same rows as the last step's (an engine that reports them
+	// again when no usage changed: sim's usageRows) changed nothing.
+	if !sameArray(st.Usage, prevU) {
+		for i := range st.Usage {
+			r, p := &st.Usage[i], &prevU[i]
+			if r.Used != p.Used || r.Terminating != p.Terminating || r.Borrowed != p.Borrowed || r.Lent != p.Lent || r.Available != p.Available {
+				uc = append(uc, UsageChange{Row: i, Used: r.Used, Terminating: r.Terminating, Borrowed: r.Borrowed, Lent: r.Lent, Available: r.Available})
+			}
 		}
 	}
 	// The queue changes, packed as QueueDelta reads them.
@@ -650,6 +654,9 @@ func sameUsageLayout(a, b []UsageRow) bool {
 	if len(a) != len(b) {
 		return false
 	}
+	if sameArray(a, b) {
+		return true
+	}
 	for i := range a {
 		x, y := &a[i], &b[i]
 		if x.Node != y.Node || x.Kind != y.Kind || x.Parent != y.Parent || x.Flavor != y.Flavor || x.Resource != y.Resource ||
@@ -660,6 +667,10 @@ func sameUsageLayout(a, b []UsageRow) bool {
 	}
 	return true
 }
+
+// sameArray reports whether a and b are the same rows: the same length
+// and the same array.
+func sameArray(a, b []UsageRow) bool { return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0]) }
 
 func equalPtr(a, b *int64) bool { return (a == nil) == (b == nil) && (a == nil || *a == *b) }
 
