@@ -431,6 +431,10 @@ type stepSlabs struct {
 	keys      []string
 	durations []time.Duration
 	events    []trace.Event
+	// heads and decisions are a cycle's (slabRoom): some 30 of each a
+	// cycle at the scalability test's size, a quarter of a long trace.
+	heads     []trace.Head
+	decisions []trace.Decision
 	// Scratch: the step's events while it runs (carved at its end), the
 	// workloads that end or release at once, the keys a requeue moves,
 	// a heap being merged.
@@ -479,6 +483,21 @@ func slabCopy[T any](slab *[]T, v []T, size int) []T {
 	out := (*slab)[:len(v):len(v)]
 	*slab = (*slab)[len(v):]
 	copy(out, v)
+	return out
+}
+
+// slabRoom returns an empty slice with room for n values (nil when n is
+// 0) carved from *slab, as slabCopy carves: its capacity is n, so that
+// appends beyond n cannot reach its neighbour.
+func slabRoom[T any](slab *[]T, n, size int) []T {
+	if n == 0 {
+		return nil
+	}
+	if len(*slab) < n {
+		*slab = make([]T, max(size, n))
+	}
+	out := (*slab)[:0:n]
+	*slab = (*slab)[n:]
 	return out
 }
 
