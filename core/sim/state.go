@@ -431,10 +431,10 @@ type stepSlabs struct {
 	keys      []string
 	durations []time.Duration
 	events    []trace.Event
-	// heads and decisions are a cycle's (slabRoom): some 30 of each a
-	// cycle at the scalability test's size, a quarter of a long trace.
-	heads     []trace.Head
-	decisions []trace.Decision
+	// heads and decisions are a cycle's: some 30 of each a cycle at the
+	// scalability test's size, half of a long trace's memory.
+	heads     growingSlab[trace.Head]
+	decisions growingSlab[trace.Decision]
 	// Scratch: the step's events while it runs (carved at its end), the
 	// workloads that end or release at once, the keys a requeue moves,
 	// a heap being merged.
@@ -486,18 +486,33 @@ func slabCopy[T any](slab *[]T, v []T, size int) []T {
 	return out
 }
 
-// slabRoom returns an empty slice with room for n values (nil when n is
-// 0) carved from *slab, as slabCopy carves: its capacity is n, so that
-// appends beyond n cannot reach its neighbour.
-func slabRoom[T any](slab *[]T, n, size int) []T {
+// growingSlab is a slab whose arrays double in length, from the
+// State's slab size up to maxSlabLen values: a cycle takes some 30
+// heads and decisions, which a slab of 128 would hold four times with
+// an eighth left unused (the waste of the allocator's size class that
+// an array of 30 has too), and a slab of 2,048 sixty-eight times with
+// 8 unused. A short run makes small slabs only.
+type growingSlab[T any] struct {
+	free []T
+	next int
+}
+
+// maxSlabLen is the longest a growingSlab's array gets.
+const maxSlabLen = 2048
+
+// room returns an empty slice with room for n values (nil when n is 0)
+// carved from the slab, as slabCopy carves: its capacity is n, so that
+// an append beyond n cannot reach its neighbour.
+func (g *growingSlab[T]) room(n, size int) []T {
 	if n == 0 {
 		return nil
 	}
-	if len(*slab) < n {
-		*slab = make([]T, max(size, n))
+	if len(g.free) < n {
+		g.next = min(max(2*g.next, size), maxSlabLen)
+		g.free = make([]T, max(g.next, n))
 	}
-	out := (*slab)[:0:n]
-	*slab = (*slab)[n:]
+	out := g.free[:0:n]
+	g.free = g.free[n:]
 	return out
 }
 
