@@ -428,9 +428,9 @@ func (s *State) forgetPrevious() {
 // allocated one by one, and what a step only uses while it runs is
 // reused.
 type stepSlabs struct {
-	keys      []string
+	keys      growingSlab[string]
 	durations []time.Duration
-	events    []trace.Event
+	events    growingSlab[trace.Event]
 	// heads and decisions are a cycle's: some 30 of each a cycle at the
 	// scalability test's size, half of a long trace's memory.
 	heads     growingSlab[trace.Head]
@@ -468,30 +468,16 @@ func (s *State) slabs() *stepSlabs {
 // more): a few KB.
 const stepSlabLen = 128
 
-// slabCopy returns a copy of v (nil for an empty v) carved from *slab, with
-// its capacity its length, so that an append to it cannot reach its
-// neighbour. What is carved is not handed out again: the slab only moves
-// forward, and the GC frees an array when nothing carved from it is
-// kept.
-func slabCopy[T any](slab *[]T, v []T, size int) []T {
-	if len(v) == 0 {
-		return nil
-	}
-	if len(*slab) < len(v) {
-		*slab = make([]T, max(size, len(v)))
-	}
-	out := (*slab)[:len(v):len(v)]
-	*slab = (*slab)[len(v):]
-	copy(out, v)
-	return out
-}
-
-// growingSlab is a slab whose arrays double in length, from the
-// State's slab size up to maxSlabLen values: a cycle takes some 30
-// heads and decisions, which a slab of 128 would hold four times with
-// an eighth left unused (the waste of the allocator's size class that
-// an array of 30 has too), and a slab of 2,048 sixty-eight times with
-// 8 unused. A short run makes small slabs only.
+// growingSlab is what a State carves the lists its steps hand out to
+// the trace from. What is carved is not handed out again: the slab only
+// moves forward, and the GC frees an array when nothing carved from it
+// is kept. Its arrays double in length, from the State's slab size up
+// to maxSlabLen values, so that what is left unused at the end of each
+// is small next to it: a cycle takes some 30 heads and decisions, which
+// a slab of 128 holds four times with an eighth unused (the waste of
+// the allocator's size class that an array of 30 has too), and one of
+// 2,048 sixty-eight times with 8 unused. A short run makes small slabs
+// only.
 type growingSlab[T any] struct {
 	free []T
 	next int
@@ -501,8 +487,8 @@ type growingSlab[T any] struct {
 const maxSlabLen = 2048
 
 // room returns an empty slice with room for n values (nil when n is 0)
-// carved from the slab, as slabCopy carves: its capacity is n, so that
-// an append beyond n cannot reach its neighbour.
+// carved from the slab: its capacity is n, so that an append beyond n
+// cannot reach its neighbour.
 func (g *growingSlab[T]) room(n, size int) []T {
 	if n == 0 {
 		return nil
@@ -514,6 +500,11 @@ func (g *growingSlab[T]) room(n, size int) []T {
 	out := g.free[:0:n]
 	g.free = g.free[n:]
 	return out
+}
+
+// copyOf returns a copy of v (nil for an empty v) carved from the slab.
+func (g *growingSlab[T]) copyOf(v []T, size int) []T {
+	return append(g.room(len(v), size), v...)
 }
 
 // duration returns a pointer to a copy of d carved from the State's slab.
@@ -930,7 +921,7 @@ func (s *State) requeueTree(qi int) []string {
 		m.Heap.reset(s.gen, all)
 		sl.merged = all
 	}
-	return slabCopy(&sl.keys, moved, sl.size)
+	return sl.keys.copyOf(moved, sl.size)
 }
 
 // cohortTreeQueues lists the ClusterQueues requeueTree(qi) visits: qi
