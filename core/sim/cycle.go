@@ -316,7 +316,7 @@ func (s *State) cycle(ts *trace.Step) bool {
 	}
 	sc.slab, sc.entries = slab, entries
 	// The step keeps its heads: one list of their number.
-	ts.Heads = slices.Grow(ts.Heads, len(entries))
+	ts.Heads = s.slabs().heads.room(len(entries), s.slabs().size)
 	for _, e := range entries {
 		ts.Heads = append(ts.Heads, trace.Head{ClusterQueue: s.Queues[e.queue].Spec.Name, Workload: s.Workload(e.wl).Key})
 	}
@@ -377,7 +377,7 @@ func (s *State) cycle(ts *trace.Step) bool {
 	}
 	// Decisions in processing order, then the entries that were not
 	// nominated, in ClusterQueue order.
-	ts.Decisions = slices.Grow(ts.Decisions, len(entries))
+	ts.Decisions = s.slabs().decisions.room(len(entries), s.slabs().size)
 	for _, e := range nominated {
 		ts.Decisions = append(ts.Decisions, e.decision)
 	}

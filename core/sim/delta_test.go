@@ -110,6 +110,11 @@ func TestCompactedTrace(t *testing.T) {
 				t.Fatalf("only %d steps: the scenario no longer spans several full steps", len(tr.Steps))
 			}
 			f.check(t, tr)
+			// Without Observe, Run changes one State in place, reusing
+			// its reports' space and reporting the same usage rows again
+			// while no usage changed (usageRows): the trace must not
+			// tell.
+			f.check(t, sim.Run(tc.sc, sim.Options{}))
 			// What the compaction saves: at most one step in
 			// KeyframeInterval, plus layout changes, carries the state.
 			full := 0

@@ -40,14 +40,24 @@ func New(sc *core.Scenario, gates core.FeatureGates) *State {
 			}
 		}
 	}
-	localQs := make(map[string]*core.LocalQueue, len(sc.LocalQueues))
+	// Each workload's LocalQueue, by namespace and name: looked up once
+	// for a run of workloads in the same one (a generated or dumped
+	// cluster lists a queue's workloads together), and without joining
+	// the two into a key of one string for every workload.
+	type lqKey struct{ namespace, name string }
+	localQs := make(map[lqKey]*core.LocalQueue, len(sc.LocalQueues))
 	for i := range sc.LocalQueues {
 		lq := &sc.LocalQueues[i]
-		localQs[lq.Namespace+"/"+lq.Name] = lq
+		localQs[lqKey{lq.Namespace, lq.Name}] = lq
 	}
 	st.localQ = make([]*core.LocalQueue, len(sc.Workloads))
 	for i := range sc.Workloads {
-		st.localQ[i] = localQs[sc.Workloads[i].Namespace+"/"+sc.Workloads[i].Queue]
+		w := &sc.Workloads[i]
+		if i > 0 && w.Namespace == sc.Workloads[i-1].Namespace && w.Queue == sc.Workloads[i-1].Queue {
+			st.localQ[i] = st.localQ[i-1]
+			continue
+		}
+		st.localQ[i] = localQs[lqKey{w.Namespace, w.Queue}]
 	}
 	s := &State{Scenario: sc, Gates: g, static: st, gen: 1}
 	s.Tree = quota.Build(sc.ClusterQueues, sc.Cohorts, g.Enabled(core.GateLendingLimit))
@@ -116,13 +126,19 @@ func New(sc *core.Scenario, gates core.FeatureGates) *State {
 		*w = Workload{Spec: spec, Key: key, Seq: seqOf[i], gen: s.gen}
 		st.wlIndex[w.Key] = i
 		st.prio[i], st.created[i] = spec.Priority, -int64(spec.Priority)<<32+int64(seqOf[i])
-		st.labels[i] = s.namespaceLabels(spec.Namespace)
+		if i > 0 && spec.Namespace == sc.Workloads[i-1].Namespace {
+			st.labels[i] = st.labels[i-1] // one lookup for a run of workloads in one namespace
+		} else {
+			st.labels[i] = s.namespaceLabels(spec.Namespace)
+		}
 		s.appendWorkload(w)
 	}
 
 	// Each workload's place in key order, equal keys in one place.
 	byKey := slices.Clone(order)
-	slices.SortFunc(byKey, func(a, b int) int { return cmp.Compare(st.keys[a], st.keys[b]) })
+	// strings.Compare compares once where cmp.Compare compares twice
+	// (x < y, then x > y) for different keys.
+	slices.SortFunc(byKey, func(a, b int) int { return strings.Compare(st.keys[a], st.keys[b]) })
 	st.keyRank = make([]int64, len(sc.Workloads))
 	for k, i := range byKey {
 		st.keyRank[i] = int64(k)

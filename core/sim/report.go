@@ -52,8 +52,22 @@ func newUsageLayout(t *quota.Tree) *usageLayout {
 // Cohort, ClusterQueues and Cohorts each by name: those with quota in the
 // node's subtree and those it has ever used (a usage entry stays, at 0,
 // once made).
+//
+// The rows are a function of the tree's usage (its entries and amounts:
+// quota.Tree.Version moves with every change to them) and of the
+// terminating workloads (setTerminating moves termVer); the quotas and
+// the layout are fixed for a run. When neither moved since the last
+// report, Run's State (with reportSpace: no one else holds its reports)
+// reports the same rows again, not a copy: most steps of a long run
+// change no usage (arrivals, cycles that admit nothing), and the
+// Compactor sees the same rows at once (Compactor.compact).
 func (s *State) usageRows() []trace.UsageRow {
 	t := s.Tree
+	at := [2]uint64{t.Version(), s.termVer}
+	if s.space != nil && s.reportedRows != nil && s.rowsAt == at {
+		return s.reportedRows
+	}
+	s.rowsAt = at
 	w := t.Width()
 	layout := s.static.usage
 	lent := s.lentAmounts()

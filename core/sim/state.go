@@ -268,8 +268,13 @@ type State struct {
 	reportedStates []trace.QueueState
 	reportedLists  []trace.QueueLists
 	reportedParts  []queueParts
-	// reportedRows is what the last step reported of the usage.
+	// reportedRows is what the last step reported of the usage, and
+	// rowsAt what it was computed from: the tree's usage version and
+	// termVer (usageRows reports the same rows again while both hold).
 	reportedRows []trace.UsageRow
+	rowsAt       [2]uint64
+	// termVer counts the changes to terminating (setTerminating).
+	termVer uint64
 	// space is where the next report is written (Run without Observe);
 	// nil for a State that Step copies.
 	space *reportSpace
@@ -423,9 +428,13 @@ func (s *State) forgetPrevious() {
 // allocated one by one, and what a step only uses while it runs is
 // reused.
 type stepSlabs struct {
-	keys      []string
+	keys      growingSlab[string]
 	durations []time.Duration
-	events    []trace.Event
+	events    growingSlab[trace.Event]
+	// heads and decisions are a cycle's: some 30 of each a cycle at the
+	// scalability test's size, half of a long trace's memory.
+	heads     growingSlab[trace.Head]
+	decisions growingSlab[trace.Decision]
 	// Scratch: the step's events while it runs (carved at its end), the
 	// workloads that end or release at once, the keys a requeue moves,
 	// a heap being merged.
@@ -459,22 +468,43 @@ func (s *State) slabs() *stepSlabs {
 // more): a few KB.
 const stepSlabLen = 128
 
-// slabCopy returns a copy of v (nil for an empty v) carved from *slab, with
-// its capacity its length, so that an append to it cannot reach its
-// neighbour. What is carved is not handed out again: the slab only moves
-// forward, and the GC frees an array when nothing carved from it is
-// kept.
-func slabCopy[T any](slab *[]T, v []T, size int) []T {
-	if len(v) == 0 {
+// growingSlab is what a State carves the lists its steps hand out to
+// the trace from. What is carved is not handed out again: the slab only
+// moves forward, and the GC frees an array when nothing carved from it
+// is kept. Its arrays double in length, from the State's slab size up
+// to maxSlabLen values, so that what is left unused at the end of each
+// is small next to it: a cycle takes some 30 heads and decisions, which
+// a slab of 128 holds four times with an eighth unused (the waste of
+// the allocator's size class that an array of 30 has too), and one of
+// 2,048 sixty-eight times with 8 unused. A short run makes small slabs
+// only.
+type growingSlab[T any] struct {
+	free []T
+	next int
+}
+
+// maxSlabLen is the longest a growingSlab's array gets.
+const maxSlabLen = 2048
+
+// room returns an empty slice with room for n values (nil when n is 0)
+// carved from the slab: its capacity is n, so that an append beyond n
+// cannot reach its neighbour.
+func (g *growingSlab[T]) room(n, size int) []T {
+	if n == 0 {
 		return nil
 	}
-	if len(*slab) < len(v) {
-		*slab = make([]T, max(size, len(v)))
+	if len(g.free) < n {
+		g.next = min(max(2*g.next, size), maxSlabLen)
+		g.free = make([]T, max(g.next, n))
 	}
-	out := (*slab)[:len(v):len(v)]
-	*slab = (*slab)[len(v):]
-	copy(out, v)
+	out := g.free[:0:n]
+	g.free = g.free[n:]
 	return out
+}
+
+// copyOf returns a copy of v (nil for an empty v) carved from the slab.
+func (g *growingSlab[T]) copyOf(v []T, size int) []T {
+	return append(g.room(len(v), size), v...)
 }
 
 // duration returns a pointer to a copy of d carved from the State's slab.
@@ -577,6 +607,7 @@ func deleteIndex(l []int, i int) []int {
 
 // setTerminating records or forgets the release time of workload i.
 func (s *State) setTerminating(i int) {
+	s.termVer++
 	s.terminating = deleteIndex(s.terminating, i)
 	w := s.Workload(i)
 	if w.Status != Terminating || w.ReleaseAt == nil {
@@ -890,7 +921,7 @@ func (s *State) requeueTree(qi int) []string {
 		m.Heap.reset(s.gen, all)
 		sl.merged = all
 	}
-	return slabCopy(&sl.keys, moved, sl.size)
+	return sl.keys.copyOf(moved, sl.size)
 }
 
 // cohortTreeQueues lists the ClusterQueues requeueTree(qi) visits: qi

@@ -74,7 +74,7 @@ func (s *State) advance(ev Event) (trace.Step, bool) {
 	s.placementRows(&ts)
 	if sl.size > 1 {
 		sl.stepEvents = ts.Events
-		ts.Events = slabCopy(&sl.events, ts.Events, sl.size)
+		ts.Events = sl.events.copyOf(ts.Events, sl.size)
 	}
 	return ts, changed
 }

@@ -280,34 +280,47 @@ type differ struct {
 // a new slab is made when one runs out, and the old one lives as long as
 // what was carved from it.
 type slabs struct {
-	ops    []int32
-	deltas []QueueDelta
-	usage  []UsageChange
-	names  []string
+	ops    slab[int32]
+	deltas slab[QueueDelta]
+	usage  slab[UsageChange]
+	names  slab[string]
 }
 
-// slabLen is how many values a slab holds (more when one carving needs
-// more): a few KB, so that a small trace does not pay for a large slab.
+// slab is one kind of value's slab. Its arrays double in length, from
+// slabLen values (least, for the first) up to 16 times that, so that
+// what a slab leaves unused when the next carving does not fit (a
+// step's changes vary in length) is small next to it, and a small
+// trace does not pay for a large slab.
+type slab[T any] struct {
+	free []T
+	next int
+}
+
+// slabLen is how many values a first slab holds (more when one carving
+// needs more): a few KB.
 const slabLen = 128
 
-// carve returns a copy of s taken from *slab (nil for an empty s), with
-// its capacity its length so that an append cannot reach its neighbour.
-func carve[T any](slab *[]T, s []T) []T {
+// carve returns a copy of s taken from sl (nil for an empty s), with
+// its capacity its length so that an append cannot reach its neighbour;
+// a new slab has at least least values.
+func carve[T any](sl *slab[T], s []T, least int) []T {
 	if len(s) == 0 {
 		return nil
 	}
-	out := take(slab, len(s))
+	out := take(sl, len(s), least)
 	copy(out, s)
 	return out
 }
 
-// take returns n values (n > 0) taken from *slab, with capacity n.
-func take[T any](slab *[]T, n int) []T {
-	if len(*slab) < n {
-		*slab = make([]T, max(slabLen, n))
+// take returns n values (n > 0) taken from sl, with capacity n; a new
+// slab has at least least values.
+func take[T any](sl *slab[T], n, least int) []T {
+	if len(sl.free) < n {
+		sl.next = min(max(2*sl.next, least), 16*least)
+		sl.free = make([]T, max(sl.next, n))
 	}
-	out := (*slab)[:n:n]
-	*slab = (*slab)[n:]
+	out := sl.free[:n:n]
+	sl.free = sl.free[n:]
 	return out
 }
 
@@ -545,10 +558,14 @@ func (c *Compactor) compact(st Step, lists []QueueLists, names []string, copies 
 	}
 	c.since++
 	uc := c.uc[:0]
-	for i := range st.Usage {
-		r, p := &st.Usage[i], &prevU[i]
-		if r.Used != p.Used || r.Terminating != p.Terminating || r.Borrowed != p.Borrowed || r.Lent != p.Lent || r.Available != p.Available {
-			uc = append(uc, UsageChange{Row: i, Used: r.Used, Terminating: r.Terminating, Borrowed: r.Borrowed, Lent: r.Lent, Available: r.Available})
+	// The same rows as the last step's (an engine that reports them
+	// again when no usage changed: sim's usageRows) changed nothing.
+	if !sameArray(st.Usage, prevU) {
+		for i := range st.Usage {
+			r, p := &st.Usage[i], &prevU[i]
+			if r.Used != p.Used || r.Terminating != p.Terminating || r.Borrowed != p.Borrowed || r.Lent != p.Lent || r.Available != p.Available {
+				uc = append(uc, UsageChange{Row: i, Used: r.Used, Terminating: r.Terminating, Borrowed: r.Borrowed, Lent: r.Lent, Available: r.Available})
+			}
 		}
 	}
 	// The queue changes, packed as QueueDelta reads them.
@@ -580,21 +597,18 @@ func (c *Compactor) compact(st Step, lists []QueueLists, names []string, copies 
 	}
 	c.uc, c.ops = uc, ops
 	st.Usage, st.Queues = nil, nil
-	st.UsageChanges = carve(&d.slabs.usage, uc)
+	st.UsageChanges = carve(&d.slabs.usage, uc, slabLen)
 	if n > 0 {
-		if len(d.slabs.ops) < len(ops) {
-			// A step's changes are hundreds of numbers: slabs of
-			// thousands (16 KB).
-			d.slabs.ops = make([]int32, max(32*slabLen, len(ops)))
-		}
-		st.QueueDelta = d.slabs.delta(QueueDelta{N: n, Ops: carve(&d.slabs.ops, ops), Names: names})
+		// A step's changes are hundreds of numbers: slabs of
+		// thousands (16 KB and more).
+		st.QueueDelta = d.slabs.delta(QueueDelta{N: n, Ops: carve(&d.slabs.ops, ops, 32*slabLen), Names: names})
 	}
 	return st
 }
 
 // delta returns a copy of q carved from the slabs.
 func (s *slabs) delta(q QueueDelta) *QueueDelta {
-	out := &take(&s.deltas, 1)[0]
+	out := &take(&s.deltas, 1, slabLen)[0]
 	*out = q
 	return out
 }
@@ -619,7 +633,7 @@ func (c *Compactor) name(l []int32, names []string) []string {
 	if len(l) == 0 {
 		return nil
 	}
-	out := take(&c.differ.slabs.names, len(l))
+	out := take(&c.differ.slabs.names, len(l), slabLen)
 	for i, n := range l {
 		out[i] = names[n]
 	}
@@ -650,6 +664,9 @@ func sameUsageLayout(a, b []UsageRow) bool {
 	if len(a) != len(b) {
 		return false
 	}
+	if sameArray(a, b) {
+		return true
+	}
 	for i := range a {
 		x, y := &a[i], &b[i]
 		if x.Node != y.Node || x.Kind != y.Kind || x.Parent != y.Parent || x.Flavor != y.Flavor || x.Resource != y.Resource ||
@@ -660,6 +677,10 @@ func sameUsageLayout(a, b []UsageRow) bool {
 	}
 	return true
 }
+
+// sameArray reports whether a and b are the same rows: the same length
+// and the same array.
+func sameArray(a, b []UsageRow) bool { return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0]) }
 
 func equalPtr(a, b *int64) bool { return (a == nil) == (b == nil) && (a == nil || *a == *b) }
 
