@@ -83,6 +83,20 @@ func Decode(file string, text []byte) (*core.Scenario, Decoded) {
 // sim.Options.Stop is (true stops the run, which ends "stopped"); capped
 // reports that the run reached maxSteps (when > 0) and was stopped there.
 func Simulate(sc *core.Scenario, v view.Variant, maxSteps int, stop func(*trace.Step) bool) (tr *trace.Trace, capped bool, err error) {
+	return simulate(sc, v, maxSteps, stop, nil)
+}
+
+// SimulateOverview is Simulate that also computes the run's Overview as
+// the run goes (view.OverviewBuilder, given every step before stop), for
+// Session.SetOverview: a long run's Overview is then ready with its
+// result instead of a pass over the whole trace after it.
+func SimulateOverview(sc *core.Scenario, v view.Variant, maxSteps int, stop func(*trace.Step) bool) (tr *trace.Trace, capped bool, ob *view.OverviewBuilder, err error) {
+	ob = view.NewOverviewBuilder(len(sc.Workloads))
+	tr, capped, err = simulate(sc, v, maxSteps, stop, ob)
+	return tr, capped, ob, err
+}
+
+func simulate(sc *core.Scenario, v view.Variant, maxSteps int, stop func(*trace.Step) bool, ob *view.OverviewBuilder) (tr *trace.Trace, capped bool, err error) {
 	sc2, err := v.Settings.Apply(sc)
 	if err != nil {
 		return nil, false, err
@@ -90,6 +104,9 @@ func Simulate(sc *core.Scenario, v view.Variant, maxSteps int, stop func(*trace.
 	tr = sim.Run(sc2, sim.Options{
 		Gates: core.FeatureGates(maps.Clone(v.Gates)),
 		Stop: func(st *trace.Step) bool {
+			if ob != nil {
+				ob.Step(st)
+			}
 			if maxSteps > 0 && st.Index+1 >= maxSteps {
 				capped = true
 				return true
@@ -108,7 +125,15 @@ type Session struct {
 	diff  *view.Difference
 	// overview is the left-hand run's Overview once computed (Overview).
 	overview *overviewData
+	// builder is the left-hand run's Overview computed as it ran
+	// (SetOverview), nil if none.
+	builder *view.OverviewBuilder
 }
+
+// SetOverview gives the Session the left-hand run's Overview as
+// SimulateOverview computed it, which Overview then uses instead of a
+// pass over the trace (and ignores if it is not that run's).
+func (s *Session) SetOverview(ob *view.OverviewBuilder) { s.builder = ob }
 
 // overviewData is what Session.Overview returns.
 type overviewData struct {
@@ -330,7 +355,11 @@ func (s *Session) Overview() (panel, series json.RawMessage, cols Columns, err e
 
 // computeOverview computes what Overview returns.
 func (s *Session) computeOverview() overviewData {
-	o := s.sides[0].model.Overview()
+	m := s.sides[0].model
+	o := s.builder.Overview(m) // nil without a builder, or not m's
+	if o == nil {
+		o = m.Overview()
+	}
 	panel := Tree(layout.Overview(o))
 	cols := spanColumns(o.Timeline.Lanes)
 	// The values, chart by chart (the usage charts in order, then the
