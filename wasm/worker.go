@@ -410,10 +410,10 @@ func (w *worker) run(id int, req engine.Request, pre *predecoded, left, right in
 	// A long run's Overview (engine.LongRun), when the page has one
 	// (Request.Overview), computed now and sent unasked: the page keeps
 	// it for the Overview's opening (Session.Overview keeps it too, for
-	// a request). The pass over a long run's trace (0.3-0.5 s at 15,000
-	// workloads) was most of the time from the click to the charts, and
-	// a request that came while the worker laid out the event log
-	// (below) waited for it. Between yields, so that a step asked for
+	// a request), from what the run gathered as it went (ob): the pass
+	// over a long run's trace after it was most of the time from the
+	// click to the charts, and a request that came while the worker laid
+	// out the event log (below) waited for it. Between yields, so that a step asked for
 	// meanwhile is answered first. A newer run asked for meanwhile ends
 	// this one's answers: its own replace them.
 	if req.Overview && s.Long() {

@@ -338,11 +338,16 @@ func (s *Session) Long() bool { return s.sides[0].model.Len() > LongRun }
 // of JSON, which the page's thread parsed in one task. The JSON is
 // written by hand (appendOverviewJSON), byte for byte what encoding/json
 // would write; err is always nil. It is computed once, on the first
-// call (a pass over the whole trace: at 15,000 workloads about 60 ms of
-// CPU natively, 0.3-0.5 s in WebAssembly under Node on a loaded machine),
-// and the same values are returned after that: the worker computes a
-// long run's (LongRun) right after its result and sends it unasked
-// (wasm/worker.go), so that opening the Overview costs only its drawing.
+// call, and the same values are returned after that: from what the run
+// gathered as it went when the Session has it (SetOverview: the charts'
+// change logs, the timeline and the summary; what is left, the charts,
+// lanes, panel and JSON put together, took 30-60 ms natively and
+// 0.3-0.45 s in WebAssembly under Node on a loaded machine at 15,000
+// workloads), else by a pass over the whole trace (about twice that
+// natively, 0.8-2 s in WebAssembly, most of it replaying the queues'
+// deltas). The worker computes a long run's (LongRun) right after its
+// result and sends it unasked (wasm/worker.go), so that opening the
+// Overview costs only its drawing.
 // The caller must not modify what it returns.
 func (s *Session) Overview() (panel, series json.RawMessage, cols Columns, err error) {
 	if s.overview == nil {
