@@ -91,7 +91,7 @@ func Simulate(sc *core.Scenario, v view.Variant, maxSteps int, stop func(*trace.
 // Session.SetOverview: a long run's Overview is then ready with its
 // result instead of a pass over the whole trace after it.
 func SimulateOverview(sc *core.Scenario, v view.Variant, maxSteps int, stop func(*trace.Step) bool) (tr *trace.Trace, capped bool, ob *view.OverviewBuilder, err error) {
-	ob = view.NewOverviewBuilder(len(sc.Workloads))
+	ob = view.NewOverviewBuilder()
 	tr, capped, err = simulate(sc, v, maxSteps, stop, ob)
 	return tr, capped, ob, err
 }
@@ -353,6 +353,7 @@ func (s *Session) Overview() (panel, series json.RawMessage, cols Columns, err e
 	if s.overview == nil {
 		d := s.computeOverview()
 		s.overview = &d
+		s.builder = nil // its logs and lanes are in the Overview now
 	}
 	d := s.overview
 	return d.panel, d.series, d.cols, nil

@@ -156,20 +156,21 @@ func (m *Model) Overview() *Overview {
 	for i := range tr.Steps {
 		times[i] = tr.Steps[i].TimeMs
 	}
+	return m.overview(times, m.collect())
+}
+
+// overview puts the Overview together from the steps' times and the
+// usage rows' and queues' change logs (gathered after the run, or as it
+// went), with the summary (trace.Summarize) and the workloads' timeline,
+// which read the steps' events and decisions as the trace keeps them.
+func (m *Model) overview(times []int64, c *collector) *Overview {
+	tr := m.tr
+	o := &Overview{Steps: len(times), EndMs: tr.EndMs, TimesMs: times, Summary: trace.Summarize(tr)}
 	var tl timeline
 	tl.init(len(tr.Workloads))
 	for i := range tr.Steps {
 		tl.step(i, &tr.Steps[i])
 	}
-	return m.overview(times, trace.Summarize(tr), m.collect(), &tl)
-}
-
-// overview puts the Overview together from what one pass over the steps
-// (after the run, or as it went) found: the steps' times, the summary,
-// the usage rows' and queues' change logs and the workloads' timeline.
-func (m *Model) overview(times []int64, sum trace.Summary, c *collector, tl *timeline) *Overview {
-	tr := m.tr
-	o := &Overview{Steps: len(times), EndMs: tr.EndMs, TimesMs: times, Summary: sum}
 	rows, queues := c.logs()
 	o.Usage = m.usageCharts(rows)
 	o.Pending = pendingChart(queues, len(times))
@@ -185,29 +186,29 @@ func (m *Model) overview(times []int64, sum trace.Summary, c *collector, tl *tim
 	return o
 }
 
-// OverviewBuilder computes a run's Overview from its steps as the run
-// makes them (sim.Options.Stop gives each with its full usage and its
-// queues' counts), so that the Overview costs next to nothing once the
-// run ends: no pass over the trace, no replay of its deltas. Give it
-// every step in order, then call Overview with the Model of the run's
-// trace; Model.Overview gives the same Overview from the trace alone.
+// OverviewBuilder gathers the part of a run's Overview that costs most
+// after the run, as the run makes its steps (sim.Options.Stop gives each
+// with its full usage and its queues' counts): the usage rows' and the
+// queues' change logs, which a pass over the trace rebuilds by replaying
+// its deltas (trace.QueueDelta: at 15,000 workloads half of the
+// Overview's time in WebAssembly, and several times what the builder costs
+// the run). The summary and the timeline cost the same either way and
+// are left to after the run, when the page is busy drawing the result.
+// Give it every step in order, then call Overview with the Model of the
+// run's trace; Model.Overview gives the same Overview from the trace
+// alone.
 type OverviewBuilder struct {
 	times  []int64
-	sum    *trace.Summarizer
 	col    collector
-	tl     timeline
 	qs     []queueCounts
 	keys   []rowKey // the previous step's rows
 	broken bool     // a step came out of order
 }
 
-// NewOverviewBuilder starts an Overview before a run's first step, for
-// about workloads workloads (the space is made once, not grown by
-// doubling: a hint, any number works).
-func NewOverviewBuilder(workloads int) *OverviewBuilder {
-	b := &OverviewBuilder{sum: trace.NewSummarizer()}
+// NewOverviewBuilder starts an Overview before a run's first step.
+func NewOverviewBuilder() *OverviewBuilder {
+	b := &OverviewBuilder{}
 	b.col.init()
-	b.tl.init(max(0, workloads))
 	return b
 }
 
@@ -222,8 +223,6 @@ func (b *OverviewBuilder) Step(st *trace.Step) {
 		return
 	}
 	b.times = append(b.times, st.TimeMs)
-	b.sum.Step(nil, st)
-	b.tl.step(i, st)
 	if i == 0 || b.newLayout(st) {
 		b.qs = b.qs[:0]
 		for q := range st.Queues {
@@ -277,7 +276,7 @@ func (b *OverviewBuilder) Overview(m *Model) *Overview {
 	if b == nil || b.broken || len(b.times) != m.Len() {
 		return nil
 	}
-	return m.overview(b.times, b.sum.Summary(m.tr), &b.col, &b.tl)
+	return m.overview(b.times, &b.col)
 }
 
 // rowValues is what a usage row shows at a point.

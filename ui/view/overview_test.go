@@ -533,7 +533,7 @@ func TestOverviewBuilder(t *testing.T) {
 	for _, name := range allScenarios(t) {
 		t.Run(name, func(t *testing.T) {
 			sc := decodeScenario(t, name)
-			b := NewOverviewBuilder(len(sc.Workloads))
+			b := NewOverviewBuilder()
 			tr := sim.Run(sc, sim.Options{Stop: func(st *trace.Step) bool {
 				b.Step(st)
 				return false
@@ -550,7 +550,7 @@ func TestOverviewBuilder(t *testing.T) {
 	}
 	t.Run("missing-step", func(t *testing.T) {
 		tr := run(t, "docs-run-deployment", nil)
-		b := NewOverviewBuilder(0)
+		b := NewOverviewBuilder()
 		for i := range tr.Steps[:len(tr.Steps)-1] {
 			b.Step(&tr.Steps[i])
 		}
@@ -560,7 +560,7 @@ func TestOverviewBuilder(t *testing.T) {
 	})
 	t.Run("out-of-order", func(t *testing.T) {
 		tr := run(t, "docs-run-deployment", nil)
-		b := NewOverviewBuilder(0)
+		b := NewOverviewBuilder()
 		b.Step(&tr.Steps[1])
 		for i := range tr.Steps {
 			b.Step(&tr.Steps[i])
