@@ -320,19 +320,73 @@ func (c *changes[T]) set(i int, v T) {
 	}
 }
 
+// rowLog is a usage row's change log (changes[rowValues]'s, as changes
+// gives it) in a third of the space, kept while a run goes
+// (OverviewBuilder): in most changes only the amount used changes, so
+// each change keeps its step and that amount, and the rest of the
+// values (rowValues with used 0) is a log of its own, of the steps where
+// it changed. What a run allocates is what the garbage collector walks
+// the run's trace for, in WebAssembly without a concurrent marker.
+type rowLog struct {
+	steps []int32
+	used  []int64
+	// fixedSteps and fixed are the rest of the values from each step on.
+	fixedSteps []int32
+	fixed      []rowValues
+	// full is the last Full step that listed the row.
+	full int
+}
+
+// set records that the value is v after step i, as changes.set does.
+func (l *rowLog) set(i int, v rowValues) {
+	f := v
+	f.used = 0
+	n := len(l.steps)
+	if n > 0 && l.used[n-1] == v.used && l.fixed[len(l.fixed)-1] == f {
+		return
+	}
+	if n > 0 && int(l.steps[n-1]) == i {
+		l.used[n-1] = v.used
+	} else {
+		l.steps, l.used = append(l.steps, int32(i)), append(l.used, v.used)
+	}
+	switch m := len(l.fixed); {
+	case m > 0 && l.fixed[m-1] == f:
+	case m > 0 && int(l.fixedSteps[m-1]) == i:
+		l.fixed[m-1] = f
+	default:
+		l.fixedSteps, l.fixed = append(l.fixedSteps, int32(i)), append(l.fixed, f)
+	}
+}
+
+// changes is the log as changes[rowValues] keeps it.
+func (l *rowLog) changes() []change[rowValues] {
+	out := make([]change[rowValues], len(l.steps))
+	j := 0
+	for k, st := range l.steps {
+		for j+1 < len(l.fixedSteps) && l.fixedSteps[j+1] <= st {
+			j++
+		}
+		v := l.fixed[j]
+		v.used = l.used[k]
+		out[k] = change[rowValues]{int(st), v}
+	}
+	return out
+}
+
 // collector keeps every usage row's and every ClusterQueue's pending
 // count's changes, step by step: on a Full step (full) every row and
 // queue, looked up by name; on another only what changed (row, queue),
 // by position in the last Full step.
 type collector struct {
-	rows      map[rowKey]*changes[rowValues]
+	rows      map[rowKey]*rowLog
 	queues    map[string]*changes[int64]
-	rowLogs   []*changes[rowValues] // the last Full step's rows
-	queueLogs []*changes[int64]     // and queues
+	rowLogs   []*rowLog         // the last Full step's rows
+	queueLogs []*changes[int64] // and queues
 }
 
 func (c *collector) init() {
-	c.rows = map[rowKey]*changes[rowValues]{}
+	c.rows = map[rowKey]*rowLog{}
 	c.queues = map[string]*changes[int64]{}
 }
 
@@ -340,13 +394,13 @@ func (c *collector) init() {
 // Full step had and this one has not is gone from i on.
 func (c *collector) full(i int, usage []trace.UsageRow, qs []queueCounts) {
 	old := c.rowLogs
-	c.rowLogs = make([]*changes[rowValues], len(usage))
+	c.rowLogs = make([]*rowLog, len(usage))
 	for r := range usage {
 		row := &usage[r]
 		k := keyOf(row)
 		l := c.rows[k]
 		if l == nil {
-			l = &changes[rowValues]{}
+			l = &rowLog{}
 			c.rows[k] = l
 		}
 		c.rowLogs[r] = l
@@ -395,7 +449,7 @@ func (c *collector) queue(i, q int, n int64) {
 func (c *collector) logs() (map[rowKey][]change[rowValues], map[string][]change[int64]) {
 	outRows := make(map[rowKey][]change[rowValues], len(c.rows))
 	for k, l := range c.rows {
-		outRows[k] = l.log
+		outRows[k] = l.changes()
 	}
 	outQueues := make(map[string][]change[int64], len(c.queues))
 	for k, l := range c.queues {
