@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 	"time"
 
@@ -48,25 +49,33 @@ func BenchmarkOverview(b *testing.B) {
 
 // BenchmarkSimulateOverview is the 15,000-workload run without and with
 // its Overview built as it goes (engine.Simulate, SimulateOverview): what
-// the builder adds to the run.
+// the builder adds to the run. gcs/op is the garbage collections a run
+// triggers (in WebAssembly, with no concurrent marker, each walks the
+// run's trace so far; compare with GOGC=400, the worker's setting).
 //
-//	go test ./ui/engine -run '^$' -bench SimulateOverview -benchmem -benchtime 3x
+//	GOGC=400 go test ./ui/engine -run '^$' -bench SimulateOverview -benchmem -benchtime 3x
 func BenchmarkSimulateOverview(b *testing.B) {
 	sc := scalabilityScenario(b)
-	b.Run("without", func(b *testing.B) {
-		for b.Loop() {
-			if _, _, err := engine.Simulate(sc, view.Variant{}, 0, nil); err != nil {
-				b.Fatal(err)
+	for _, bb := range []struct {
+		name string
+		run  func() error
+	}{
+		{"without", func() error { _, _, err := engine.Simulate(sc, view.Variant{}, 0, nil); return err }},
+		{"with", func() error { _, _, _, err := engine.SimulateOverview(sc, view.Variant{}, 0, nil); return err }},
+	} {
+		b.Run(bb.name, func(b *testing.B) {
+			runtime.GC()
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			for b.Loop() {
+				if err := bb.run(); err != nil {
+					b.Fatal(err)
+				}
 			}
-		}
-	})
-	b.Run("with", func(b *testing.B) {
-		for b.Loop() {
-			if _, _, _, err := engine.SimulateOverview(sc, view.Variant{}, 0, nil); err != nil {
-				b.Fatal(err)
-			}
-		}
-	})
+			runtime.ReadMemStats(&after)
+			b.ReportMetric(float64(after.NumGC-before.NumGC)/float64(b.N), "gcs/op")
+		})
+	}
 }
 
 // BenchmarkOverviewEncode is the series' encoding alone, for the same
