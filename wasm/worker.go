@@ -353,10 +353,11 @@ func (w *worker) run(id int, req engine.Request, pre *predecoded, left, right in
 	}
 	var traces []*trace.Trace
 	var capped []bool
-	// The left-hand run's Overview, computed as it runs when the page has
-	// an Overview (engine.SimulateOverview): ready with the result, where
-	// a pass over the trace after it cost 0.5-0.7 s at 15,000 workloads
-	// and a click on the Overview right after the result waited for it.
+	// What costs most of the left-hand run's Overview (its charts' change
+	// logs), gathered as it runs when the page has an Overview
+	// (engine.SimulateOverview): a pass over the trace after the result
+	// cost 0.7 s under Node at 15,000 workloads, and a click on the
+	// Overview right after the result waited for it.
 	var ob *view.OverviewBuilder
 	t1 := now()
 	last := t1
@@ -410,7 +411,7 @@ func (w *worker) run(id int, req engine.Request, pre *predecoded, left, right in
 	// A long run's Overview (engine.LongRun), when the page has one
 	// (Request.Overview), computed now and sent unasked: the page keeps
 	// it for the Overview's opening (Session.Overview keeps it too, for
-	// a request), from what the run gathered as it went (ob): the pass
+	// a request), with what the run gathered as it went (ob): the pass
 	// over a long run's trace after it was most of the time from the
 	// click to the charts, and a request that came while the worker laid
 	// out the event log (below) waited for it. Between yields, so that a step asked for

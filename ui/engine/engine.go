@@ -86,10 +86,11 @@ func Simulate(sc *core.Scenario, v view.Variant, maxSteps int, stop func(*trace.
 	return simulate(sc, v, maxSteps, stop, nil)
 }
 
-// SimulateOverview is Simulate that also computes the run's Overview as
-// the run goes (view.OverviewBuilder, given every step before stop), for
-// Session.SetOverview: a long run's Overview is then ready with its
-// result instead of a pass over the whole trace after it.
+// SimulateOverview is Simulate that also gathers, as the run goes, the
+// part of the run's Overview that costs most after it (the charts' change
+// logs: view.OverviewBuilder, given every step before stop), for
+// Session.SetOverview: what is left of the Overview after the run is
+// then a third of a pass over the whole trace (in WebAssembly).
 func SimulateOverview(sc *core.Scenario, v view.Variant, maxSteps int, stop func(*trace.Step) bool) (tr *trace.Trace, capped bool, ob *view.OverviewBuilder, err error) {
 	ob = view.NewOverviewBuilder()
 	tr, capped, err = simulate(sc, v, maxSteps, stop, ob)
@@ -125,14 +126,14 @@ type Session struct {
 	diff  *view.Difference
 	// overview is the left-hand run's Overview once computed (Overview).
 	overview *overviewData
-	// builder is the left-hand run's Overview computed as it ran
-	// (SetOverview), nil if none.
+	// builder is what the left-hand run gathered of its Overview as it
+	// ran (SetOverview), nil if none.
 	builder *view.OverviewBuilder
 }
 
-// SetOverview gives the Session the left-hand run's Overview as
-// SimulateOverview computed it, which Overview then uses instead of a
-// pass over the trace (and ignores if it is not that run's).
+// SetOverview gives the Session what SimulateOverview gathered of the
+// left-hand run's Overview, which Overview then uses instead of replaying
+// the trace (and ignores if it is not that run's).
 func (s *Session) SetOverview(ob *view.OverviewBuilder) { s.builder = ob }
 
 // overviewData is what Session.Overview returns.
@@ -340,12 +341,10 @@ func (s *Session) Long() bool { return s.sides[0].model.Len() > LongRun }
 // would write; err is always nil. It is computed once, on the first
 // call, and the same values are returned after that: from what the run
 // gathered as it went when the Session has it (SetOverview: the charts'
-// change logs, the timeline and the summary; what is left, the charts,
-// lanes, panel and JSON put together, took 30-60 ms natively and
-// 0.3-0.45 s in WebAssembly under Node on a loaded machine at 15,000
-// workloads), else by a pass over the whole trace (about twice that
-// natively, 0.8-2 s in WebAssembly, most of it replaying the queues'
-// deltas). The worker computes a long run's (LongRun) right after its
+// change logs; what is left, the timeline, the summary, the charts,
+// lanes, panel and JSON, took 0.36-0.52 s in WebAssembly under Node on
+// a loaded machine at 15,000 workloads), else by a pass over the whole
+// trace (0.8-2 s there, a third of it replaying the queues' deltas). The worker computes a long run's (LongRun) right after its
 // result and sends it unasked (wasm/worker.go), so that opening the
 // Overview costs only its drawing.
 // The caller must not modify what it returns.
