@@ -353,10 +353,16 @@ func (w *worker) run(id int, req engine.Request, pre *predecoded, left, right in
 	}
 	var traces []*trace.Trace
 	var capped []bool
+	// What costs most of the left-hand run's Overview (its charts' change
+	// logs), gathered as it runs when the page has an Overview
+	// (engine.SimulateOverview): a pass over the trace after the result
+	// cost 0.7 s under Node at 15,000 workloads, and a click on the
+	// Overview right after the result waited for it.
+	var ob *view.OverviewBuilder
 	t1 := now()
 	last := t1
 	for k, v := range req.Variants {
-		tr, c, err := engine.Simulate(sc, v, req.MaxSteps, func(st *trace.Step) bool {
+		stop := func(st *trace.Step) bool {
 			if w.stopped(id) {
 				return true
 			}
@@ -371,7 +377,15 @@ func (w *worker) run(id int, req engine.Request, pre *predecoded, left, right in
 			pause()
 			last = now()
 			return w.stopped(id)
-		})
+		}
+		var tr *trace.Trace
+		var c bool
+		var err error
+		if k == 0 && req.Overview {
+			tr, c, ob, err = engine.SimulateOverview(sc, v, req.MaxSteps, stop)
+		} else {
+			tr, c, err = engine.Simulate(sc, v, req.MaxSteps, stop)
+		}
 		if w.current != id {
 			return
 		}
@@ -389,6 +403,7 @@ func (w *worker) run(id int, req engine.Request, pre *predecoded, left, right in
 	}
 	t2 := now()
 	s := engine.NewSession(traces, capped)
+	s.SetOverview(ob)
 	w.session, w.sessionID = s, id
 	out := result(message{Type: "result", ID: id, Summary: mustJSON(s.Summary()), Difference: s.DifferenceLayout(), View: stepView(s, left, right)})
 	out.SimulateMs, out.LayoutMs = t2-t1, now()-t2
@@ -396,10 +411,10 @@ func (w *worker) run(id int, req engine.Request, pre *predecoded, left, right in
 	// A long run's Overview (engine.LongRun), when the page has one
 	// (Request.Overview), computed now and sent unasked: the page keeps
 	// it for the Overview's opening (Session.Overview keeps it too, for
-	// a request). The pass over a long run's trace (0.3-0.5 s at 15,000
-	// workloads) was most of the time from the click to the charts, and
-	// a request that came while the worker laid out the event log
-	// (below) waited for it. Between yields, so that a step asked for
+	// a request), with what the run gathered as it went (ob): the pass
+	// over a long run's trace after it was most of the time from the
+	// click to the charts, and a request that came while the worker laid
+	// out the event log (below) waited for it. Between yields, so that a step asked for
 	// meanwhile is answered first. A newer run asked for meanwhile ends
 	// this one's answers: its own replace them.
 	if req.Overview && s.Long() {

@@ -83,6 +83,21 @@ func Decode(file string, text []byte) (*core.Scenario, Decoded) {
 // sim.Options.Stop is (true stops the run, which ends "stopped"); capped
 // reports that the run reached maxSteps (when > 0) and was stopped there.
 func Simulate(sc *core.Scenario, v view.Variant, maxSteps int, stop func(*trace.Step) bool) (tr *trace.Trace, capped bool, err error) {
+	return simulate(sc, v, maxSteps, stop, nil)
+}
+
+// SimulateOverview is Simulate that also gathers, as the run goes, the
+// part of the run's Overview that costs most after it (the charts' change
+// logs: view.OverviewBuilder, given every step before stop), for
+// Session.SetOverview: what is left of the Overview after the run is
+// then a third of a pass over the whole trace (in WebAssembly).
+func SimulateOverview(sc *core.Scenario, v view.Variant, maxSteps int, stop func(*trace.Step) bool) (tr *trace.Trace, capped bool, ob *view.OverviewBuilder, err error) {
+	ob = view.NewOverviewBuilder()
+	tr, capped, err = simulate(sc, v, maxSteps, stop, ob)
+	return tr, capped, ob, err
+}
+
+func simulate(sc *core.Scenario, v view.Variant, maxSteps int, stop func(*trace.Step) bool, ob *view.OverviewBuilder) (tr *trace.Trace, capped bool, err error) {
 	sc2, err := v.Settings.Apply(sc)
 	if err != nil {
 		return nil, false, err
@@ -90,6 +105,9 @@ func Simulate(sc *core.Scenario, v view.Variant, maxSteps int, stop func(*trace.
 	tr = sim.Run(sc2, sim.Options{
 		Gates: core.FeatureGates(maps.Clone(v.Gates)),
 		Stop: func(st *trace.Step) bool {
+			if ob != nil {
+				ob.Step(st)
+			}
 			if maxSteps > 0 && st.Index+1 >= maxSteps {
 				capped = true
 				return true
@@ -108,7 +126,15 @@ type Session struct {
 	diff  *view.Difference
 	// overview is the left-hand run's Overview once computed (Overview).
 	overview *overviewData
+	// builder is what the left-hand run gathered of its Overview as it
+	// ran (SetOverview), nil if none.
+	builder *view.OverviewBuilder
 }
+
+// SetOverview gives the Session what SimulateOverview gathered of the
+// left-hand run's Overview, which Overview then uses instead of replaying
+// the trace (and ignores if it is not that run's).
+func (s *Session) SetOverview(ob *view.OverviewBuilder) { s.builder = ob }
 
 // overviewData is what Session.Overview returns.
 type overviewData struct {
@@ -313,16 +339,20 @@ func (s *Session) Long() bool { return s.sides[0].model.Len() > LongRun }
 // of JSON, which the page's thread parsed in one task. The JSON is
 // written by hand (appendOverviewJSON), byte for byte what encoding/json
 // would write; err is always nil. It is computed once, on the first
-// call (a pass over the whole trace: at 15,000 workloads about 60 ms of
-// CPU natively, 0.3-0.5 s in WebAssembly under Node on a loaded machine),
-// and the same values are returned after that: the worker computes a
-// long run's (LongRun) right after its result and sends it unasked
-// (wasm/worker.go), so that opening the Overview costs only its drawing.
+// call, and the same values are returned after that: from what the run
+// gathered as it went when the Session has it (SetOverview: the charts'
+// change logs; what is left, the timeline, the summary, the charts,
+// lanes, panel and JSON, took 0.36-0.52 s in WebAssembly under Node on
+// a loaded machine at 15,000 workloads), else by a pass over the whole
+// trace (0.8-2 s there, a third of it replaying the queues' deltas). The worker computes a long run's (LongRun) right after its
+// result and sends it unasked (wasm/worker.go), so that opening the
+// Overview costs only its drawing.
 // The caller must not modify what it returns.
 func (s *Session) Overview() (panel, series json.RawMessage, cols Columns, err error) {
 	if s.overview == nil {
 		d := s.computeOverview()
 		s.overview = &d
+		s.builder = nil // its logs and lanes are in the Overview now
 	}
 	d := s.overview
 	return d.panel, d.series, d.cols, nil
@@ -330,7 +360,11 @@ func (s *Session) Overview() (panel, series json.RawMessage, cols Columns, err e
 
 // computeOverview computes what Overview returns.
 func (s *Session) computeOverview() overviewData {
-	o := s.sides[0].model.Overview()
+	m := s.sides[0].model
+	o := s.builder.Overview(m) // nil without a builder, or not m's
+	if o == nil {
+		o = m.Overview()
+	}
 	panel := Tree(layout.Overview(o))
 	cols := spanColumns(o.Timeline.Lanes)
 	// The values, chart by chart (the usage charts in order, then the

@@ -480,3 +480,61 @@ func TestLong(t *testing.T) {
 		})
 	}
 }
+
+// TestSimulateOverview: a Session given the Overview its left-hand run
+// computed as it ran (SimulateOverview, SetOverview) answers the panel,
+// series and columns a Session computes from the trace alone, for a run
+// to its end, one capped by maxSteps and one stopped early; a builder of
+// another run is not used.
+func TestSimulateOverview(t *testing.T) {
+	const name = "docs-cluster-queue-preemption.yaml"
+	sc, d := engine.Decode(name, readScenario(t, name))
+	if !d.OK {
+		t.Fatal(d.Diagnostics, d.Error)
+	}
+	other, _, otherOB, err := engine.SimulateOverview(sc, view.Variant{}, 3, nil)
+	if err != nil || len(other.Steps) != 3 {
+		t.Fatalf("a run capped at 3 steps has %d: %v", len(other.Steps), err)
+	}
+	tests := []struct {
+		name     string
+		maxSteps int
+		stop     func(*trace.Step) bool
+		builder  func(*view.OverviewBuilder) *view.OverviewBuilder
+	}{
+		{name: "whole run"},
+		{name: "capped", maxSteps: 4},
+		{name: "stopped", stop: func(st *trace.Step) bool { return st.Index >= 2 }},
+		{name: "another run's builder", builder: func(*view.OverviewBuilder) *view.OverviewBuilder { return otherOB }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tr, _, ob, err := engine.SimulateOverview(sc, view.Variant{}, tt.maxSteps, tt.stop)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tt.builder != nil {
+				ob = tt.builder(ob)
+			}
+			s := engine.NewSession([]*trace.Trace{tr}, nil)
+			s.SetOverview(ob)
+			panel, series, cols, err := s.Overview()
+			if err != nil {
+				t.Fatal(err)
+			}
+			wantPanel, wantSeries, wantCols, err := engine.NewSession([]*trace.Trace{tr}, nil).Overview()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(string(wantPanel), string(panel)); diff != "" {
+				t.Errorf("panel (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(string(wantSeries), string(series)); diff != "" {
+				t.Errorf("series (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(wantCols, cols); diff != "" {
+				t.Errorf("columns (-want +got):\n%s", diff)
+			}
+		})
+	}
+}

@@ -2,6 +2,7 @@ package view
 
 import (
 	"cmp"
+	"maps"
 	"slices"
 	"strings"
 
@@ -147,26 +148,135 @@ func (o *Overview) StepAt(ms int64) int {
 }
 
 // Overview computes the run's overview. Call it once per run: it walks
-// the whole trace.
+// the whole trace. An OverviewBuilder fed the run's steps as they were
+// made gives the same Overview without the walk.
 func (m *Model) Overview() *Overview {
 	tr := m.tr
-	o := &Overview{Steps: len(tr.Steps), EndMs: tr.EndMs, TimesMs: make([]int64, len(tr.Steps)), Summary: trace.Summarize(tr)}
+	times := make([]int64, len(tr.Steps))
 	for i := range tr.Steps {
-		o.TimesMs[i] = tr.Steps[i].TimeMs
+		times[i] = tr.Steps[i].TimeMs
 	}
-	rows, queues := m.collect()
+	return m.overview(times, m.collect())
+}
+
+// overview puts the Overview together from the steps' times and the
+// usage rows' and queues' change logs (gathered after the run, or as it
+// went), with the summary (trace.Summarize) and the workloads' timeline,
+// which read the steps' events and decisions as the trace keeps them.
+func (m *Model) overview(times []int64, c *collector) *Overview {
+	tr := m.tr
+	o := &Overview{Steps: len(times), EndMs: tr.EndMs, TimesMs: times, Summary: trace.Summarize(tr)}
+	var tl timeline
+	tl.init(len(tr.Workloads))
+	for i := range tr.Steps {
+		tl.step(i, &tr.Steps[i])
+	}
+	rows, queues := c.logs()
 	o.Usage = m.usageCharts(rows)
-	o.Pending = pendingChart(queues, len(tr.Steps))
-	o.Timeline = workloadTimeline(tr)
+	o.Pending = pendingChart(queues, len(times))
 	end := tr.EndMs
-	if n := len(tr.Steps); n > 0 {
-		end = max(end, tr.Steps[n-1].TimeMs)
+	if n := len(times); n > 0 {
+		end = max(end, times[n-1])
 	}
+	o.Timeline = tl.finish(tr, end, max(0, len(times)-1))
 	for i := range o.Usage {
 		o.Usage[i].Chart.finish(o.TimesMs, end)
 	}
 	o.Pending.finish(o.TimesMs, end)
 	return o
+}
+
+// OverviewBuilder gathers the part of a run's Overview that costs most
+// after the run, as the run makes its steps (sim.Options.Stop gives each
+// with its full usage and its queues' counts): the usage rows' and the
+// queues' change logs, which a pass over the trace rebuilds by replaying
+// its deltas (trace.QueueDelta: at 15,000 workloads half of the
+// Overview's time in WebAssembly, and several times what the builder costs
+// the run). The summary and the timeline cost the same either way and
+// are left to after the run, when the page is busy drawing the result.
+// Give it every step in order, then call Overview with the Model of the
+// run's trace; Model.Overview gives the same Overview from the trace
+// alone.
+type OverviewBuilder struct {
+	times  []int64
+	col    collector
+	qs     []queueCounts
+	keys   []rowKey // the previous step's rows
+	broken bool     // a step came out of order
+}
+
+// NewOverviewBuilder starts an Overview before a run's first step.
+func NewOverviewBuilder() *OverviewBuilder {
+	b := &OverviewBuilder{}
+	b.col.init()
+	return b
+}
+
+// Step takes the run's next step in full: its usage rows (every row)
+// and its queues (every ClusterQueue, with exact counts; the lists of
+// names are not read). It keeps nothing of st's Usage and Queues, which
+// a run reuses.
+func (b *OverviewBuilder) Step(st *trace.Step) {
+	i := len(b.times)
+	if b.broken || st.Index != i {
+		b.broken = true
+		return
+	}
+	b.times = append(b.times, st.TimeMs)
+	if i == 0 || b.newLayout(st) {
+		b.qs = b.qs[:0]
+		for q := range st.Queues {
+			s := &st.Queues[q]
+			b.qs = append(b.qs, queueCounts{ClusterQueue: s.ClusterQueue, PendingCount: s.PendingCount, ParkedCount: s.ParkedCount})
+		}
+		b.col.full(i, st.Usage, b.qs)
+		b.keys = b.keys[:0]
+		for r := range st.Usage {
+			b.keys = append(b.keys, keyOf(&st.Usage[r]))
+		}
+		return
+	}
+	for r := range st.Usage {
+		b.col.row(i, r, &st.Usage[r])
+	}
+	for q := range st.Queues {
+		s := &st.Queues[q]
+		b.col.queue(i, q, int64(s.PendingCount+s.ParkedCount))
+	}
+}
+
+// newLayout reports whether st's rows or queues are not the previous
+// step's (the step a Compactor makes Full for it): collect then looks
+// them up by name again.
+func (b *OverviewBuilder) newLayout(st *trace.Step) bool {
+	if len(st.Usage) != len(b.keys) || len(st.Queues) != len(b.qs) {
+		return true
+	}
+	for r := range st.Usage {
+		if keyOf(&st.Usage[r]) != b.keys[r] {
+			return true
+		}
+	}
+	for q := range st.Queues {
+		if st.Queues[q].ClusterQueue != b.qs[q].ClusterQueue {
+			return true
+		}
+	}
+	return false
+}
+
+func keyOf(r *trace.UsageRow) rowKey {
+	return rowKey{nodeKey{r.Kind, r.Node}, r.Flavor, r.Resource}
+}
+
+// Overview is the run's Overview, m the Model of the run's trace; nil
+// when the steps given are not the trace's (Model.Overview then gives
+// it).
+func (b *OverviewBuilder) Overview(m *Model) *Overview {
+	if b == nil || b.broken || len(b.times) != m.Len() {
+		return nil
+	}
+	return m.overview(b.times, &b.col)
 }
 
 // rowValues is what a usage row shows at a point.
@@ -175,6 +285,14 @@ type rowValues struct {
 	used, quota int64
 	limit       int64
 	hasLimit    bool
+}
+
+func valuesOf(r *trace.UsageRow) rowValues {
+	v := rowValues{present: true, used: r.Used, quota: r.SubtreeQuota}
+	if r.BorrowingLimit != nil {
+		v.hasLimit, v.limit = true, r.SubtreeQuota+*r.BorrowingLimit
+	}
+	return v
 }
 
 // change is a value a row or queue took at a step.
@@ -202,23 +320,150 @@ func (c *changes[T]) set(i int, v T) {
 	}
 }
 
-// collect replays the trace once and returns every usage row's and every
-// ClusterQueue's pending count's changes, step by step. On a step that is
-// not Full only the rows and queues it changed are looked at, through
-// the logs of the last Full step's rows and queues by position.
-func (m *Model) collect() (map[rowKey][]change[rowValues], map[string][]change[int64]) {
-	tr := m.tr
-	rows := map[rowKey]*changes[rowValues]{}
-	queues := map[string]*changes[int64]{}
-	var rowLogs []*changes[rowValues] // the last Full step's rows
-	var queueLogs []*changes[int64]   // and queues
-	values := func(r *trace.UsageRow) rowValues {
-		v := rowValues{present: true, used: r.Used, quota: r.SubtreeQuota}
-		if r.BorrowingLimit != nil {
-			v.hasLimit, v.limit = true, r.SubtreeQuota+*r.BorrowingLimit
-		}
-		return v
+// rowLog is a usage row's change log (changes[rowValues]'s, as changes
+// gives it) in a third of the space, kept while a run goes
+// (OverviewBuilder): in most changes only the amount used changes, so
+// each change keeps its step and that amount, and the rest of the
+// values (rowValues with used 0) is a log of its own, of the steps where
+// it changed. What a run allocates is what the garbage collector walks
+// the run's trace for, in WebAssembly without a concurrent marker.
+type rowLog struct {
+	steps []int32
+	used  []int64
+	// fixedSteps and fixed are the rest of the values from each step on.
+	fixedSteps []int32
+	fixed      []rowValues
+	// full is the last Full step that listed the row.
+	full int
+}
+
+// set records that the value is v after step i, as changes.set does.
+func (l *rowLog) set(i int, v rowValues) {
+	f := v
+	f.used = 0
+	n := len(l.steps)
+	if n > 0 && l.used[n-1] == v.used && l.fixed[len(l.fixed)-1] == f {
+		return
 	}
+	if n > 0 && int(l.steps[n-1]) == i {
+		l.used[n-1] = v.used
+	} else {
+		l.steps, l.used = append(l.steps, int32(i)), append(l.used, v.used)
+	}
+	switch m := len(l.fixed); {
+	case m > 0 && l.fixed[m-1] == f:
+	case m > 0 && int(l.fixedSteps[m-1]) == i:
+		l.fixed[m-1] = f
+	default:
+		l.fixedSteps, l.fixed = append(l.fixedSteps, int32(i)), append(l.fixed, f)
+	}
+}
+
+// changes is the log as changes[rowValues] keeps it.
+func (l *rowLog) changes() []change[rowValues] {
+	out := make([]change[rowValues], len(l.steps))
+	j := 0
+	for k, st := range l.steps {
+		for j+1 < len(l.fixedSteps) && l.fixedSteps[j+1] <= st {
+			j++
+		}
+		v := l.fixed[j]
+		v.used = l.used[k]
+		out[k] = change[rowValues]{int(st), v}
+	}
+	return out
+}
+
+// collector keeps every usage row's and every ClusterQueue's pending
+// count's changes, step by step: on a Full step (full) every row and
+// queue, looked up by name; on another only what changed (row, queue),
+// by position in the last Full step.
+type collector struct {
+	rows      map[rowKey]*rowLog
+	queues    map[string]*changes[int64]
+	rowLogs   []*rowLog         // the last Full step's rows
+	queueLogs []*changes[int64] // and queues
+}
+
+func (c *collector) init() {
+	c.rows = map[rowKey]*rowLog{}
+	c.queues = map[string]*changes[int64]{}
+}
+
+// full takes Full step i's rows and queues: a row or queue that the last
+// Full step had and this one has not is gone from i on.
+func (c *collector) full(i int, usage []trace.UsageRow, qs []queueCounts) {
+	old := c.rowLogs
+	c.rowLogs = make([]*rowLog, len(usage))
+	for r := range usage {
+		row := &usage[r]
+		k := keyOf(row)
+		l := c.rows[k]
+		if l == nil {
+			l = &rowLog{}
+			c.rows[k] = l
+		}
+		c.rowLogs[r] = l
+		l.full = i
+		l.set(i, valuesOf(row))
+	}
+	for _, l := range old {
+		if l.full != i { // gone
+			l.set(i, rowValues{})
+		}
+	}
+	oldQ := c.queueLogs
+	c.queueLogs = make([]*changes[int64], len(qs))
+	for q := range qs {
+		l := c.queues[qs[q].ClusterQueue]
+		if l == nil {
+			l = &changes[int64]{}
+			c.queues[qs[q].ClusterQueue] = l
+		}
+		c.queueLogs[q] = l
+		l.full = i
+		l.set(i, int64(qs[q].PendingCount+qs[q].ParkedCount))
+	}
+	for _, l := range oldQ {
+		if l.full != i { // gone
+			l.set(i, -1)
+		}
+	}
+}
+
+// row takes row r's values after step i.
+func (c *collector) row(i, r int, row *trace.UsageRow) {
+	if r >= 0 && r < len(c.rowLogs) {
+		c.rowLogs[r].set(i, valuesOf(row))
+	}
+}
+
+// queue takes queue q's pending count after step i.
+func (c *collector) queue(i, q int, n int64) {
+	if q >= 0 && q < len(c.queueLogs) {
+		c.queueLogs[q].set(i, n)
+	}
+}
+
+// logs returns the change logs by row and by ClusterQueue.
+func (c *collector) logs() (map[rowKey][]change[rowValues], map[string][]change[int64]) {
+	outRows := make(map[rowKey][]change[rowValues], len(c.rows))
+	for k, l := range c.rows {
+		outRows[k] = l.changes()
+	}
+	outQueues := make(map[string][]change[int64], len(c.queues))
+	for k, l := range c.queues {
+		outQueues[k] = l.log
+	}
+	return outRows, outQueues
+}
+
+// collect replays the trace once into a collector. On a step that is
+// not Full only the rows and queues it changed are looked at.
+func (m *Model) collect() *collector {
+	tr := m.tr
+	var c collector
+	c.init()
 	// The rows and the queues' counts after each step, replayed here
 	// rather than by trace.Replay, which rebuilds every changed queue's
 	// lists of names (half of what the Overview allocated at 15,000
@@ -235,81 +480,26 @@ func (m *Model) collect() (map[rowKey][]change[rowValues], map[string][]change[i
 				s := &st.Queues[q]
 				qs = append(qs, queueCounts{s.ClusterQueue, len(s.Pending), len(s.Parked), s.PendingCount, s.ParkedCount})
 			}
-		} else {
-			for _, c := range st.UsageChanges {
-				if c.Row >= 0 && c.Row < len(usage) {
-					u := &usage[c.Row]
-					u.Used, u.Terminating, u.Borrowed, u.Lent, u.Available = c.Used, c.Terminating, c.Borrowed, c.Lent, c.Available
-				}
-			}
-			queueChanges.Each(st, func(c *trace.QueueChange) {
-				if c.Queue >= 0 && c.Queue < len(qs) {
-					q := &qs[c.Queue]
-					q.pendingLen, q.parkedLen = c.Pending.Len(q.pendingLen), c.Parked.Len(q.parkedLen)
-					q.PendingCount, q.ParkedCount = countOr(c.PendingCount, q.pendingLen), countOr(c.ParkedCount, q.parkedLen)
-				}
-			})
-		}
-		if st.IsFull() || i == 0 {
-			old := rowLogs
-			rowLogs = make([]*changes[rowValues], len(usage))
-			for r := range usage {
-				row := &usage[r]
-				k := rowKey{nodeKey{row.Kind, row.Node}, row.Flavor, row.Resource}
-				c := rows[k]
-				if c == nil {
-					c = &changes[rowValues]{}
-					rows[k] = c
-				}
-				rowLogs[r] = c
-				c.full = i
-				c.set(i, values(row))
-			}
-			for _, c := range old {
-				if c.full != i { // gone
-					c.set(i, rowValues{})
-				}
-			}
-			oldQ := queueLogs
-			queueLogs = make([]*changes[int64], len(qs))
-			for q := range qs {
-				c := queues[qs[q].ClusterQueue]
-				if c == nil {
-					c = &changes[int64]{}
-					queues[qs[q].ClusterQueue] = c
-				}
-				queueLogs[q] = c
-				c.full = i
-				c.set(i, int64(qs[q].PendingCount+qs[q].ParkedCount))
-			}
-			for _, c := range oldQ {
-				if c.full != i { // gone
-					c.set(i, -1)
-				}
-			}
+			c.full(i, usage, qs)
 			continue
 		}
-		for _, c := range st.UsageChanges {
-			if c.Row >= 0 && c.Row < len(usage) && c.Row < len(rowLogs) {
-				rowLogs[c.Row].set(i, values(&usage[c.Row]))
+		for _, ch := range st.UsageChanges {
+			if ch.Row >= 0 && ch.Row < len(usage) {
+				u := &usage[ch.Row]
+				u.Used, u.Terminating, u.Borrowed, u.Lent, u.Available = ch.Used, ch.Terminating, ch.Borrowed, ch.Lent, ch.Available
+				c.row(i, ch.Row, u)
 			}
 		}
-		queueChanges.Each(st, func(c *trace.QueueChange) {
-			if c.Queue >= 0 && c.Queue < len(qs) && c.Queue < len(queueLogs) {
-				q := &qs[c.Queue]
-				queueLogs[c.Queue].set(i, int64(q.PendingCount+q.ParkedCount))
+		queueChanges.Each(st, func(ch *trace.QueueChange) {
+			if ch.Queue >= 0 && ch.Queue < len(qs) {
+				q := &qs[ch.Queue]
+				q.pendingLen, q.parkedLen = ch.Pending.Len(q.pendingLen), ch.Parked.Len(q.parkedLen)
+				q.PendingCount, q.ParkedCount = countOr(ch.PendingCount, q.pendingLen), countOr(ch.ParkedCount, q.parkedLen)
+				c.queue(i, ch.Queue, int64(q.PendingCount+q.ParkedCount))
 			}
 		})
 	}
-	outRows := make(map[rowKey][]change[rowValues], len(rows))
-	for k, c := range rows {
-		outRows[k] = c.log
-	}
-	outQueues := make(map[string][]change[int64], len(queues))
-	for k, c := range queues {
-		outQueues[k] = c.log
-	}
-	return outRows, outQueues
+	return &c
 }
 
 // queueCounts is what collect keeps of a ClusterQueue's queue: the
@@ -518,161 +708,222 @@ func resourceUnit(res string) (string, int64) {
 	return "", 1
 }
 
-// workloadTimeline builds the workloads' lanes from the events and decisions:
-// an arrival after step 0 starts a waiting span; an arrival on step 0 (a
-// workload pasted with status.admission) an admitted one; an admission
-// ends the first waiting span and starts an admitted one; an eviction
-// turns admitted into terminating (and, by a preemptor, is a
-// PreemptionMark); a release ends terminating (a release without an
-// eviction before it ends what step 0 started: a workload pasted as
-// evicted was terminating all along); a finish or deletion ends it all.
-func workloadTimeline(tr *trace.Trace) WorkloadTimeline {
-	type open struct {
-		kind     SpanKind // "": none
-		fromMs   int64
-		fromStep int
-	}
-	type wl struct {
-		lane     Lane
-		created  int64 // -1: before the run or never
-		open     open
-		admitted bool // admitted at least once
-		index    int  // its lane's index, -1 without spans
-	}
+// timeline builds the workloads' lanes from the events and decisions,
+// step by step: an arrival after step 0 starts a waiting span; an
+// arrival on step 0 (a workload pasted with status.admission) an
+// admitted one; an admission ends the first waiting span and starts an
+// admitted one; an eviction turns admitted into terminating (and, by a
+// preemptor, is a PreemptionMark); a release ends terminating (a release
+// without an eviction before it ends what step 0 started: a workload
+// pasted as evicted was terminating all along); a finish or deletion
+// ends it all.
+type timeline struct {
 	// The workloads in order of appearance, found by name through byName
 	// (an index into ws, which a pointer to its element would not survive
-	// growing). A *wl from get or find is used before the next get.
-	ws := make([]wl, 0, len(tr.Workloads))
-	byName := make(map[string]int, len(tr.Workloads))
-	get := func(name, cq string) *wl {
-		i, ok := byName[name]
-		if !ok {
-			i = len(ws)
-			ws = append(ws, wl{lane: Lane{Workload: name, ClusterQueue: cq}, created: -1})
-			byName[name] = i
-		}
-		w := &ws[i]
-		if cq != "" {
-			w.lane.ClusterQueue = cq
-		}
-		return w
+	// growing). A *tlWorkload from get or find is used before the next get.
+	ws     []tlWorkload
+	byName map[string]int
+	// spans is every span closed so far, with its workload: finish gives
+	// each lane its own out of one array rather than an append per span
+	// (a slice grown per workload was most of the Overview's allocations
+	// at 15,000 workloads).
+	spans     []tlSpan
+	evictions []tlEvict
+}
+
+type tlOpen struct {
+	kind     SpanKind // "": none
+	fromMs   int64
+	fromStep int
+}
+
+type tlWorkload struct {
+	workload, cq string
+	created      int64 // -1: before the run or never
+	open         tlOpen
+	admitted     bool // admitted at least once
+	spans        int  // how many spans it has
+}
+
+type tlSpan struct {
+	w    int
+	span Span
+}
+
+type tlEvict struct {
+	step      int
+	ms        int64
+	victim    string
+	preemptor string
+}
+
+// init starts a timeline for about n workloads (with about two spans
+// each: waiting, then admitted).
+func (t *timeline) init(n int) {
+	t.ws = make([]tlWorkload, 0, n)
+	t.byName = make(map[string]int, n)
+	t.spans = make([]tlSpan, 0, 2*n)
+}
+
+func (t *timeline) get(name, cq string) int {
+	i, ok := t.byName[name]
+	if !ok {
+		i = len(t.ws)
+		t.ws = append(t.ws, tlWorkload{workload: name, cq: cq, created: -1})
+		t.byName[name] = i
 	}
-	find := func(name string) *wl {
-		if i, ok := byName[name]; ok {
-			return &ws[i]
-		}
-		return nil
+	if cq != "" {
+		t.ws[i].cq = cq
 	}
-	closeSpan := func(w *wl, ms int64, step int) {
-		if w.open.kind == "" {
-			return
-		}
-		w.lane.Spans = append(w.lane.Spans, Span{Kind: w.open.kind, FromMs: w.open.fromMs, ToMs: ms, FromStep: w.open.fromStep, ToStep: step})
-		w.open = open{}
+	return i
+}
+
+func (t *timeline) closeSpan(i int, ms int64, step int) {
+	w := &t.ws[i]
+	if w.open.kind == "" {
+		return
 	}
-	startSpan := func(w *wl, kind SpanKind, ms int64, step int) {
-		closeSpan(w, ms, step)
-		w.open = open{kind, ms, step}
-	}
-	type evict struct {
-		step      int
-		ms        int64
-		victim    string
-		preemptor string
-	}
-	var evictions []evict
-	for i := range tr.Steps {
-		st := &tr.Steps[i]
-		for _, e := range st.Events {
-			if e.Workload == "" {
-				continue
-			}
-			switch e.Kind {
-			case trace.EventArrival:
-				w := get(e.Workload, e.ClusterQueue)
-				if st.Kind == trace.StepInitial {
-					w.admitted = true
-					startSpan(w, SpanAdmitted, st.TimeMs, i)
-				} else if w.created < 0 && !w.admitted {
-					w.created = st.TimeMs
-					startSpan(w, SpanWaiting, st.TimeMs, i)
-				}
-			case trace.EventEvict:
-				w := get(e.Workload, e.ClusterQueue)
-				if w.open.kind == SpanAdmitted {
-					startSpan(w, SpanTerminating, st.TimeMs, i)
-				}
-				if e.Preemptor != "" {
-					evictions = append(evictions, evict{i, st.TimeMs, e.Workload, e.Preemptor})
-				}
-			case trace.EventRelease:
-				w := get(e.Workload, e.ClusterQueue)
-				if w.open.kind == SpanAdmitted {
-					w.open.kind = SpanTerminating // pasted as evicted
-				}
-				closeSpan(w, st.TimeMs, i)
-			case trace.EventFinish, trace.EventDelete:
-				if w := find(e.Workload); w != nil {
-					closeSpan(w, st.TimeMs, i)
-				}
-			}
-		}
-		for _, d := range st.Decisions {
-			if d.Outcome != trace.OutcomeAdmitted {
-				continue
-			}
-			w := get(d.Workload, d.ClusterQueue)
-			w.admitted = true
-			startSpan(w, SpanAdmitted, st.TimeMs, i)
-		}
-	}
-	last := max(0, len(tr.Steps)-1)
-	end := tr.EndMs
-	if len(tr.Steps) > 0 {
-		end = max(end, tr.Steps[last].TimeMs)
-	}
-	for i := range ws {
-		closeSpan(&ws[i], end, last)
-	}
-	// Priorities and queues of workloads never admitted come from the
-	// final states.
-	for _, f := range tr.Workloads {
-		if w := find(f.Workload); w != nil {
-			w.lane.Priority = f.Priority
-			if f.ClusterQueue != "" {
-				w.lane.ClusterQueue = f.ClusterQueue
-			}
-		}
-	}
-	order := make([]int, len(ws))
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortFunc(order, func(i, j int) int {
-		a, b := &ws[i], &ws[j]
-		return cmp.Or(strings.Compare(a.lane.ClusterQueue, b.lane.ClusterQueue), cmp.Compare(a.created, b.created),
-			strings.Compare(a.lane.Workload, b.lane.Workload))
-	})
-	var t WorkloadTimeline
-	for _, i := range order {
-		w := &ws[i]
-		w.index = -1
-		if len(w.lane.Spans) == 0 {
+	t.spans = append(t.spans, tlSpan{i, Span{Kind: w.open.kind, FromMs: w.open.fromMs, ToMs: ms, FromStep: w.open.fromStep, ToStep: step}})
+	w.spans++
+	w.open = tlOpen{}
+}
+
+func (t *timeline) startSpan(i int, kind SpanKind, ms int64, step int) {
+	t.closeSpan(i, ms, step)
+	t.ws[i].open = tlOpen{kind, ms, step}
+}
+
+// step takes step i's events and decisions.
+func (t *timeline) step(i int, st *trace.Step) {
+	for _, e := range st.Events {
+		if e.Workload == "" {
 			continue
 		}
-		if t.Lanes == nil {
-			t.Lanes = make([]Lane, 0, len(ws))
+		switch e.Kind {
+		case trace.EventArrival:
+			w := t.get(e.Workload, e.ClusterQueue)
+			if st.Kind == trace.StepInitial {
+				t.ws[w].admitted = true
+				t.startSpan(w, SpanAdmitted, st.TimeMs, i)
+			} else if t.ws[w].created < 0 && !t.ws[w].admitted {
+				t.ws[w].created = st.TimeMs
+				t.startSpan(w, SpanWaiting, st.TimeMs, i)
+			}
+		case trace.EventEvict:
+			w := t.get(e.Workload, e.ClusterQueue)
+			if t.ws[w].open.kind == SpanAdmitted {
+				t.startSpan(w, SpanTerminating, st.TimeMs, i)
+			}
+			if e.Preemptor != "" {
+				t.evictions = append(t.evictions, tlEvict{i, st.TimeMs, e.Workload, e.Preemptor})
+			}
+		case trace.EventRelease:
+			w := t.get(e.Workload, e.ClusterQueue)
+			if t.ws[w].open.kind == SpanAdmitted {
+				t.ws[w].open.kind = SpanTerminating // pasted as evicted
+			}
+			t.closeSpan(w, st.TimeMs, i)
+		case trace.EventFinish, trace.EventDelete:
+			if w, ok := t.byName[e.Workload]; ok {
+				t.closeSpan(w, st.TimeMs, i)
+			}
 		}
-		w.index = len(t.Lanes)
-		t.Lanes = append(t.Lanes, w.lane)
+	}
+	for _, d := range st.Decisions {
+		if d.Outcome != trace.OutcomeAdmitted {
+			continue
+		}
+		w := t.get(d.Workload, d.ClusterQueue)
+		t.ws[w].admitted = true
+		t.startSpan(w, SpanAdmitted, st.TimeMs, i)
+	}
+}
+
+// finish ends every open span at end (step last) and lays the lanes out:
+// one per workload with spans, by ClusterQueue (the last one it was
+// queued in; a workload never admitted's from tr's final states, as its
+// priority), then time of creation, then name.
+func (t *timeline) finish(tr *trace.Trace, end int64, last int) WorkloadTimeline {
+	for i := range t.ws {
+		t.closeSpan(i, end, last)
+	}
+	prio := make([]int32, len(t.ws))
+	for _, f := range tr.Workloads {
+		if i, ok := t.byName[f.Workload]; ok {
+			prio[i] = f.Priority
+			if f.ClusterQueue != "" {
+				t.ws[i].cq = f.ClusterQueue
+			}
+		}
+	}
+	// Each workload's spans, in the order they were closed (time order),
+	// carved out of one array.
+	all := make([]Span, len(t.spans))
+	at := make([]int, len(t.ws))
+	n := 0
+	for i := range t.ws {
+		at[i] = n
+		n += t.ws[i].spans
+	}
+	lanes := make([][]Span, len(t.ws))
+	for i := range t.ws {
+		lanes[i] = all[at[i] : at[i] : at[i]+t.ws[i].spans]
+	}
+	for _, s := range t.spans {
+		lanes[s.w] = append(lanes[s.w], s.span)
+	}
+	// The sort compares each ClusterQueue's rank by name, and the
+	// workloads' names only between two of one ClusterQueue created at
+	// one time (comparing every pair's names, as cmp.Or's arguments did,
+	// was a sixth of the Overview's time in WebAssembly).
+	rank := map[string]int32{}
+	for i := range t.ws {
+		rank[t.ws[i].cq] = 0
+	}
+	names := slices.Sorted(maps.Keys(rank))
+	for r, n := range names {
+		rank[n] = int32(r)
+	}
+	type laneKey struct {
+		cq      int32
+		i       int32
+		created int64
+	}
+	order := make([]laneKey, len(t.ws))
+	for i := range t.ws {
+		order[i] = laneKey{rank[t.ws[i].cq], int32(i), t.ws[i].created}
+	}
+	slices.SortFunc(order, func(a, b laneKey) int {
+		if a.cq != b.cq {
+			return cmp.Compare(a.cq, b.cq)
+		}
+		if a.created != b.created {
+			return cmp.Compare(a.created, b.created)
+		}
+		return strings.Compare(t.ws[a.i].workload, t.ws[b.i].workload)
+	})
+	index := make([]int, len(t.ws)) // each workload's lane, -1 without spans
+	var out WorkloadTimeline
+	for _, k := range order {
+		i := int(k.i)
+		w := &t.ws[i]
+		index[i] = -1
+		if w.spans == 0 {
+			continue
+		}
+		if out.Lanes == nil {
+			out.Lanes = make([]Lane, 0, len(t.ws))
+		}
+		index[i] = len(out.Lanes)
+		out.Lanes = append(out.Lanes, Lane{Workload: w.workload, ClusterQueue: w.cq, Priority: prio[i], Spans: lanes[i]})
 	}
 	lane := func(name string) (int, bool) {
-		if w := find(name); w != nil && w.index >= 0 {
-			return w.index, true
+		if i, ok := t.byName[name]; ok && index[i] >= 0 {
+			return index[i], true
 		}
 		return 0, false
 	}
-	for _, e := range evictions {
+	for _, e := range t.evictions {
 		v, ok := lane(e.victim)
 		if !ok {
 			continue
@@ -681,7 +932,7 @@ func workloadTimeline(tr *trace.Trace) WorkloadTimeline {
 		if !ok {
 			p = -1
 		}
-		t.Preemptions = append(t.Preemptions, PreemptionMark{Step: e.step, TimeMs: e.ms, Victim: v, Preemptor: p, PreemptorName: e.preemptor})
+		out.Preemptions = append(out.Preemptions, PreemptionMark{Step: e.step, TimeMs: e.ms, Victim: v, Preemptor: p, PreemptorName: e.preemptor})
 	}
-	return t
+	return out
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/kueueplay/kueueplay/core/sim"
 	"github.com/kueueplay/kueueplay/core/trace"
 )
 
@@ -521,4 +522,51 @@ func TestOverviewEveryScenario(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestOverviewBuilder checks that the Overview built from a run's steps
+// as it goes (OverviewBuilder, fed by sim.Options.Stop: full usage, the
+// queues' counts without their lists) is the one Model.Overview computes
+// from the compacted trace, for every scenario, and that a builder that
+// did not see every step of the trace gives none.
+func TestOverviewBuilder(t *testing.T) {
+	for _, name := range allScenarios(t) {
+		t.Run(name, func(t *testing.T) {
+			sc := decodeScenario(t, name)
+			b := NewOverviewBuilder()
+			tr := sim.Run(sc, sim.Options{Stop: func(st *trace.Step) bool {
+				b.Step(st)
+				return false
+			}})
+			m := New(tr)
+			got := b.Overview(m)
+			if got == nil {
+				t.Fatalf("no Overview from the builder after %d steps", len(tr.Steps))
+			}
+			if d := cmp.Diff(m.Overview(), got); d != "" {
+				t.Errorf("Overview (-want +got):\n%s", d)
+			}
+		})
+	}
+	t.Run("missing-step", func(t *testing.T) {
+		tr := run(t, "docs-run-deployment", nil)
+		b := NewOverviewBuilder()
+		for i := range tr.Steps[:len(tr.Steps)-1] {
+			b.Step(&tr.Steps[i])
+		}
+		if o := b.Overview(New(tr)); o != nil {
+			t.Errorf("an Overview of %d steps from %d steps", o.Steps, len(tr.Steps)-1)
+		}
+	})
+	t.Run("out-of-order", func(t *testing.T) {
+		tr := run(t, "docs-run-deployment", nil)
+		b := NewOverviewBuilder()
+		b.Step(&tr.Steps[1])
+		for i := range tr.Steps {
+			b.Step(&tr.Steps[i])
+		}
+		if o := b.Overview(New(tr)); o != nil {
+			t.Errorf("an Overview from steps out of order")
+		}
+	})
 }
