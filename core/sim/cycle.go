@@ -421,7 +421,7 @@ func (s *State) assign(e *entry, c *cycleCtx) {
 	q := s.Queues[e.queue]
 	e.p = s.preemptor(e)
 	p := &e.p
-	c.lazy = lazyOracle{s: s, c: c, p: e.p}
+	c.lazy = lazyOracle{s: s, c: c, p: p}
 	a := flavor.Assign(flavor.Input{
 		ClusterQueue: q.Spec,
 		Node:         q.Node,
@@ -476,16 +476,21 @@ func (s *State) assign(e *entry, c *cycleCtx) {
 type lazyOracle struct {
 	s *State
 	c *cycleCtx
-	p preempt.Preemptor
+	// p is the entry's preemptor (its Usage and Need are not read).
+	p *preempt.Preemptor
 }
 
 func (o *lazyOracle) SimulatePreemption(fr core.FlavorResource, q core.Amount) flavor.OracleResult {
+	if preempt.NoCandidatesPossible(o.c.snap, o.p.Node, o.p.Queue) {
+		// The policies answer: no snapshot, no search.
+		return preempt.NoCandidatesAnswer(o.c.snap, o.p.Node, fr, q)
+	}
 	if o.c.oracle == nil {
 		sc := o.s.scratch
 		sc.oracle = preempt.Oracle{S: o.s.preemptSnapshot(o.c)}
 		o.c.oracle = &sc.oracle
 	}
-	o.c.oracle.P = o.p
+	o.c.oracle.P = *o.p
 	return o.c.oracle.SimulatePreemption(fr, q)
 }
 
