@@ -79,6 +79,25 @@ type cycleScratch struct {
 	// requests are the per-pod requests of each workload of one pod
 	// set, by index, as the flavor search reads them (searchRequests).
 	requests []searchRequests
+	// plans are each ClusterQueue's flavor.Plan, by queue index, made
+	// on its first head (planOf).
+	plans []*flavor.Plan
+}
+
+// planOf returns queue qi's flavor.Plan: its spec, the ResourceFlavors
+// and the gates do not change during a run, so one serves every head.
+func (s *State) planOf(qi int) *flavor.Plan {
+	sc := s.scratch
+	if sc.plans == nil {
+		sc.plans = make([]*flavor.Plan, len(s.Queues))
+	}
+	q := s.Queues[qi]
+	if p := sc.plans[qi]; p.For(q.Spec) {
+		return p
+	}
+	p := flavor.NewPlan(q.Spec, s.static.flavors, s.Gates)
+	sc.plans[qi] = p
+	return p
 }
 
 // searchRequests are the sorted per-pod requests of a workload's only
@@ -436,6 +455,7 @@ func (s *State) assign(e *entry, c *cycleCtx) {
 		Oracle:       &c.lazy,
 		Words:        s.wordsFor(),
 		Space:        &e.space,
+		Plan:         s.planOf(e.queue),
 	})
 	e.assignment = a
 	e.targets = nil
