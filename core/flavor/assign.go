@@ -661,6 +661,9 @@ func (in *Input) checkFlavor(rf *core.ResourceFlavor, ps *core.PodSet, sel map[s
 			return false, trace.Reason{Code: trace.ReasonUntoleratedTaint, Detail: fmt.Sprintf("{%s %s %s <nil>}", t.Key, t.Value, t.Effect)}, nil
 		}
 	}
+	if len(sel) == 0 && terms == nil {
+		return true, trace.Reason{}, nil // nothing to match (MatchesNodeSelector)
+	}
 	match, err := core.MatchesNodeSelector(sel, terms, rf.NodeLabels)
 	if err != nil {
 		return false, trace.Reason{}, err
@@ -888,13 +891,23 @@ func (in *Input) fitsResourceQuota(fr core.FlavorResource, assumed, request core
 	if val > maxCapacity {
 		return ModeNoFit, 0, nil, trace.Reason{Code: trace.ReasonAboveMaxCapacity, Resource: string(fr.Resource), Amount: request, Assumed: assumed, Capacity: maxCapacity}
 	}
-	borrow, mayReclaim := in.Tree.LowestSubtreeThatFitsID(in.Node, id, val)
+	// Kueue finds the lowest subtree that fits first; it is read only
+	// for a fit's borrowing level, and whether the request may reclaim
+	// when nothing else sends it to the oracle (whose answer has its own
+	// level), so it is found only then.
 	if val <= available {
+		borrow, _ := in.Tree.LowestSubtreeThatFitsID(in.Node, id, val)
 		return ModeFit, borrow, nil, trace.Reason{}
 	}
 	reason := trace.Reason{Code: trace.ReasonInsufficientQuota, Resource: string(fr.Resource), Amount: val - available}
-	nominal := in.Tree.Nominal(in.Node, id)
-	if val <= nominal || mayReclaim || in.Plan.preemptWhileBorrowing {
+	oracle := val <= in.Tree.Nominal(in.Node, id) || in.Plan.preemptWhileBorrowing
+	var borrow int
+	if !oracle {
+		var mayReclaim bool
+		borrow, mayReclaim = in.Tree.LowestSubtreeThatFitsID(in.Node, id, val)
+		oracle = mayReclaim
+	}
+	if oracle {
 		r := in.Oracle.SimulatePreemption(fr, val)
 		return r.Mode, r.Borrowing, r.Targets, reason
 	}

@@ -36,6 +36,9 @@ type Words struct {
 	joined   map[string]string
 	buf      []byte
 	requests map[amountKey][]trace.Quantity
+	// requestLists are the lists Request found last, by a hash of
+	// their request.
+	requestLists *[recentLen][]trace.Quantity
 	// Slabs the search's trace lists are carved from (the trace keeps
 	// them): a few allocations per many lists instead of one each.
 	groups      []trace.GroupAttempt
@@ -633,11 +636,29 @@ func (w *Words) podSetPart(name, msg string) string {
 // Request is a pod set's one request, v of r, as the trace lists it
 // (with its text), shared: the trace never changes a list.
 func (w *Words) Request(r core.ResourceName, v core.Amount) []trace.Quantity {
+	var slot *[]trace.Quantity
+	if w != nil {
+		// The lists found last, by a hash that reads no name whole.
+		h := uint64(v) + uint64(len(r))<<56
+		if n := len(r); n > 0 {
+			h += uint64(r[n-1]) << 48
+		}
+		if w.requestLists == nil {
+			w.requestLists = &[recentLen][]trace.Quantity{}
+		}
+		slot = &w.requestLists[mix(h)]
+		if l := *slot; len(l) == 1 && l[0].Amount == v && l[0].Resource == string(r) {
+			return l[:1:1]
+		}
+	}
 	k := amountKey{r, v}
 	var l []trace.Quantity
 	ok := false
 	if w != nil {
 		l, ok = w.requests[k]
+	}
+	if slot != nil && ok {
+		*slot = l
 	}
 	if !ok {
 		l = []trace.Quantity{{Resource: string(r), Amount: v, Text: w.Amount(r, v)}}
@@ -646,6 +667,7 @@ func (w *Words) Request(r core.ResourceName, v core.Amount) []trace.Quantity {
 				w.requests = map[amountKey][]trace.Quantity{}
 			}
 			w.requests[k] = l
+			*slot = l
 		}
 	}
 	return l[:1:1]
