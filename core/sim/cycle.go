@@ -101,10 +101,14 @@ func (s *State) planOf(qi int) *flavor.Plan {
 }
 
 // searchRequests are the sorted per-pod requests of a workload's only
-// pod set (flavor.PodRequests) and the spec they were read from.
+// pod set (flavor.PodRequests) and the spec they were read from: up to
+// two in place (the usual count), so that a head's look-up reads one
+// place in memory, more in a list of their own.
 type searchRequests struct {
 	spec *core.Workload
-	reqs []flavor.Request
+	n    int
+	arr  [2]flavor.Request
+	more []flavor.Request
 }
 
 // searchRequests returns the sorted per-pod requests of workload wl's
@@ -122,9 +126,18 @@ func (s *State) searchRequests(wl int) []flavor.Request {
 	}
 	r := &sc.requests[wl]
 	if r.spec != w.Spec {
-		*r = searchRequests{spec: w.Spec, reqs: flavor.PodRequests(&w.Spec.PodSets[0])}
+		reqs := flavor.PodRequests(&w.Spec.PodSets[0])
+		*r = searchRequests{spec: w.Spec, n: len(reqs)}
+		if len(reqs) > len(r.arr) {
+			r.more = reqs
+		} else {
+			copy(r.arr[:], reqs)
+		}
 	}
-	return r.reqs
+	if r.more != nil {
+		return r.more
+	}
+	return r.arr[:r.n:r.n]
 }
 
 // cycleCtx is what one cycle shares between its entries.
@@ -793,7 +806,10 @@ func (s *State) admit(e *entry) {
 // whether the workload's observable state changed.
 func (s *State) requeue(e *entry) bool {
 	q := s.Queues[e.queue]
-	before := *s.Workload(e.wl)
+	// What the observable-change check at the end compares (a copy of
+	// the whole workload would be ten times its size).
+	prev := s.Workload(e.wl)
+	beforeMsg, beforeParked, beforeLast := prev.Message, prev.Parked, prev.Last
 	// requeueAndUpdate: a skipped entry with the generic reason failed
 	// after nomination.
 	reason := cmp.Or(e.reason, reasonGeneric)
@@ -844,14 +860,14 @@ func (s *State) requeue(e *entry) bool {
 	// workload whose message changed is gone by its next attempt. (Kueue
 	// delivers the update asynchronously; the playground, like the
 	// conformance harness, delivers it before the next cycle.)
-	if before.Message != e.msg && w.Last != nil {
+	if beforeMsg != e.msg && w.Last != nil {
 		w.Last = nil
 		w.ResetReason = trace.ResetMessageChanged
 	}
 	e.decision.RequeueReason = string(reason)
 	e.decision.Message = e.msg
 	after := s.Workload(e.wl)
-	return before.Message != after.Message || before.Parked != after.Parked || !sameLast(before.Last, after.Last)
+	return beforeMsg != after.Message || beforeParked != after.Parked || !sameLast(beforeLast, after.Last)
 }
 
 func sameLast(a, b *flavor.LastState) bool {
