@@ -26,8 +26,11 @@ type Words struct {
 	// the entries found last, by a hash that costs less than the map's
 	// (of the amounts and the names' lengths and last bytes).
 	reasons   map[Reason]*reasonEntry
-	recent    *[recentLen]recentEntry
+	recent    *[reasonSlots]recentEntry
 	resources map[core.ResourceName][]string
+	// lastResource is the resource resource returned last, and its list.
+	lastResource     core.ResourceName
+	lastResourceList []string
 	parts     map[[2]string]string
 	// messages are the pod set messages written last (podSetMessage).
 	messages *[recentLen]messageEntry
@@ -454,10 +457,10 @@ type recentEntry struct {
 //go:noinline
 func (w *Words) entry(r Reason) *reasonEntry {
 	if w.recent == nil {
-		w.recent = &[recentLen]recentEntry{}
+		w.recent = &[reasonSlots]recentEntry{}
 	}
 	c := &w.recent[recentSlot(&r)]
-	if c.e != nil && c.r == r {
+	if c.e != nil && sameReason(&c.r, &r) {
 		return c.e
 	}
 	e := w.reasons[r]
@@ -480,7 +483,36 @@ func recentSlot(r *Reason) int {
 		h ^= uint64(r.Flavor[n-1]) << 32
 	}
 	h *= 0x9e3779b97f4a7c15
-	return int(h>>58) & (recentLen - 1)
+	return int(h>>(64-reasonBits)) & (reasonSlots - 1)
+}
+
+// reasonBits is log2 of reasonSlots, the size of Words.recent: a
+// waiting head's reasons differ mostly in how much it lacks, and a long
+// run meets a few hundred of them at a time.
+const (
+	reasonBits  = 9
+	reasonSlots = 1 << reasonBits
+)
+
+// sameReason is *a == *b, the numbers compared first: equal reasons
+// mostly hold the very same strings, different ones mostly differ in an
+// amount.
+func sameReason(a, b *Reason) bool {
+	return a.Amount == b.Amount && a.Assumed == b.Assumed && a.Capacity == b.Capacity &&
+		a.Code == b.Code && a.Flavor == b.Flavor && a.Resource == b.Resource && a.Detail == b.Detail
+}
+
+// sameReasons is slices.Equal for reasons (sameReason).
+func sameReasons(a, b []Reason) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if !sameReason(&a[i], &b[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // appendBoth is append(rs, r) and append(ts, r's trace reason), each
@@ -561,6 +593,9 @@ func (w *Words) resource(r core.ResourceName) []string {
 	if w == nil {
 		return []string{string(r)}
 	}
+	if w.lastResourceList != nil && w.lastResource == r {
+		return w.lastResourceList[:1:1]
+	}
 	l, ok := w.resources[r]
 	if !ok {
 		if w.resources == nil {
@@ -569,6 +604,7 @@ func (w *Words) resource(r core.ResourceName) []string {
 		l = []string{string(r)}
 		w.resources[r] = l
 	}
+	w.lastResource, w.lastResourceList = r, l
 	return l[:1:1]
 }
 
@@ -603,7 +639,7 @@ func (w *Words) podSetMessage(p *PodSetAssignment) string {
 		w.messages = &[recentLen]messageEntry{}
 	}
 	m := &w.messages[mix(h)]
-	if m.part != "" && m.name == p.Name && slices.Equal(m.reasons, p.Reasons) {
+	if m.part != "" && m.name == p.Name && sameReasons(m.reasons, p.Reasons) {
 		if p.joined == "" {
 			p.joined = m.joined
 		}
