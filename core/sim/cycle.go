@@ -37,6 +37,8 @@ const (
 type entry struct {
 	wl, queue  int
 	assignment flavor.Assignment
+	// mode is assignment's representative mode (Assignment.Mode).
+	mode       flavor.Mode
 	targets    []preempt.Target
 	preempting bool
 	nominated  bool
@@ -474,7 +476,8 @@ func (s *State) assign(e *entry, c *cycleCtx) {
 	e.targets = nil
 	e.msg = a.Message(s.wordsFor())
 	e.last = a.LastState
-	e.decision.Mode = a.Mode().String()
+	e.mode = a.Mode()
+	e.decision.Mode = e.mode.String()
 	e.decision.Borrowing = a.Borrowing
 	var buf [1]trace.PodSetDecision
 	ds := buf[:0]
@@ -483,7 +486,7 @@ func (s *State) assign(e *entry, c *cycleCtx) {
 	}
 	e.decision.PodSets = s.wordsFor().KeepPodSetDecisions(ds)
 	e.decision.Preemption = nil
-	if a.Mode() == flavor.Preempt {
+	if e.mode == flavor.Preempt {
 		if len(a.Usage) == 1 {
 			// One flavor-resource, which needs preemption (the
 			// assignment's mode is one of its flavors').
@@ -554,7 +557,8 @@ func (s *State) wordsFor() *flavor.Words {
 }
 
 func (s *State) podSetDecision(p *flavor.PodSetAssignment) trace.PodSetDecision {
-	d := trace.PodSetDecision{PodSet: p.Name, Count: p.Count, Groups: p.Groups, Mode: p.Mode().String()}
+	mode := p.Mode()
+	d := trace.PodSetDecision{PodSet: p.Name, Count: p.Count, Groups: p.Groups, Mode: mode.String()}
 	if len(p.Requests) == 1 {
 		d.Requests = s.wordsFor().Request(p.Requests[0].Resource, p.Requests[0].Amount)
 	} else if len(p.Requests) > 0 {
@@ -563,7 +567,7 @@ func (s *State) podSetDecision(p *flavor.PodSetAssignment) trace.PodSetDecision 
 			d.Requests = append(d.Requests, trace.Quantity{Resource: string(q.Resource), Amount: q.Amount, Text: s.wordsFor().Amount(q.Resource, q.Amount)})
 		}
 	}
-	if p.Mode() != flavor.Fit {
+	if mode != flavor.Fit {
 		d.Message = p.Message(s.wordsFor())
 	}
 	return d
@@ -572,17 +576,17 @@ func (s *State) podSetDecision(p *flavor.PodSetAssignment) trace.PodSetDecision 
 // process handles one nominated entry against the mutating snapshot
 // (step 5 of scheduler.schedule). It returns whether it evicted anything.
 func (s *State) process(e *entry, c *cycleCtx, ts *trace.Step) bool {
-	if c.refresh && e.assignment.Mode() == flavor.Preempt && len(e.targets) > 0 {
+	if c.refresh && e.mode == flavor.Preempt && len(e.targets) > 0 {
 		if overlap := c.overlap(e.targets); len(overlap) > 0 {
 			s.recompute(e, c, overlap)
 		}
 	}
 	q := s.Queues[e.queue]
 	switch {
-	case e.assignment.Mode() == flavor.NoFit:
+	case e.mode == flavor.NoFit:
 		e.decision.Outcome = trace.OutcomeNoFit
 		return false
-	case e.assignment.Mode() == flavor.Preempt && len(e.targets) == 0:
+	case e.mode == flavor.Preempt && len(e.targets) == 0:
 		// No preemption targets: reserve capacity unless the queue can
 		// always reclaim (preemption.CanAlwaysReclaim).
 		e.decision.Outcome = trace.OutcomeNeedsPreemption
@@ -622,7 +626,7 @@ func (s *State) process(e *entry, c *cycleCtx, ts *trace.Step) bool {
 		}
 	}
 	addUsage(c.snap, q.Node, usage)
-	if e.assignment.Mode() == flavor.Preempt {
+	if e.mode == flavor.Preempt {
 		return s.issuePreemptions(e, claims, ts) > 0
 	}
 	s.admit(e)
