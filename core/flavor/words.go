@@ -31,7 +31,7 @@ type Words struct {
 	// lastResource is the resource resource returned last, and its list.
 	lastResource     core.ResourceName
 	lastResourceList []string
-	parts     map[[2]string]string
+	parts            map[[2]string]string
 	// messages are the pod set messages written last (podSetMessage).
 	messages *[recentLen]messageEntry
 	// joined are the messages of several reasons (PodSetAssignment.Message),
@@ -497,6 +497,10 @@ const (
 // sameReason is *a == *b, the numbers compared first: equal reasons
 // mostly hold the very same strings, different ones mostly differ in an
 // amount.
+// Not inlined: one copy of its code serves its callers (the size of
+// the page's WebAssembly).
+//
+//go:noinline
 func sameReason(a, b *Reason) bool {
 	return a.Amount == b.Amount && a.Assumed == b.Assumed && a.Capacity == b.Capacity &&
 		a.Code == b.Code && a.Flavor == b.Flavor && a.Resource == b.Resource && a.Detail == b.Detail
@@ -589,6 +593,10 @@ func (w *Words) reason(r *Reason) string {
 
 // resource is []string{string(r)}, shared: the trace never changes a
 // list.
+// Not inlined: one copy of its code serves its callers (the size of
+// the page's WebAssembly).
+//
+//go:noinline
 func (w *Words) resource(r core.ResourceName) []string {
 	if w == nil {
 		return []string{string(r)}

@@ -834,6 +834,10 @@ func (o *Oracle) SimulatePreemption(fr core.FlavorResource, q core.Amount) flavo
 // then answers NoCandidates (PreemptionOracle.SimulatePreemption on an
 // empty getTargets) and GetTargets finds none: the answer follows from
 // the policies, without a search.
+// Not inlined: one copy of its code serves its callers (the size of
+// the page's WebAssembly).
+//
+//go:noinline
 func NoCandidatesPossible(t *quota.Tree, node int, q *core.ClusterQueue) bool {
 	return q.Preemption.WithinClusterQueue == core.PreemptionNever &&
 		(t.Nodes[node].Parent < 0 || q.Preemption.ReclaimWithinCohort == core.PreemptionNever)
