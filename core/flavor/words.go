@@ -28,10 +28,7 @@ type Words struct {
 	reasons   map[Reason]*reasonEntry
 	recent    *[reasonSlots]recentEntry
 	resources map[core.ResourceName][]string
-	// lastResource is the resource resource returned last, and its list.
-	lastResource     core.ResourceName
-	lastResourceList []string
-	parts            map[[2]string]string
+	parts     map[[2]string]string
 	// messages are the pod set messages written last (podSetMessage).
 	messages *[recentLen]messageEntry
 	// joined are the messages of several reasons (PodSetAssignment.Message),
@@ -39,9 +36,6 @@ type Words struct {
 	joined   map[string]string
 	buf      []byte
 	requests map[amountKey][]trace.Quantity
-	// requestLists are the lists Request found last, by a hash of
-	// their request.
-	requestLists *[recentLen][]trace.Quantity
 	// Slabs the search's trace lists are carved from (the trace keeps
 	// them): a few allocations per many lists instead of one each.
 	groups      []trace.GroupAttempt
@@ -460,7 +454,7 @@ func (w *Words) entry(r Reason) *reasonEntry {
 		w.recent = &[reasonSlots]recentEntry{}
 	}
 	c := &w.recent[recentSlot(&r)]
-	if c.e != nil && sameReason(&c.r, &r) {
+	if c.e != nil && c.r == r {
 		return c.e
 	}
 	e := w.reasons[r]
@@ -493,31 +487,6 @@ const (
 	reasonBits  = 9
 	reasonSlots = 1 << reasonBits
 )
-
-// sameReason is *a == *b, the numbers compared first: equal reasons
-// mostly hold the very same strings, different ones mostly differ in an
-// amount.
-// Not inlined: one copy of its code serves its callers (the size of
-// the page's WebAssembly).
-//
-//go:noinline
-func sameReason(a, b *Reason) bool {
-	return a.Amount == b.Amount && a.Assumed == b.Assumed && a.Capacity == b.Capacity &&
-		a.Code == b.Code && a.Flavor == b.Flavor && a.Resource == b.Resource && a.Detail == b.Detail
-}
-
-// sameReasons is slices.Equal for reasons (sameReason).
-func sameReasons(a, b []Reason) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if !sameReason(&a[i], &b[i]) {
-			return false
-		}
-	}
-	return true
-}
 
 // appendBoth is append(rs, r) and append(ts, r's trace reason), each
 // sharing its list when it is empty: one look-up of r serves both. A
@@ -593,16 +562,9 @@ func (w *Words) reason(r *Reason) string {
 
 // resource is []string{string(r)}, shared: the trace never changes a
 // list.
-// Not inlined: one copy of its code serves its callers (the size of
-// the page's WebAssembly).
-//
-//go:noinline
 func (w *Words) resource(r core.ResourceName) []string {
 	if w == nil {
 		return []string{string(r)}
-	}
-	if w.lastResourceList != nil && w.lastResource == r {
-		return w.lastResourceList[:1:1]
 	}
 	l, ok := w.resources[r]
 	if !ok {
@@ -612,7 +574,6 @@ func (w *Words) resource(r core.ResourceName) []string {
 		l = []string{string(r)}
 		w.resources[r] = l
 	}
-	w.lastResource, w.lastResourceList = r, l
 	return l[:1:1]
 }
 
@@ -647,7 +608,7 @@ func (w *Words) podSetMessage(p *PodSetAssignment) string {
 		w.messages = &[recentLen]messageEntry{}
 	}
 	m := &w.messages[mix(h)]
-	if m.part != "" && m.name == p.Name && sameReasons(m.reasons, p.Reasons) {
+	if m.part != "" && m.name == p.Name && slices.Equal(m.reasons, p.Reasons) {
 		if p.joined == "" {
 			p.joined = m.joined
 		}
@@ -680,29 +641,11 @@ func (w *Words) podSetPart(name, msg string) string {
 // Request is a pod set's one request, v of r, as the trace lists it
 // (with its text), shared: the trace never changes a list.
 func (w *Words) Request(r core.ResourceName, v core.Amount) []trace.Quantity {
-	var slot *[]trace.Quantity
-	if w != nil {
-		// The lists found last, by a hash that reads no name whole.
-		h := uint64(v) + uint64(len(r))<<56
-		if n := len(r); n > 0 {
-			h += uint64(r[n-1]) << 48
-		}
-		if w.requestLists == nil {
-			w.requestLists = &[recentLen][]trace.Quantity{}
-		}
-		slot = &w.requestLists[mix(h)]
-		if l := *slot; len(l) == 1 && l[0].Amount == v && l[0].Resource == string(r) {
-			return l[:1:1]
-		}
-	}
 	k := amountKey{r, v}
 	var l []trace.Quantity
 	ok := false
 	if w != nil {
 		l, ok = w.requests[k]
-	}
-	if slot != nil && ok {
-		*slot = l
 	}
 	if !ok {
 		l = []trace.Quantity{{Resource: string(r), Amount: v, Text: w.Amount(r, v)}}
@@ -711,7 +654,6 @@ func (w *Words) Request(r core.ResourceName, v core.Amount) []trace.Quantity {
 				w.requests = map[amountKey][]trace.Quantity{}
 			}
 			w.requests[k] = l
-			*slot = l
 		}
 	}
 	return l[:1:1]

@@ -810,10 +810,7 @@ func (s *State) admit(e *entry) {
 // whether the workload's observable state changed.
 func (s *State) requeue(e *entry) bool {
 	q := s.Queues[e.queue]
-	// What the observable-change check at the end compares (a copy of
-	// the whole workload would be ten times its size).
-	prev := s.Workload(e.wl)
-	beforeMsg, beforeParked, beforeLast := prev.Message, prev.Parked, prev.Last
+	before := *s.Workload(e.wl)
 	// requeueAndUpdate: a skipped entry with the generic reason failed
 	// after nomination.
 	reason := cmp.Or(e.reason, reasonGeneric)
@@ -864,14 +861,14 @@ func (s *State) requeue(e *entry) bool {
 	// workload whose message changed is gone by its next attempt. (Kueue
 	// delivers the update asynchronously; the playground, like the
 	// conformance harness, delivers it before the next cycle.)
-	if beforeMsg != e.msg && w.Last != nil {
+	if before.Message != e.msg && w.Last != nil {
 		w.Last = nil
 		w.ResetReason = trace.ResetMessageChanged
 	}
 	e.decision.RequeueReason = string(reason)
 	e.decision.Message = e.msg
 	after := s.Workload(e.wl)
-	return beforeMsg != after.Message || beforeParked != after.Parked || !sameLast(beforeLast, after.Last)
+	return before.Message != after.Message || before.Parked != after.Parked || !sameLast(before.Last, after.Last)
 }
 
 func sameLast(a, b *flavor.LastState) bool {
