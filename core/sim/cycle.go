@@ -124,7 +124,10 @@ func (s *State) searchRequests(wl int) []flavor.Request {
 	}
 	sc := s.scratch
 	if wl >= len(sc.requests) {
-		sc.requests = append(sc.requests, make([]searchRequests, wl+1-len(sc.requests))...)
+		// Room for every workload at once (they are met in index
+		// order: growing one by one would copy the table again and
+		// again).
+		sc.requests = append(sc.requests, make([]searchRequests, max(wl+1, s.NumWorkloads())-len(sc.requests))...)
 	}
 	r := &sc.requests[wl]
 	if r.spec != w.Spec {
