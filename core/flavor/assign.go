@@ -126,6 +126,9 @@ type Input struct {
 	// Space, if set, is the memory the Assignment is written in (see
 	// Space); nil: Assign allocates its own.
 	Space *Space
+	// Plan, if set, is ClusterQueue's Plan, made with Flavors and Gates
+	// (NewPlan); nil: Assign makes one.
+	Plan *Plan
 	// room is where the first group's reasons are written when they
 	// outgrow a shared list (Space.reasons), nil once it is taken.
 	room []Reason
@@ -355,6 +358,9 @@ func Assign(in Input) Assignment {
 	if sp == nil {
 		sp = &Space{}
 	}
+	if !in.Plan.For(in.ClusterQueue) {
+		in.Plan = NewPlan(in.ClusterQueue, in.Flavors, in.Gates)
+	}
 	ls := &sp.last
 	if len(in.PodSets) > 1 {
 		ls = in.Words.lastSpace()
@@ -382,10 +388,10 @@ func (in *Input) assign(sp *Space, ls *lastSpace) Assignment {
 		last = nil
 		a.ResumeCleared = true
 	}
-	if !in.Gates.Enabled(core.GateFlavorFungibility) {
+	if !in.Plan.fungible {
 		last = nil
 	}
-	coversPods := groupOf(in.ClusterQueue, core.ResourcePods) >= 0
+	coversPods := in.Plan.podsGroup >= 0
 	for i := range in.PodSets {
 		ps := &in.PodSets[i]
 		given := in.Requests != nil && len(in.PodSets) == 1
@@ -637,13 +643,12 @@ func flavorSelector(ps *core.PodSet, keys map[string]bool) (map[string]string, [
 	return sel, terms
 }
 
-// checkFlavor tells whether the flavor is eligible for the pod set: it
-// exists, its NoSchedule/NoExecute taints are tolerated by the pod's or the
+// checkFlavor tells whether flavor rf (nil when it does not exist) is
+// eligible for the pod set: it exists, its NoSchedule/NoExecute taints are tolerated by the pod's or the
 // flavor's tolerations, and its node labels satisfy the pod's selector and
 // required affinity (checkFlavorForPodSets).
-func (in *Input) checkFlavor(name core.FlavorName, ps *core.PodSet, sel map[string]string, terms []core.NodeSelectorTerm) (bool, trace.Reason, error) {
-	rf, ok := in.Flavors[name]
-	if !ok {
+func (in *Input) checkFlavor(rf *core.ResourceFlavor, ps *core.PodSet, sel map[string]string, terms []core.NodeSelectorTerm) (bool, trace.Reason, error) {
+	if rf == nil {
 		return false, trace.Reason{Code: trace.ReasonFlavorNotFound}, nil
 	}
 	if len(rf.NodeTaints) > 0 {
@@ -655,6 +660,9 @@ func (in *Input) checkFlavor(name core.FlavorName, ps *core.PodSet, sel map[stri
 			// (checkFlavorForPodSets), which prints its fields in braces.
 			return false, trace.Reason{Code: trace.ReasonUntoleratedTaint, Detail: fmt.Sprintf("{%s %s %s <nil>}", t.Key, t.Value, t.Effect)}, nil
 		}
+	}
+	if len(sel) == 0 && terms == nil {
+		return true, trace.Reason{}, nil // nothing to match (MatchesNodeSelector)
 	}
 	match, err := core.MatchesNodeSelector(sel, terms, rf.NodeLabels)
 	if err != nil {
@@ -704,8 +712,8 @@ func (in *Input) findFlavor(psIdx int, ps *core.PodSet, requests []Request, res 
 		sel, terms = flavorSelector(ps, in.labelKeys(g))
 	}
 	ff := in.ClusterQueue.FlavorFungibility
-	ord := preferenceOrder(ff, in.Gates)
-	fungible := in.Gates.Enabled(core.GateFlavorFungibility)
+	ord := in.Plan.order
+	fungible := in.Plan.fungible
 
 	start := 0
 	if fungible {
@@ -739,7 +747,7 @@ func (in *Input) findFlavor(psIdx int, ps *core.PodSet, requests []Request, res 
 		attempted = idx
 		name := g.Flavors[idx].Name
 		att := trace.FlavorAttempt{Flavor: string(name), Index: idx}
-		ok, why, err := in.checkFlavor(name, ps, sel, terms)
+		ok, why, err := in.checkFlavor(in.Plan.flavors[gi][idx], ps, sel, terms)
 		if err != nil {
 			st.err = err.Error()
 			att.Mode, att.Rule = ModeNoFit.String(), trace.RuleError
@@ -883,15 +891,23 @@ func (in *Input) fitsResourceQuota(fr core.FlavorResource, assumed, request core
 	if val > maxCapacity {
 		return ModeNoFit, 0, nil, trace.Reason{Code: trace.ReasonAboveMaxCapacity, Resource: string(fr.Resource), Amount: request, Assumed: assumed, Capacity: maxCapacity}
 	}
-	borrow, mayReclaim := in.Tree.LowestSubtreeThatFitsID(in.Node, id, val)
+	// Kueue finds the lowest subtree that fits first; it is read only
+	// for a fit's borrowing level, and whether the request may reclaim
+	// when nothing else sends it to the oracle (whose answer has its own
+	// level), so it is found only then.
 	if val <= available {
+		borrow, _ := in.Tree.LowestSubtreeThatFitsID(in.Node, id, val)
 		return ModeFit, borrow, nil, trace.Reason{}
 	}
 	reason := trace.Reason{Code: trace.ReasonInsufficientQuota, Resource: string(fr.Resource), Amount: val - available}
-	nominal := in.Tree.Nominal(in.Node, id)
-	canPreemptWhileBorrowing := in.ClusterQueue.Preemption.BorrowWithinCohort != "" &&
-		in.ClusterQueue.Preemption.BorrowWithinCohort != core.PreemptionNever
-	if val <= nominal || mayReclaim || canPreemptWhileBorrowing {
+	oracle := val <= in.Tree.Nominal(in.Node, id) || in.Plan.preemptWhileBorrowing
+	var borrow int
+	if !oracle {
+		var mayReclaim bool
+		borrow, mayReclaim = in.Tree.LowestSubtreeThatFitsID(in.Node, id, val)
+		oracle = mayReclaim
+	}
+	if oracle {
 		r := in.Oracle.SimulatePreemption(fr, val)
 		return r.Mode, r.Borrowing, r.Targets, reason
 	}

@@ -26,7 +26,7 @@ type Words struct {
 	// the entries found last, by a hash that costs less than the map's
 	// (of the amounts and the names' lengths and last bytes).
 	reasons   map[Reason]*reasonEntry
-	recent    *[recentLen]recentEntry
+	recent    *[reasonSlots]recentEntry
 	resources map[core.ResourceName][]string
 	parts     map[[2]string]string
 	// messages are the pod set messages written last (podSetMessage).
@@ -451,7 +451,7 @@ type recentEntry struct {
 //go:noinline
 func (w *Words) entry(r Reason) *reasonEntry {
 	if w.recent == nil {
-		w.recent = &[recentLen]recentEntry{}
+		w.recent = &[reasonSlots]recentEntry{}
 	}
 	c := &w.recent[recentSlot(&r)]
 	if c.e != nil && c.r == r {
@@ -477,8 +477,16 @@ func recentSlot(r *Reason) int {
 		h ^= uint64(r.Flavor[n-1]) << 32
 	}
 	h *= 0x9e3779b97f4a7c15
-	return int(h>>58) & (recentLen - 1)
+	return int(h>>(64-reasonBits)) & (reasonSlots - 1)
 }
+
+// reasonBits is log2 of reasonSlots, the size of Words.recent: a
+// waiting head's reasons differ mostly in how much it lacks, and a long
+// run meets a few hundred of them at a time.
+const (
+	reasonBits  = 9
+	reasonSlots = 1 << reasonBits
+)
 
 // appendBoth is append(rs, r) and append(ts, r's trace reason), each
 // sharing its list when it is empty: one look-up of r serves both. A

@@ -785,6 +785,9 @@ const maxAsked = 2
 // targets' removal.
 func (o *Oracle) SimulatePreemption(fr core.FlavorResource, q core.Amount) flavor.OracleResult {
 	t := o.S.Tree
+	if NoCandidatesPossible(t, o.P.Node, o.P.Queue) {
+		return NoCandidatesAnswer(t, o.P.Node, fr, q)
+	}
 	if o.n > 0 && (o.at != t.Version() || o.p.Key != o.P.Key) {
 		o.asked, o.n = [maxAsked]search{}, 0 // what the searches held is not kept
 	}
@@ -821,6 +824,34 @@ func (o *Oracle) SimulatePreemption(fr core.FlavorResource, q core.Amount) flavo
 	return res
 }
 
+// NoCandidatesPossible reports whether no search for a workload of
+// ClusterQueue q, at tree node node, can find a candidate, whatever the
+// snapshot holds: candidates come from its own ClusterQueue unless
+// withinClusterQueue is Never (classical.collectSameQueueCandidates),
+// and from the rest of its hierarchy only when it has a parent and
+// reclaimWithinCohort is not Never
+// (classical.collectCandidatesForHierarchicalReclaim). Kueue's oracle
+// then answers NoCandidates (PreemptionOracle.SimulatePreemption on an
+// empty getTargets) and GetTargets finds none: the answer follows from
+// the policies, without a search.
+// Not inlined: one copy of its code serves its callers (the size of
+// the page's WebAssembly).
+//
+//go:noinline
+func NoCandidatesPossible(t *quota.Tree, node int, q *core.ClusterQueue) bool {
+	return q.Preemption.WithinClusterQueue == core.PreemptionNever &&
+		(t.Nodes[node].Parent < 0 || q.Preemption.ReclaimWithinCohort == core.PreemptionNever)
+}
+
+// NoCandidatesAnswer is the oracle's answer when its search finds no
+// candidates (PreemptionOracle.SimulatePreemption): ModeNoCandidates,
+// with the borrowing level of the lowest subtree that fits q of fr on
+// the tree as it is (classical.FindHeightOfLowestSubtreeThatFits).
+func NoCandidatesAnswer(t *quota.Tree, node int, fr core.FlavorResource, q core.Amount) flavor.OracleResult {
+	b, _ := t.LowestSubtreeThatFitsID(node, t.ID(fr), q)
+	return flavor.OracleResult{Mode: flavor.ModeNoCandidates, Borrowing: b}
+}
+
 // TargetsOne is Targets(s, p, record) for a preemptor whose assignment
 // uses v of fr alone, which needs preemption: p's Usage and Need are not
 // read (they would be {fr: v} and {fr}). When o was asked that question
@@ -828,6 +859,13 @@ func (o *Oracle) SimulatePreemption(fr core.FlavorResource, q core.Amount) flavo
 // passes are run again (they find the same targets) to describe them.
 // o may be nil.
 func (o *Oracle) TargetsOne(s *Snapshot, p *Preemptor, fr core.FlavorResource, v core.Amount, record bool) ([]Target, *trace.Preemption) {
+	if record && NoCandidatesPossible(s.Tree, p.Node, p.Queue) {
+		// The description of a search without candidates, when one was
+		// made for fr (run).
+		if tr := s.Words.NoCandidates(fr); tr != nil {
+			return nil, tr
+		}
+	}
 	if o != nil && o.S == s && o.n > 0 && o.at == s.Tree.Version() && o.p.Key == p.Key {
 		for i := range o.asked[:o.n] {
 			if se := &o.asked[i]; se.usage.arr[0].fr == fr && se.usage.arr[0].v == v {

@@ -1023,6 +1023,62 @@ func TestOracle(t *testing.T) {
 	}
 }
 
+// TestNoCandidatesPossible checks the policies that leave a search
+// without candidates whatever the snapshot holds (Kueue v0.16.1's
+// collectSameQueueCandidates and collectCandidatesForHierarchicalReclaim
+// collect none), on a snapshot where every source a policy allows has
+// one: a lower-priority workload in the preemptor's queue, and one in a
+// queue of its cohort above its nominal quota. Where none is possible,
+// a search finds no candidate and the oracle answers NoCandidates with
+// the borrowing level of the tree as it is.
+func TestNoCandidatesPossible(t *testing.T) {
+	never, lower, anyP := core.PreemptionNever, core.PreemptionLowerPriority, core.PreemptionAny
+	cases := map[string]struct {
+		cohort                  string
+		within, reclaim, borrow core.PreemptionPolicy
+		want                    bool
+	}{
+		"standalone, withinClusterQueue Never":                 {within: never, reclaim: anyP, borrow: never, want: true},
+		"standalone, withinClusterQueue LowerPriority":         {within: lower, reclaim: never, borrow: never},
+		"cohort, both Never":                                   {cohort: "co", within: never, reclaim: never, borrow: never, want: true},
+		"cohort, both Never, borrowWithinCohort LowerPriority": {cohort: "co", within: never, reclaim: never, borrow: lower, want: true},
+		"cohort, reclaimWithinCohort Any":                      {cohort: "co", within: never, reclaim: anyP, borrow: never},
+		"cohort, withinClusterQueue LowerPriority":             {cohort: "co", within: lower, reclaim: never, borrow: never},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			cqs := []core.ClusterQueue{
+				coretest.MakeClusterQueue("a").Cohort(tc.cohort).Group(cpu).Flavor("default", "4").
+					Preemption(tc.within, tc.reclaim, tc.borrow, nil).Obj(),
+				coretest.MakeClusterQueue("b").Cohort("co").Group(cpu).Flavor("default", "4").Obj(),
+			}
+			w := build(t, cqs, nil, []*wlWrapper{
+				admitted("a-low", "a").Priority(-1).Use("default", cpu, "2"),
+				admitted("b-low", "b").Priority(-1).Use("default", cpu, "6"),
+			})
+			p := w.preemptor(t, incoming("a").Preempt("default", cpu, "4"))
+			got := preempt.NoCandidatesPossible(w.s.Tree, p.Node, p.Queue)
+			if got != tc.want {
+				t.Errorf("NoCandidatesPossible = %v, want %v", got, tc.want)
+			}
+			_, tr := preempt.Targets(w.s, p, true)
+			if searched := len(tr.Candidates) == 0; searched != tc.want {
+				t.Errorf("a search found %d candidates; want none: %v", len(tr.Candidates), tc.want)
+			}
+			if !tc.want {
+				return
+			}
+			q := coretest.Amount(cpu, "4")
+			b, _ := w.s.Tree.LowestSubtreeThatFits(p.Node, fr("default", cpu), q)
+			want := flavor.OracleResult{Mode: flavor.ModeNoCandidates, Borrowing: b}
+			o := preempt.Oracle{S: w.s, P: *p}
+			if diff := cmp.Diff(want, o.SimulatePreemption(fr("default", cpu), q)); diff != "" {
+				t.Errorf("SimulatePreemption (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
 // TestClaims checks the KEP-4378 claims (playground only, no Kueue
 // counterpart): target by target, for each flavor-resource that does not
 // fit yet, the least part of the target's remaining usage whose removal

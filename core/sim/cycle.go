@@ -37,6 +37,8 @@ const (
 type entry struct {
 	wl, queue  int
 	assignment flavor.Assignment
+	// mode is assignment's representative mode (Assignment.Mode).
+	mode       flavor.Mode
 	targets    []preempt.Target
 	preempting bool
 	nominated  bool
@@ -79,13 +81,36 @@ type cycleScratch struct {
 	// requests are the per-pod requests of each workload of one pod
 	// set, by index, as the flavor search reads them (searchRequests).
 	requests []searchRequests
+	// plans are each ClusterQueue's flavor.Plan, by queue index, made
+	// on its first head (planOf).
+	plans []*flavor.Plan
+}
+
+// planOf returns queue qi's flavor.Plan: its spec, the ResourceFlavors
+// and the gates do not change during a run, so one serves every head.
+func (s *State) planOf(qi int) *flavor.Plan {
+	sc := s.scratch
+	if sc.plans == nil {
+		sc.plans = make([]*flavor.Plan, len(s.Queues))
+	}
+	q := s.Queues[qi]
+	if p := sc.plans[qi]; p.For(q.Spec) {
+		return p
+	}
+	p := flavor.NewPlan(q.Spec, s.static.flavors, s.Gates)
+	sc.plans[qi] = p
+	return p
 }
 
 // searchRequests are the sorted per-pod requests of a workload's only
-// pod set (flavor.PodRequests) and the spec they were read from.
+// pod set (flavor.PodRequests) and the spec they were read from: up to
+// two in place (the usual count), so that a head's look-up reads one
+// place in memory, more in a list of their own.
 type searchRequests struct {
 	spec *core.Workload
-	reqs []flavor.Request
+	n    int
+	arr  [2]flavor.Request
+	more []flavor.Request
 }
 
 // searchRequests returns the sorted per-pod requests of workload wl's
@@ -99,13 +124,25 @@ func (s *State) searchRequests(wl int) []flavor.Request {
 	}
 	sc := s.scratch
 	if wl >= len(sc.requests) {
-		sc.requests = append(sc.requests, make([]searchRequests, wl+1-len(sc.requests))...)
+		// Room for every workload at once (they are met in index
+		// order: growing one by one would copy the table again and
+		// again).
+		sc.requests = append(sc.requests, make([]searchRequests, max(wl+1, s.NumWorkloads())-len(sc.requests))...)
 	}
 	r := &sc.requests[wl]
 	if r.spec != w.Spec {
-		*r = searchRequests{spec: w.Spec, reqs: flavor.PodRequests(&w.Spec.PodSets[0])}
+		reqs := flavor.PodRequests(&w.Spec.PodSets[0])
+		*r = searchRequests{spec: w.Spec, n: len(reqs)}
+		if len(reqs) > len(r.arr) {
+			r.more = reqs
+		} else {
+			copy(r.arr[:], reqs)
+		}
 	}
-	return r.reqs
+	if r.more != nil {
+		return r.more
+	}
+	return r.arr[:r.n:r.n]
 }
 
 // cycleCtx is what one cycle shares between its entries.
@@ -421,7 +458,7 @@ func (s *State) assign(e *entry, c *cycleCtx) {
 	q := s.Queues[e.queue]
 	e.p = s.preemptor(e)
 	p := &e.p
-	c.lazy = lazyOracle{s: s, c: c, p: e.p}
+	c.lazy = lazyOracle{s: s, c: c, p: p}
 	a := flavor.Assign(flavor.Input{
 		ClusterQueue: q.Spec,
 		Node:         q.Node,
@@ -436,12 +473,14 @@ func (s *State) assign(e *entry, c *cycleCtx) {
 		Oracle:       &c.lazy,
 		Words:        s.wordsFor(),
 		Space:        &e.space,
+		Plan:         s.planOf(e.queue),
 	})
 	e.assignment = a
 	e.targets = nil
 	e.msg = a.Message(s.wordsFor())
 	e.last = a.LastState
-	e.decision.Mode = a.Mode().String()
+	e.mode = a.Mode()
+	e.decision.Mode = e.mode.String()
 	e.decision.Borrowing = a.Borrowing
 	var buf [1]trace.PodSetDecision
 	ds := buf[:0]
@@ -450,7 +489,7 @@ func (s *State) assign(e *entry, c *cycleCtx) {
 	}
 	e.decision.PodSets = s.wordsFor().KeepPodSetDecisions(ds)
 	e.decision.Preemption = nil
-	if a.Mode() == flavor.Preempt {
+	if e.mode == flavor.Preempt {
 		if len(a.Usage) == 1 {
 			// One flavor-resource, which needs preemption (the
 			// assignment's mode is one of its flavors').
@@ -476,16 +515,21 @@ func (s *State) assign(e *entry, c *cycleCtx) {
 type lazyOracle struct {
 	s *State
 	c *cycleCtx
-	p preempt.Preemptor
+	// p is the entry's preemptor (its Usage and Need are not read).
+	p *preempt.Preemptor
 }
 
 func (o *lazyOracle) SimulatePreemption(fr core.FlavorResource, q core.Amount) flavor.OracleResult {
+	if preempt.NoCandidatesPossible(o.c.snap, o.p.Node, o.p.Queue) {
+		// The policies answer: no snapshot, no search.
+		return preempt.NoCandidatesAnswer(o.c.snap, o.p.Node, fr, q)
+	}
 	if o.c.oracle == nil {
 		sc := o.s.scratch
 		sc.oracle = preempt.Oracle{S: o.s.preemptSnapshot(o.c)}
 		o.c.oracle = &sc.oracle
 	}
-	o.c.oracle.P = o.p
+	o.c.oracle.P = *o.p
 	return o.c.oracle.SimulatePreemption(fr, q)
 }
 
@@ -516,7 +560,8 @@ func (s *State) wordsFor() *flavor.Words {
 }
 
 func (s *State) podSetDecision(p *flavor.PodSetAssignment) trace.PodSetDecision {
-	d := trace.PodSetDecision{PodSet: p.Name, Count: p.Count, Groups: p.Groups, Mode: p.Mode().String()}
+	mode := p.Mode()
+	d := trace.PodSetDecision{PodSet: p.Name, Count: p.Count, Groups: p.Groups, Mode: mode.String()}
 	if len(p.Requests) == 1 {
 		d.Requests = s.wordsFor().Request(p.Requests[0].Resource, p.Requests[0].Amount)
 	} else if len(p.Requests) > 0 {
@@ -525,7 +570,7 @@ func (s *State) podSetDecision(p *flavor.PodSetAssignment) trace.PodSetDecision 
 			d.Requests = append(d.Requests, trace.Quantity{Resource: string(q.Resource), Amount: q.Amount, Text: s.wordsFor().Amount(q.Resource, q.Amount)})
 		}
 	}
-	if p.Mode() != flavor.Fit {
+	if mode != flavor.Fit {
 		d.Message = p.Message(s.wordsFor())
 	}
 	return d
@@ -534,17 +579,17 @@ func (s *State) podSetDecision(p *flavor.PodSetAssignment) trace.PodSetDecision 
 // process handles one nominated entry against the mutating snapshot
 // (step 5 of scheduler.schedule). It returns whether it evicted anything.
 func (s *State) process(e *entry, c *cycleCtx, ts *trace.Step) bool {
-	if c.refresh && e.assignment.Mode() == flavor.Preempt && len(e.targets) > 0 {
+	if c.refresh && e.mode == flavor.Preempt && len(e.targets) > 0 {
 		if overlap := c.overlap(e.targets); len(overlap) > 0 {
 			s.recompute(e, c, overlap)
 		}
 	}
 	q := s.Queues[e.queue]
 	switch {
-	case e.assignment.Mode() == flavor.NoFit:
+	case e.mode == flavor.NoFit:
 		e.decision.Outcome = trace.OutcomeNoFit
 		return false
-	case e.assignment.Mode() == flavor.Preempt && len(e.targets) == 0:
+	case e.mode == flavor.Preempt && len(e.targets) == 0:
 		// No preemption targets: reserve capacity unless the queue can
 		// always reclaim (preemption.CanAlwaysReclaim).
 		e.decision.Outcome = trace.OutcomeNeedsPreemption
@@ -584,7 +629,7 @@ func (s *State) process(e *entry, c *cycleCtx, ts *trace.Step) bool {
 		}
 	}
 	addUsage(c.snap, q.Node, usage)
-	if e.assignment.Mode() == flavor.Preempt {
+	if e.mode == flavor.Preempt {
 		return s.issuePreemptions(e, claims, ts) > 0
 	}
 	s.admit(e)
