@@ -422,7 +422,7 @@ func (w *worker) run(id int, req engine.Request, pre *predecoded, left, right in
 		if w.current != id {
 			return
 		}
-		sendOverview(s, id)
+		holdGC(func() { sendOverview(s, id) })
 		yield()
 		if w.current != id {
 			return
@@ -455,6 +455,18 @@ func (w *worker) run(id int, req engine.Request, pre *predecoded, left, right in
 func sendOverview(s *engine.Session, run int) {
 	defer func() { _ = recover() }()
 	_ = postOverview(s, 0, run) // its error is always nil
+}
+
+// holdGC runs f with the collector off. A long run's Overview, computed
+// right after its result, allocates a few tens of MB on a heap of a few
+// hundred (the kept trace); a collection that the heap's growth starts
+// there marks the whole trace on the worker's only thread, with the
+// write barrier on, while the page waits for the Overview. The memory
+// limit (workerMemoryLimit) still bounds the heap while f runs.
+func holdGC(f func()) {
+	old := debug.SetGCPercent(-1)
+	defer debug.SetGCPercent(old)
+	f()
 }
 
 // logPart is how many event log entries a message carries (about 25 KB
