@@ -37,7 +37,8 @@ var (
 //     workload controller, the engine run that drives it, the invariant
 //     checks and the comparisons are not timed.
 //   - the playground's engine alone: sim.Run with the gates the harness
-//     gives it, trace included, its steps timed from the end of the
+//     gives it, trace included, as the CLI and the page run it (one State
+//     stepped in place, the steps seen through Stop), its steps timed from the end of the
 //     initial step (sim.New and the initial step are not timed, as
 //     building Kueue's cache is not) through the last step the harness
 //     compared, and the whole run on its own.
@@ -129,14 +130,19 @@ func benchScalability(b *testing.B, total int) {
 		var at []time.Time
 		var stepCycle []int
 		var isCycle []bool
-		observe := func(_ *sim.State, ts *trace.Step) {
+		// Stop, not Observe: it sees every step as Observe does, and
+		// leaves Run stepping its one State in place, as the CLI, the
+		// page and the API run it (Observe makes every step a State of
+		// its own, copy-on-write, for the harness's comparison).
+		stop := func(ts *trace.Step) bool {
 			at = append(at, time.Now())
 			stepCycle = append(stepCycle, ts.Cycle)
 			isCycle = append(isCycle, ts.Kind == trace.StepCycle)
+			return false
 		}
 		runtime.GC()
 		start := time.Now()
-		tr := sim.Run(sc, sim.Options{Gates: gates, Observe: observe})
+		tr := sim.Run(sc, sim.Options{Gates: gates, Stop: stop})
 		elapsed := time.Since(start)
 		if tr.End != "quiescent" {
 			b.Fatalf("%s: the engine's run ended %q", file, tr.End)
