@@ -437,13 +437,20 @@ func TestOverviewOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(string(fresh), string(panel2)); diff != "" {
+	diffOverview(t, fresh, freshSeries, freshCols, panel2, series2, cols2)
+}
+
+// diffOverview reports where an Overview's panel, series and columns
+// differ from the ones wanted.
+func diffOverview(t *testing.T, wantPanel, wantSeries json.RawMessage, wantCols engine.Columns, panel, series json.RawMessage, cols engine.Columns) {
+	t.Helper()
+	if diff := cmp.Diff(string(wantPanel), string(panel)); diff != "" {
 		t.Errorf("panel (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff(string(freshSeries), string(series2)); diff != "" {
+	if diff := cmp.Diff(string(wantSeries), string(series)); diff != "" {
 		t.Errorf("series (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff(freshCols, cols2); diff != "" {
+	if diff := cmp.Diff(wantCols, cols); diff != "" {
 		t.Errorf("columns (-want +got):\n%s", diff)
 	}
 }
@@ -526,15 +533,7 @@ func TestSimulateOverview(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if diff := cmp.Diff(string(wantPanel), string(panel)); diff != "" {
-				t.Errorf("panel (-want +got):\n%s", diff)
-			}
-			if diff := cmp.Diff(string(wantSeries), string(series)); diff != "" {
-				t.Errorf("series (-want +got):\n%s", diff)
-			}
-			if diff := cmp.Diff(wantCols, cols); diff != "" {
-				t.Errorf("columns (-want +got):\n%s", diff)
-			}
+			diffOverview(t, wantPanel, wantSeries, wantCols, panel, series, cols)
 		})
 	}
 }
