@@ -90,12 +90,33 @@ const widthOf = (el) => Math.max(200, Math.floor(el.clientWidth || el.getBoundin
 
 // uPlot data: x in ms, every series divided into its unit, gaps as null.
 // A series' values are a view of overview.columns.values (valueViews).
+// A value equal to the one before it (no change: a stepped line goes on
+// level through it) is left undefined, which uPlot's paths skip without
+// a gap (gaps are null): the line drawn is the same, from far fewer
+// points. A usage chart's quota and limit rarely change, and each of the
+// pending chart's 31 series changes at a few of its 1,500 times (the x
+// of every ClusterQueue's change): 46,000 points to make into paths
+// became about 3,000. The legend reads the value at the cursor from the
+// series itself (uPlotChart), not from these.
 function chartData(c) {
   const data = [Float64Array.from(c.xMs)];
   for (const s of c.series) {
-    const vals = new Array(c.xMs.length);
-    for (let i = 0; i < vals.length; i++) vals[i] = s.values[i] / c.divisor;
-    for (const g of s.gaps || []) vals[g] = null;
+    const n = c.xMs.length;
+    const vals = new Array(n);
+    const gap = new Uint8Array(n);
+    for (const g of s.gaps || []) gap[g] = 1;
+    let prev = null;
+    for (let i = 0; i < n; i++) {
+      if (gap[i]) {
+        vals[i] = null;
+        prev = null;
+        continue;
+      }
+      const v = s.values[i] / c.divisor;
+      // The last point stays: the line ends at the last x.
+      vals[i] = v === prev && i < n - 1 ? undefined : v;
+      prev = v;
+    }
     data.push(vals);
   }
   return data;
@@ -107,9 +128,14 @@ function fmtValue(v, unit) {
   return unit ? `${r} ${unit}` : String(r);
 }
 
-// uPlotChart draws one Chart (ui/view) into el.
-function uPlotChart(el, c, ov, ctx) {
-  const col = colors();
+// uPlotChart makes one Chart (ui/view) for el, in two tasks: it makes
+// the uPlot (its options, series, axes and legend, off the page) and
+// returns {chart, finish}; finish, called in a later task, puts it in el
+// and draws it. One task was 20-50 ms of CPU on this machine for each of
+// the 15,000-workload run's charts (about half of it uPlot's setup, half
+// its first draw). width is el's (ctx.widthOf).
+function uPlotChart(el, c, ov, ctx, width) {
+  const col = ctx.colors();
   const stepped = uPlot.paths.stepped({ align: 1 });
   let flavorIdx = -1;
   let lastFlavor = null;
@@ -138,10 +164,13 @@ function uPlotChart(el, c, ov, ctx) {
         dash = [2, 3];
       }
     }
-    series.push({ label: s.label, stroke, width, dash, paths: stepped, points: { show: false }, value: (u, v) => fmtValue(v, c.unit) });
+    // The value at the cursor (idx) from the series, since chartData
+    // leaves repeated values undefined.
+    const value = (u, v, si, idx) => fmtValue(idx == null || v === null ? v : s.values[idx] / c.divisor, c.unit);
+    series.push({ label: s.label, stroke, width, dash, paths: stepped, points: { show: false }, value });
   });
   const opts = {
-    width: widthOf(el),
+    width,
     height: c.id === "pending" ? 200 : 150,
     series,
     scales: { x: { time: false } },
@@ -149,31 +178,30 @@ function uPlotChart(el, c, ov, ctx) {
       { stroke: col.muted, grid: { stroke: col.grid, width: 1 }, ticks: { stroke: col.grid }, values: (u, vals) => vals.map(fmtTime) },
       { stroke: col.muted, grid: { stroke: col.grid, width: 1 }, ticks: { stroke: col.grid }, size: 48, label: c.unit, labelSize: 14 },
     ],
-    cursor: { sync: { key: "kueueplay-overview" }, drag: { x: true, y: false } },
+    // The cursor's index for every series is the x under it (uPlot's own
+    // moves to the nearest defined value, and chartData leaves repeats
+    // undefined).
+    cursor: { sync: { key: "kueueplay-overview" }, drag: { x: true, y: false }, dataIdx: (u, si, idx) => idx },
     legend: { live: true },
     hooks: { draw: [() => place()] },
   };
   let line = null;
   const place = () => line && placeLine(line, ctx.currentMs == null ? null : u.valToPos(ctx.currentMs, "x"), u.bbox.width / (uPlot.pxRatio || devicePixelRatio || 1));
-  const u = new uPlot(opts, chartData(c), el);
-  line = currentLine(u.over, null);
-  place();
-  // A click (not a drag, which zooms) goes to the step at that time.
-  let down = null;
-  u.over.addEventListener("mousedown", (e) => (down = { x: e.clientX, y: e.clientY }));
-  u.over.addEventListener("click", (e) => {
-    if (down && Math.abs(e.clientX - down.x) + Math.abs(e.clientY - down.y) > 3) return;
-    const left = e.clientX - u.over.getBoundingClientRect().left;
-    const ms = u.posToVal(left, "x");
-    const slack = Math.abs(u.posToVal(left + 3, "x") - ms);
-    if (Number.isFinite(ms)) ctx.onStep(stepNear(ov.timesMs, ms, slack));
-  });
-  return {
+  // uPlot calls then(u, init) instead of drawing: init sets the data and
+  // size and draws (in a microtask of the task that calls it).
+  let init = null;
+  const u = new uPlot(opts, chartData(c), (_, f) => (init = f));
+  const chart = {
     kind: "uplot",
     u,
     series: c.series.map((s) => s.label),
     place,
-    resize: () => u.setSize({ width: widthOf(el), height: opts.height }),
+    // resize sets the chart's width when el's has changed: uPlot's
+    // setSize redraws the whole chart even at the same size.
+    resize: () => {
+      const w = widthOf(el);
+      if (w !== u.width) u.setSize({ width: w, height: opts.height });
+    },
     // clientPoint is where time ms is on the page (mid-height of the plot).
     clientPoint(ms) {
       const r = u.over.getBoundingClientRect();
@@ -181,6 +209,23 @@ function uPlotChart(el, c, ov, ctx) {
     },
     destroy: () => u.destroy(),
   };
+  const finish = () => {
+    el.append(u.root);
+    init();
+    line = currentLine(u.over, null);
+    place();
+    // A click (not a drag, which zooms) goes to the step at that time.
+    let down = null;
+    u.over.addEventListener("mousedown", (e) => (down = { x: e.clientX, y: e.clientY }));
+    u.over.addEventListener("click", (e) => {
+      if (down && Math.abs(e.clientX - down.x) + Math.abs(e.clientY - down.y) > 3) return;
+      const left = e.clientX - u.over.getBoundingClientRect().left;
+      const ms = u.posToVal(left, "x");
+      const slack = Math.abs(u.posToVal(left + 3, "x") - ms);
+      if (Number.isFinite(ms)) ctx.onStep(stepNear(ov.timesMs, ms, slack));
+    });
+  };
+  return { chart, finish };
 }
 
 // currentLine makes the current step's line (div.chart-current, the
@@ -527,15 +572,29 @@ function mount(rootEl, ov, { onStep }) {
   // chart made later moves nothing around it.
   const reserved = new Map();
   const kindOf = (id) => (id.startsWith("usage-") ? "usage" : id);
-  const create = (box) => {
-    const id = box.dataset.chart;
-    if (charts.has(id)) return;
-    const el = box.querySelector(".chart");
-    if (!el) return;
-    let chart = null;
-    if (id === "timeline") chart = timelineChart(el, box, ov.timeline, ov, ctx);
-    else if (byID.has(id)) chart = uPlotChart(el, byID.get(id), ov, ctx);
-    if (!chart) return;
+  // The colours, read once for all the charts (getComputedStyle), again
+  // after a theme change (retheme).
+  let col = null;
+  ctx.colors = () => (col ??= colors());
+  // The chart boxes' widths, read together in one layout the first time
+  // one is needed, and again after a resize (a box in a closed group has
+  // none: read when its chart is made). Each chart read its own, a
+  // layout of the page each, between the previous chart's drawing and its
+  // own.
+  let widths = null;
+  const widthFor = (box, el) => {
+    if (!widths) {
+      widths = new Map();
+      for (const b of boxes) {
+        const w = b.querySelector(".chart")?.clientWidth;
+        if (w) widths.set(b, Math.max(200, Math.floor(w)));
+      }
+    }
+    return widths.get(box) ?? widthOf(el);
+  };
+  // drawn marks a chart made and drawn (register), and keeps the height of
+  // the first of its kind for the others.
+  const register = (id, chart, box, el) => {
     charts.set(id, { chart, box, el });
     box.dataset.drawn = "true";
     el.style.minHeight = "";
@@ -546,22 +605,43 @@ function mount(rootEl, ov, { onStep }) {
       for (const b of boxes) if (!charts.has(b.dataset.chart) && kindOf(b.dataset.chart) === kind) b.querySelector(".chart")?.style.setProperty("min-height", h + "px");
     }
   };
-  // Charts are made when first seen, one a task, in the page's order
-  // (making and drawing a uPlot chart's 1,000-2,000 points is 10-40 ms of
-  // the page's thread, and a screenful of them in one task held it for
-  // 0.1-0.2 s). A chart seen is made even if it has moved out of view
-  // since. A step move moves every chart's line (place).
+  // begun is a uPlot chart made but not yet drawn: {id, chart, finish,
+  // box, el}, drawn by the next task.
+  let begun = null;
+  const create = (box) => {
+    const id = box.dataset.chart;
+    if (charts.has(id)) return;
+    const el = box.querySelector(".chart");
+    if (!el) return;
+    if (id === "timeline") register(id, timelineChart(el, box, ov.timeline, ov, ctx), box, el);
+    else if (byID.has(id)) begun = { id, box, el, ...uPlotChart(el, byID.get(id), ov, ctx, widthFor(box, el)) };
+  };
+  // Charts are made when first seen, in the page's order, a uPlot chart
+  // in two tasks (uPlotChart), the timeline in one (making and drawing a
+  // uPlot chart's 1,000-2,000 points was 10-40 ms of the page's thread,
+  // and a screenful of them in one task held it for 0.1-0.2 s). A chart
+  // seen is made even if it has moved out of view since. A step move
+  // moves every chart's line (place).
   const visible = new Set();
   const toMake = [];
   let making = 0;
+  let closed = false;
   const makeNext = () => {
     making = 0;
-    const box = toMake.shift();
-    if (box) create(box);
-    if (toMake.length) making = setTimeout(makeNext, 0);
+    if (closed) return;
+    if (begun) {
+      const b = begun;
+      begun = null;
+      b.finish();
+      register(b.id, b.chart, b.box, b.el);
+    } else {
+      const box = toMake.shift();
+      if (box) create(box);
+    }
+    if (toMake.length || begun) making = setTimeout(makeNext, 0);
   };
   const make = (box) => {
-    if (toMake.includes(box)) return;
+    if (toMake.includes(box) || (begun && begun.box === box)) return;
     toMake.push(box);
     toMake.sort((a, b) => boxes.indexOf(a) - boxes.indexOf(b));
     if (!making) making = setTimeout(makeNext, 0);
@@ -591,6 +671,7 @@ function mount(rootEl, ov, { onStep }) {
     if (resizeFrame) return;
     resizeFrame = requestAnimationFrame(() => {
       resizeFrame = 0;
+      widths = null;
       for (const { chart } of charts.values()) chart.resize();
     });
   });
@@ -598,6 +679,13 @@ function mount(rootEl, ov, { onStep }) {
   // uPlot keeps its colours in its options: a theme change makes the
   // charts again (they are made when seen, so this is cheap).
   const retheme = () => {
+    col = null;
+    if (begun) {
+      const b = begun;
+      begun = null;
+      b.chart.destroy();
+      make(b.box);
+    }
     for (const [id, { chart, box }] of [...charts]) {
       if (chart.kind === "timeline") {
         chart.recolor();
@@ -631,6 +719,9 @@ function mount(rootEl, ov, { onStep }) {
     stepMoved,
     destroy() {
       clearTimeout(making);
+      closed = true;
+      if (begun) begun.chart.destroy();
+      begun = null;
       for (const type of ["mouseenter", "mousemove", "mousedown"]) rootEl.removeEventListener(type, readRects, true);
       toMake.length = 0;
       io.disconnect();
