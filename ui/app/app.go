@@ -158,6 +158,11 @@ func (a *App) status(state, text string) {
 // load runs in a goroutine: it reads the URL, fetches what it names and
 // the gallery, then shows the first result.
 func (a *App) load() {
+	// encoding/json makes a type's encoder on its first use (reflection,
+	// 15-20 ms of CPU here): the run's request's now, in a task of its
+	// own while the example is still coming, not in the first run's.
+	nextTask()
+	_, _ = json.Marshal(engine.Request{Variants: []view.Variant{{}}})
 	loc := a.win.Location()
 	text, name, step, err := a.initial(loc.Hash(), loc.Search())
 	if err != nil {

@@ -17,7 +17,8 @@ import (
 
 // wire attaches every event handler. Content rendered from the layout is
 // handled by delegation on its containers (data-goto-step, data-goto-line,
-// data-example), so re-rendering never re-wires.
+// data-example), so re-rendering never re-wires. It blocks (nextTask):
+// called from Start's goroutine.
 func (a *App) wire() {
 	on := func(id, typ string, f func(*event)) {
 		a.byID(id).AddEventListener(typ, false, f)
@@ -58,8 +59,6 @@ func (a *App) wire() {
 		a.run(a.left.step)
 	})
 	a.showTheme()
-	a.buildControls(a.byID("controls"))
-	a.buildControls(a.byID("compare-controls"))
 
 	// Delegated clicks: anything rendered with data-goto-step moves its own
 	// side; problems move the editor's cursor; gallery buttons load.
@@ -125,6 +124,16 @@ func (a *App) wire() {
 		a.key(&event{args[0]})
 		return nil
 	}), true)
+
+	// The gate and setting forms, each in a task of its own: with the
+	// listeners above, one task of the runtime's timers was 56-62 ms in
+	// loading (the scalability e2e test in CI; 30 ms of CPU here, 22 of
+	// them the two forms). Nothing reads them before the first run's
+	// answer (decoded's syncControls).
+	nextTask()
+	a.buildControls(a.byID("controls"))
+	nextTask()
+	a.buildControls(a.byID("compare-controls"))
 }
 
 // alignBack finds the left step that shows the right side at step n.
