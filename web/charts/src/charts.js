@@ -20,8 +20,11 @@
 // --accent, ...), read again when the theme changes. The step shown is
 // a line over each chart (div.chart-current, coloured by the page's CSS):
 // a step move moves the lines and redraws no chart.
+import { restore } from "./lazy-intl.js";
 import uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
+
+restore();
 
 const root = document.documentElement;
 
@@ -122,6 +125,23 @@ function chartData(c) {
   return data;
 }
 
+// fmtNum is a value axis's label: digits grouped by threes with commas,
+// up to 3 decimals, as uPlot's default (Intl.NumberFormat) writes them
+// in English; the page writes its numbers so too (boot.js's line count).
+// Intl is not used: its first NumberFormat costs 30-40 ms (lazy-intl.js).
+function fmtNum(v) {
+  if (v == null) return "";
+  const r = Math.round(Math.abs(v) * 1000) / 1000;
+  if (r === 0) return v < 0 ? "-0" : "0";
+  let [int, frac] = String(r).split(".");
+  let out = "";
+  while (int.length > 3) {
+    out = "," + int.slice(-3) + out;
+    int = int.slice(0, -3);
+  }
+  return (v < 0 ? "-" : "") + int + out + (frac ? "." + frac : "");
+}
+
 function fmtValue(v, unit) {
   if (v == null) return "–";
   const r = Math.round(v * 1000) / 1000;
@@ -176,7 +196,7 @@ function uPlotChart(el, c, ov, ctx, width) {
     scales: { x: { time: false } },
     axes: [
       { stroke: col.muted, grid: { stroke: col.grid, width: 1 }, ticks: { stroke: col.grid }, values: (u, vals) => vals.map(fmtTime) },
-      { stroke: col.muted, grid: { stroke: col.grid, width: 1 }, ticks: { stroke: col.grid }, size: 48, label: c.unit, labelSize: 14 },
+      { stroke: col.muted, grid: { stroke: col.grid, width: 1 }, ticks: { stroke: col.grid }, size: 48, label: c.unit, labelSize: 14, values: (u, vals) => vals.map(fmtNum) },
     ],
     // The cursor's index for every series is the x under it (uPlot's own
     // moves to the nearest defined value, and chartData leaves repeats
