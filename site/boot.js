@@ -638,6 +638,12 @@
         (err) => fail("Could not load the charts: " + err.message),
       );
   };
+  // urgent(f) calls f (Go's) in a task of its own that goes before the
+  // event log's parts still waiting: the Overview's panel after the
+  // click that opens it.
+  boot.urgent = (f) => {
+    urgentTask().then(() => f());
+  };
   boot.overviewStep = (step) => {
     overviewAt = step;
     if (window.kueueplayCharts) window.kueueplayCharts.setStep(step);
