@@ -474,23 +474,50 @@ func holdGC(f func()) {
 const logPart = 50
 
 // pause lets the worker's event loop run: the js/wasm runtime returns to
-// it only once every goroutine is blocked, so the job parks on a timer
-// (not runtime.Gosched, nor a zero sleep: neither returns). It collects
-// garbage there when the heap nears the collector's next goal: the
-// collector's concurrent marking otherwise runs as idle work at a random
-// pause.
+// it only once every goroutine is blocked, so the job blocks until its
+// event loop has run (yield). It collects garbage there when the heap
+// nears the collector's next goal: the collector's concurrent marking
+// otherwise runs as idle work at a random pause.
 func pause() {
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	if ms.HeapAlloc > ms.NextGC/10*7 {
 		runtime.GC()
 	}
-	time.Sleep(time.Millisecond)
+	yield()
 }
 
-// yield lets the worker's event loop run, as pause does, without its
-// collection.
-func yield() { time.Sleep(time.Millisecond) }
+// yield blocks the calling goroutine until the worker's event loop has
+// run the tasks queued before it: a message posted to itself through a
+// MessageChannel (yielder), which goes in the queue behind the page's
+// messages already there. It was a 1 ms time.Sleep, a setTimeout, which
+// Chromium clamps to 4 ms once timers nest five deep: a long run's
+// pauses are all nested (each is the timer task of the one before), and
+// the worker idled 4 ms at each, 36-185 ms in all on the way to the
+// 15,000-workload example's first result (Chromium traces: the gaps
+// between its timer tasks; now 0.02 ms).
+func yield() {
+	if yielder.port.IsUndefined() {
+		ch := js.Global().Get("MessageChannel").New()
+		yielder.port = ch.Get("port1")
+		yielder.resumed = make(chan struct{}, 1)
+		ch.Get("port2").Set("onmessage", js.FuncOf(func(js.Value, []js.Value) any {
+			yielder.resumed <- struct{}{}
+			return nil
+		}))
+	}
+	yielder.port.Call("postMessage", nil)
+	<-yielder.resumed
+}
+
+// yielder is yield's MessageChannel: port posts to the channel's other
+// port, whose handler sends on resumed. Every goroutine that yields
+// posts one message and takes one value (a superseded run's job may be
+// waiting beside the newer one's), so each send finds a taker.
+var yielder struct {
+	port    js.Value
+	resumed chan struct{}
+}
 
 // now is the time in milliseconds since the worker started, from the
 // runtime's monotonic clock (in js/wasm, performance.now() through one
