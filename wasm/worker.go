@@ -70,6 +70,8 @@ type worker struct {
 	// pre is the example decoded ahead of the first run, nil once a run
 	// has been asked for.
 	pre *predecoded
+	// holds counts the runs that keep the collector off (hold).
+	holds int
 }
 
 // predecoded is a scenario's text decoded before a run asked for it: the
@@ -359,6 +361,16 @@ func (w *worker) run(id int, req engine.Request, pre *predecoded, left, right in
 	// cost 0.7 s under Node at 15,000 workloads, and a click on the
 	// Overview right after the result waited for it.
 	var ob *view.OverviewBuilder
+	// The collector is off from here to the Overview (hold).
+	w.hold()
+	held := true
+	release := func() {
+		if held {
+			held = false
+			w.release()
+		}
+	}
+	defer release()
 	t1 := now()
 	last := t1
 	for k, v := range req.Variants {
@@ -422,12 +434,13 @@ func (w *worker) run(id int, req engine.Request, pre *predecoded, left, right in
 		if w.current != id {
 			return
 		}
-		holdGC(func() { sendOverview(s, id) })
+		sendOverview(s, id)
 		yield()
 		if w.current != id {
 			return
 		}
 	}
+	release()
 	// The whole-run panels, then the rest of the event logs, a part a
 	// message: the page draws each in its own task.
 	panels := message{Type: "panels", ID: id}
@@ -457,16 +470,28 @@ func sendOverview(s *engine.Session, run int) {
 	_ = postOverview(s, 0, run) // its error is always nil
 }
 
-// holdGC runs f with the collector off. A long run's Overview, computed
-// right after its result, allocates a few tens of MB on a heap of a few
-// hundred (the kept trace); a collection that the heap's growth starts
-// there marks the whole trace on the worker's only thread, with the
-// write barrier on, while the page waits for the Overview. The memory
-// limit (workerMemoryLimit) still bounds the heap while f runs.
-func holdGC(f func()) {
-	old := debug.SetGCPercent(-1)
-	defer debug.SetGCPercent(old)
-	f()
+// hold turns the collector off while a run simulates and answers, until
+// its release (the last run's, when a newer one overlaps it): a run keeps
+// most of what it allocates, and a collection that starts in the middle
+// of it is marked by the run's own allocations (the worker has one
+// thread) with the write barrier on, or at once at a pause (pause). The
+// 15,000-workload example's run grows the heap from 23 to about 100 MB;
+// its one collection on the way (at a pause, GODEBUG=gctrace=1 under
+// Node) cost 76-150 ms of CPU before the result. The memory limit
+// (workerMemoryLimit) still bounds the heap while it is off.
+func (w *worker) hold() {
+	if w.holds == 0 {
+		debug.SetGCPercent(-1)
+	}
+	w.holds++
+}
+
+// release ends a hold: the collector is on again after the last, and
+// collects when the heap has grown past its goal.
+func (w *worker) release() {
+	if w.holds--; w.holds == 0 {
+		debug.SetGCPercent(workerGCPercent)
+	}
 }
 
 // logPart is how many event log entries a message carries (about 25 KB
@@ -474,22 +499,61 @@ func holdGC(f func()) {
 const logPart = 50
 
 // pause lets the worker's event loop run: the js/wasm runtime returns to
-// it only once every goroutine is blocked, so the job parks on a timer
-// (not runtime.Gosched, nor a zero sleep: neither returns). It collects
-// garbage there when the heap nears the collector's next goal: the
-// collector's concurrent marking otherwise runs as idle work at a random
-// pause.
+// it only once every goroutine is blocked, so the job blocks until its
+// event loop has run (yield). It collects garbage there when the heap
+// nears the collector's next goal: the collector's concurrent marking
+// otherwise runs as idle work at a random pause. (While a run holds the
+// collector off, the goal is the memory limit's: only a run that nears
+// it collects.)
 func pause() {
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	if ms.HeapAlloc > ms.NextGC/10*7 {
 		runtime.GC()
 	}
-	time.Sleep(time.Millisecond)
+	yield()
 }
 
-// yield lets the worker's event loop run, as pause does, without its
-// collection.
-func yield() { time.Sleep(time.Millisecond) }
+// yield blocks the calling goroutine until the worker's event loop has
+// run the tasks queued before it: a message posted to itself through a
+// MessageChannel (yielder), which goes in the queue behind the page's
+// messages already there. It was a 1 ms time.Sleep, a setTimeout, which
+// Chromium clamps to 4 ms once timers nest five deep: a long run's
+// pauses are all nested (each is the timer task of the one before), and
+// the worker idled 4 ms at each, 36-185 ms in all on the way to the
+// 15,000-workload example's first result (Chromium traces: the gaps
+// between its timer tasks; now 0.02 ms).
+func yield() {
+	if yielder.port.IsUndefined() {
+		ch := js.Global().Get("MessageChannel").New()
+		yielder.port = ch.Get("port1")
+		yielder.resumed = make(chan struct{}, 1)
+		ch.Get("port2").Set("onmessage", js.FuncOf(func(js.Value, []js.Value) any {
+			yielder.resumed <- struct{}{}
+			return nil
+		}))
+	}
+	yielder.port.Call("postMessage", nil)
+	<-yielder.resumed
+}
 
-func now() float64 { return js.Global().Get("performance").Call("now").Float() }
+// yielder is yield's MessageChannel: port posts to the channel's other
+// port, whose handler sends on resumed. Every goroutine that yields
+// posts one message and takes one value (a superseded run's job may be
+// waiting beside the newer one's), so each send finds a taker.
+var yielder struct {
+	port    js.Value
+	resumed chan struct{}
+}
+
+// now is the time in milliseconds since the worker started, from the
+// runtime's monotonic clock (in js/wasm, performance.now() through one
+// import of wasm_exec.js). Only differences of it are used. A run's stop
+// check reads it after every step: through syscall/js
+// (performance.now() as js.Value calls, each with a finalizer set on the
+// object it returns) that was 170 ms of a 2.6 s simulation under Node
+// (15,000 workloads, --cpu-prof); now 11 ms.
+func now() float64 { return float64(time.Since(started)) / float64(time.Millisecond) }
+
+// started is when the worker's module started, for now.
+var started = time.Now()
