@@ -458,7 +458,7 @@ func (a *App) engineMessage(_ js.Value, args []js.Value) any {
 	case "overview", "download":
 		seq := m.Get("seq").Int()
 		if seq == 0 { // a long run's Overview, sent unasked
-			a.ov.sent = m
+			a.overviewSent(m)
 			return nil
 		}
 		f := a.asks[seq]
@@ -509,8 +509,9 @@ func (a *App) engineMessage(_ js.Value, args []js.Value) any {
 
 // ask sends a request about the run on screen to the engine's worker;
 // f gets its answer, or null when the answer is about another run (a
-// newer one has been shown since).
-func (a *App) ask(msg map[string]any, f func(js.Value)) {
+// newer one has been shown since). It returns the request's sequence
+// number.
+func (a *App) ask(msg map[string]any, f func(js.Value)) int {
 	a.seq++
 	if a.asks == nil {
 		a.asks = map[int]func(js.Value){}
@@ -518,6 +519,7 @@ func (a *App) ask(msg map[string]any, f func(js.Value)) {
 	a.asks[a.seq] = f
 	msg["seq"] = a.seq
 	engineCall("post", msg)
+	return a.seq
 }
 
 // await runs in the job's goroutine: it shows the scenario's problems

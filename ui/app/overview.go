@@ -10,11 +10,15 @@ import "syscall/js"
 // trace) is computed by the engine's worker once per run, never per step
 // move: a long run's right after its result, which the worker sends
 // unasked (sent: the newest, for whichever run it names), another's when
-// the panel is open and the left-hand run is new.
+// the panel is open and the left-hand run is new. asked is the sequence
+// number of the page's request for the shown run's overview while its
+// answer has not come (App.ask; 0: none): an unasked one for that run
+// that comes first answers it (App.engineMessage).
 type overview struct {
-	open bool
-	of   int
-	sent js.Value
+	open  bool
+	of    int
+	sent  js.Value
+	asked int
 }
 
 // toggleOverview opens or closes the Overview panel (#overview, the O
@@ -91,7 +95,29 @@ func (a *App) showOverview() {
 		draw(m)
 		return
 	}
-	a.ask(map[string]any{"type": "overview"}, draw)
+	a.ov.asked = a.ask(map[string]any{"type": "overview"}, func(m js.Value) {
+		a.ov.asked = 0
+		draw(m)
+	})
+}
+
+// overviewSent takes a long run's Overview that the worker sent unasked
+// (seq 0). When the page's request for that run is waiting, it answers
+// that request: the click came before the worker had sent it, and the
+// worker answers the request only after computing and sending this one,
+// so waiting for the request's own answer cost a second posting and the
+// tasks between them. Otherwise it is kept for the opening.
+func (a *App) overviewSent(m js.Value) {
+	// The request was for the run a.ov.of names (showOverview).
+	if run := m.Get("run").Int(); a.ov.asked != 0 && run == a.ov.of && run == a.shownRun {
+		seq := a.ov.asked
+		if f := a.asks[seq]; f != nil {
+			delete(a.asks, seq) // its own answer, when it comes, is dropped
+			f(m)
+			return
+		}
+	}
+	a.ov.sent = m
 }
 
 // hasOverview reports whether the page has an Overview: a read-only
