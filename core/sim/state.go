@@ -280,6 +280,9 @@ type State struct {
 	space *reportSpace
 	// scratch is the space a cycle reuses (cycleScratch).
 	scratch *cycleScratch
+	// noMemo turns the flavor search's memo off (searchMemo), for the
+	// tests that compare runs with and without it.
+	noMemo bool
 	// frNames remembers the preemption trace's "flavor/resource" names;
 	// a State's own (a copy starts without).
 	frNames map[core.FlavorResource][]string
