@@ -487,7 +487,7 @@ func (s *State) assign(e *entry, c *cycleCtx) {
 		e.decision.PodSets = hit.podSets
 	} else {
 		if m != nil {
-			m.keep(c.snap, w, reqs, q, plan)
+			qm.keep(m, w, reqs, q, plan)
 		}
 		c.lazy = lazyOracle{s: s, c: c, p: p}
 		a := flavor.Assign(flavor.Input{

@@ -58,9 +58,8 @@ type searchMemo struct {
 	cq    *core.ClusterQueue
 	plan  *flavor.Plan
 	width int
-	// ids are the tree numbers of the queue's flavor-resources (for cq
-	// at width), cells the usage they had on each node of the path.
-	ids   []int
+	// cells are the usage of the queue's flavor-resources on each node
+	// of its path (queueMemo.cur) when the search ran.
 	cells []core.Amount
 	// The search's result: the assignment (its lists in the memo's own
 	// Space, which only the memo's next search writes over), its
@@ -81,10 +80,18 @@ const memoSlots = 8
 
 // queueMemo is a ClusterQueue's recent searches, each with the Space its
 // assignment is written in; next is the slot the next new search takes.
+//
+// ids are the tree numbers of the flavor-resources of the queue's
+// resource groups (for spec cq at tree width width), and cur the usage
+// they have now on each node of the queue's path, read once per head.
 type queueMemo struct {
 	slots  [memoSlots]searchMemo
 	spaces [memoSlots]flavor.Space
 	next   int
+	cq     *core.ClusterQueue
+	width  int
+	ids    []int
+	cur    []core.Amount
 }
 
 // plainPodSet reports whether the flavor search reads nothing of ps
@@ -111,10 +118,20 @@ func memoIDs(dst []int, t *quota.Tree, cq *core.ClusterQueue) []int {
 // find returns the memo of queue q whose search, for workload w (its
 // sorted per-pod requests reqs) with plan p, would find the same now on
 // tree t, or nil; and when there is none, the memo and Space the search
-// is to take.
+// is to take (keep).
 func (qm *queueMemo) find(t *quota.Tree, w *Workload, reqs []flavor.Request, q *ClusterQueue, p *flavor.Plan) (hit, victim *searchMemo, space *flavor.Space) {
+	if qm.cq != q.Spec || qm.width != t.Width() {
+		qm.cq, qm.width, qm.ids = q.Spec, t.Width(), memoIDs(qm.ids, t, q.Spec)
+	}
+	cur := qm.cur[:0]
+	for n := q.Node; n >= 0; n = t.Nodes[n].Parent {
+		for _, id := range qm.ids {
+			cur = append(cur, t.UsedID(n, id))
+		}
+	}
+	qm.cur = cur
 	for i := range qm.slots {
-		if m := &qm.slots[i]; m.holds(t, w, reqs, q, p) {
+		if m := &qm.slots[i]; m.valid && m.cq == q.Spec && m.width == qm.width && slices.Equal(m.cells, cur) && m.holds(w, reqs, q, p) {
 			return m, nil, nil
 		}
 	}
@@ -123,50 +140,31 @@ func (qm *queueMemo) find(t *quota.Tree, w *Workload, reqs []flavor.Request, q *
 	return nil, &qm.slots[i], &qm.spaces[i]
 }
 
-// holds reports whether m's search would find the same for workload w of
-// queue q with plan p on tree t.
-func (m *searchMemo) holds(t *quota.Tree, w *Workload, reqs []flavor.Request, q *ClusterQueue, p *flavor.Plan) bool {
-	if !m.valid || m.cq != q.Spec || m.plan != p || m.width != t.Width() ||
-		!sameResume(m.last, m.reset, m.gen, w.Last, w.ResetReason, q.Generation) {
-		return false
-	}
+// holds reports whether m's search, made on a tree with the usage the
+// tree has now (find compared it), would find the same for workload w of
+// queue q with plan p.
+func (m *searchMemo) holds(w *Workload, reqs []flavor.Request, q *ClusterQueue, p *flavor.Plan) bool {
 	if m.spec != w.Spec {
 		ps := &w.Spec.PodSets[0]
 		if !m.plain || !plainPodSet(ps) || m.name != ps.Name || m.count != ps.Count || !slices.Equal(m.reqs, reqs) {
 			return false
 		}
 	}
-	k := 0
-	for n := q.Node; n >= 0; n = t.Nodes[n].Parent {
-		for _, id := range m.ids {
-			if k >= len(m.cells) || m.cells[k] != t.UsedID(n, id) {
-				return false
-			}
-			k++
-		}
-	}
-	return k == len(m.cells)
+	return m.plan == p && sameResume(m.last, m.reset, m.gen, w.Last, w.ResetReason, q.Generation)
 }
 
 // keep records in m the key of a search for workload w of queue q with
-// plan p on tree t, made before the search (the result is set after it,
-// and m made valid, when the search read no more than the key).
-func (m *searchMemo) keep(t *quota.Tree, w *Workload, reqs []flavor.Request, q *ClusterQueue, p *flavor.Plan) {
-	if m.cq != q.Spec || m.width != t.Width() {
-		m.ids = memoIDs(m.ids, t, q.Spec)
-	}
+// plan p on the tree find read (before the search: the result is set
+// after it, and m made valid, when the search read no more than the
+// key).
+func (qm *queueMemo) keep(m *searchMemo, w *Workload, reqs []flavor.Request, q *ClusterQueue, p *flavor.Plan) {
 	ps := &w.Spec.PodSets[0]
 	m.valid, m.regen = false, nil
 	m.spec, m.plain, m.name, m.count = w.Spec, plainPodSet(ps), ps.Name, ps.Count
 	m.reqs = append(m.reqs[:0], reqs...)
 	m.last, m.reset = w.Last, w.ResetReason
-	m.gen, m.cq, m.plan, m.width = q.Generation, q.Spec, p, t.Width()
-	m.cells = m.cells[:0]
-	for n := q.Node; n >= 0; n = t.Nodes[n].Parent {
-		for _, id := range m.ids {
-			m.cells = append(m.cells, t.UsedID(n, id))
-		}
-	}
+	m.gen, m.cq, m.plan, m.width = q.Generation, q.Spec, p, qm.width
+	m.cells = append(m.cells[:0], qm.cur...)
 }
 
 // sameResume reports whether a search at ClusterQueue generation gb
