@@ -47,7 +47,8 @@ type entry struct {
 	reason     requeueReason
 	last       *flavor.LastState
 	decision   trace.Decision
-	// p describes the entry's workload to preemption.
+	// p describes the entry's workload to preemption (its Priority,
+	// QueueTime and Key are what the cycle orders the entries by).
 	p preempt.Preemptor
 }
 
@@ -388,13 +389,17 @@ func (s *State) cycle(ts *trace.Step) bool {
 		if c := cmp.Compare(a.assignment.Borrowing, b.assignment.Borrowing); c != 0 {
 			return c
 		}
-		wa, wb := s.Workload(a.wl), s.Workload(b.wl)
 		if prioritySort {
-			if c := cmp.Compare(wb.Spec.Priority, wa.Spec.Priority); c != 0 {
+			if c := cmp.Compare(b.p.Priority, a.p.Priority); c != 0 {
 				return c
 			}
 		}
-		return s.queueOrder(wa, wb)
+		// queueOrder, with the entries' own reading of their
+		// workloads (preemptor).
+		if c := a.p.QueueTime.Compare(b.p.QueueTime); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.p.Key, b.p.Key)
 	})
 
 	// 5. Process.
