@@ -59,8 +59,10 @@ type searchMemo struct {
 	plan  *flavor.Plan
 	width int
 	// cells are the usage of the queue's flavor-resources on each node
-	// of its path (queueMemo.cur) when the search ran.
+	// of its path (queueMemo.cur) when the search ran, fp its
+	// fingerprint.
 	cells []core.Amount
+	fp    uint64
 	// The search's result: the assignment (its lists in the memo's own
 	// Space, which only the memo's next search writes over), its
 	// message, resume state and mode, and the decision's pod sets (kept
@@ -92,6 +94,8 @@ type queueMemo struct {
 	width  int
 	ids    []int
 	cur    []core.Amount
+	// fp is a fingerprint of cur, which a slot's is compared with first.
+	fp uint64
 }
 
 // plainPodSet reports whether the flavor search reads nothing of ps
@@ -123,15 +127,16 @@ func (qm *queueMemo) find(t *quota.Tree, w *Workload, reqs []flavor.Request, q *
 	if qm.cq != q.Spec || qm.width != t.Width() {
 		qm.cq, qm.width, qm.ids = q.Spec, t.Width(), memoIDs(qm.ids, t, q.Spec)
 	}
-	cur := qm.cur[:0]
+	cur, fp := qm.cur[:0], uint64(0)
 	for n := q.Node; n >= 0; n = t.Nodes[n].Parent {
 		for _, id := range qm.ids {
-			cur = append(cur, t.UsedID(n, id))
+			v := t.UsedID(n, id)
+			cur, fp = append(cur, v), fp*0x9E3779B97F4A7C15+uint64(v)
 		}
 	}
-	qm.cur = cur
+	qm.cur, qm.fp = cur, fp
 	for i := range qm.slots {
-		if m := &qm.slots[i]; m.valid && m.cq == q.Spec && m.width == qm.width && slices.Equal(m.cells, cur) && m.holds(w, reqs, q, p) {
+		if m := &qm.slots[i]; m.valid && m.fp == fp && m.cq == q.Spec && m.width == qm.width && slices.Equal(m.cells, cur) && m.holds(w, reqs, q, p) {
 			return m, nil, nil
 		}
 	}
@@ -164,7 +169,7 @@ func (qm *queueMemo) keep(m *searchMemo, w *Workload, reqs []flavor.Request, q *
 	m.reqs = append(m.reqs[:0], reqs...)
 	m.last, m.reset = w.Last, w.ResetReason
 	m.gen, m.cq, m.plan, m.width = q.Generation, q.Spec, p, qm.width
-	m.cells = append(m.cells[:0], qm.cur...)
+	m.cells, m.fp = append(m.cells[:0], qm.cur...), qm.fp
 }
 
 // sameResume reports whether a search at ClusterQueue generation gb
