@@ -390,24 +390,25 @@ func (d *differ) diff(old, new []int32) bool {
 	// with new names in it would take 50 compares per name).
 	at := grow(d.at, len(nm))
 	d.at = at
-	top := int32(-1)
-	for _, n := range om {
-		top = max(top, n)
-	}
-	for _, n := range nm {
-		top = max(top, n)
-	}
-	if int(top) >= len(d.pos) {
-		d.pos = make([]int32, max(int(top)+1, 2*len(d.pos)))
-	}
+	// pos grows as numbers beyond it are met (in om; a number of nm
+	// beyond it is in no list pos describes).
+	pos := d.pos
 	for i, n := range om {
-		d.pos[n] = int32(i) + 1
+		if int(n) >= len(pos) {
+			grown := make([]int32, max(int(n)+1, 2*len(pos)))
+			copy(grown, pos)
+			pos, d.pos = grown, grown
+		}
+		pos[n] = int32(i) + 1
 	}
 	for j, n := range nm {
-		at[j] = int(d.pos[n]) - 1
+		at[j] = -1
+		if int(n) < len(pos) {
+			at[j] = int(pos[n]) - 1
+		}
 	}
 	for _, n := range om {
-		d.pos[n] = 0
+		pos[n] = 0
 	}
 	// Names that kept their order (a list that lost some and gained
 	// others, the usual step) are their own longest increasing run: only a
