@@ -575,12 +575,27 @@ func (c *Compactor) compact(st Step, lists []QueueLists, names []string, copies 
 	for i := range st.Queues {
 		q, p := &st.Queues[i], &prevQ[i]
 		l, pl := &lists[i], &prevL[i]
+		if q.PendingCount == p.PendingCount && q.ParkedCount == p.ParkedCount && q.AdmittedCount == p.AdmittedCount && q.TerminatingCount == p.TerminatingCount &&
+			sameList(l.Pending, pl.Pending) && sameList(l.Parked, pl.Parked) && sameList(l.Admitted, pl.Admitted) && sameList(l.Terminating, pl.Terminating) {
+			continue // the queue reported again, unchanged (diff finds no edit)
+		}
 		start := len(ops)
 		ops = append(ops, int32(i), int32(countBeyond(q.PendingCount, len(l.Pending))), int32(countBeyond(q.ParkedCount, len(l.Parked))),
 			int32(countBeyond(q.AdmittedCount, len(l.Admitted))), int32(countBeyond(q.TerminatingCount, len(l.Terminating))), 0)
 		var mask int32
-		for k, ls := range [...][2][]int32{{pl.Pending, l.Pending}, {pl.Parked, l.Parked}, {pl.Admitted, l.Admitted}, {pl.Terminating, l.Terminating}} {
-			if !d.diff(ls[0], ls[1]) {
+		for k := range 4 {
+			var before, after []int32
+			switch k {
+			case 0:
+				before, after = pl.Pending, l.Pending
+			case 1:
+				before, after = pl.Parked, l.Parked
+			case 2:
+				before, after = pl.Admitted, l.Admitted
+			default:
+				before, after = pl.Terminating, l.Terminating
+			}
+			if !d.diff(before, after) {
 				continue
 			}
 			mask |= 1 << k
@@ -678,6 +693,11 @@ func sameUsageLayout(a, b []UsageRow) bool {
 	}
 	return true
 }
+
+// sameList reports whether a and b are the same list: the same length
+// and the same array (what diff reports no edit for without reading
+// them).
+func sameList(a, b []int32) bool { return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0]) }
 
 // sameArray reports whether a and b are the same rows: the same length
 // and the same array.
