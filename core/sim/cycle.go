@@ -442,7 +442,9 @@ func (s *State) nominate(e *entry, c *cycleCtx) {
 	w := s.Workload(e.wl)
 	q := s.Queues[e.queue]
 	e.last = w.Last
-	e.decision = trace.Decision{Workload: w.Key, ClusterQueue: q.Spec.Name, Priority: w.Spec.Priority}
+	// The entry is new to this cycle (cycle made it zero): its decision
+	// is written field by field, not copied whole.
+	e.decision.Workload, e.decision.ClusterQueue, e.decision.Priority = w.Key, q.Spec.Name, w.Spec.Priority
 	labels := s.static.labels[e.wl]
 	if !q.Spec.NamespaceSelector.Matches(labels) {
 		e.msg = "Workload namespace doesn't match ClusterQueue selector"
