@@ -534,8 +534,12 @@ type chunk struct {
 }
 
 // Workload returns workload i (in document order). The result must not be
-// modified.
-func (s *State) Workload(i int) *Workload { return s.workloads[i/chunkSize].items[i%chunkSize] }
+// modified. (The index is divided unsigned: a shift and a mask, where a
+// signed division by 64 costs a correction for negative numbers, in the
+// most called function of a run.)
+func (s *State) Workload(i int) *Workload {
+	return s.workloads[uint(i)/chunkSize].items[uint(i)%chunkSize]
+}
 
 // NumWorkloads returns how many workloads the scenario has.
 func (s *State) NumWorkloads() int { return s.numWL }
