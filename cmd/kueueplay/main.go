@@ -15,6 +15,7 @@ import (
 	"io"
 	"maps"
 	"os"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -59,8 +60,22 @@ apply to them together. Every message names its own file:line:col.
 `
 
 func main() {
+	if len(os.Args) > 1 && os.Args[1] == "run" && os.Getenv("GOGC") == "" {
+		// Most of what a run allocates lives to its end (the decoded
+		// scenario, the engine's state and slabs): collecting at every
+		// doubling of the heap marks it again and again for little.
+		// Four times the live heap between collections takes a tenth
+		// of the instructions off the 15,000-workload run (callgrind)
+		// for 10 MB more peak RSS (59 MB), and changes nothing
+		// measurable at 50,000 workloads (126 MB, mostly live).
+		debug.SetGCPercent(runGCPercent)
+	}
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
+
+// runGCPercent is the collector's GOGC for kueueplay run (main), unless
+// the environment sets one.
+const runGCPercent = 400
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {

@@ -58,8 +58,14 @@ type Words struct {
 	// (KeepQuantities).
 	quantityLists *[recentLen][]trace.Quantity
 	// noCandidates are the descriptions of searches for one
-	// flavor-resource that found no candidates (NoCandidates).
+	// flavor-resource that found no candidates (NoCandidates), beyond
+	// the first scanNoCandidates.
 	noCandidates map[core.FlavorResource]*trace.Preemption
+	// firstNoCandidates are the first few of them, which NoCandidates
+	// finds by comparing names (cheaper than hashing them: the names
+	// are mostly the very strings of the specs, equal at their first
+	// byte's address).
+	firstNoCandidates []noCandidatesEntry
 }
 
 // slabLen is how many values a slab holds (more when one list needs
@@ -219,13 +225,42 @@ func (w *Words) NoCandidates(fr core.FlavorResource) *trace.Preemption {
 	if w == nil {
 		return nil
 	}
+	for i := range w.firstNoCandidates {
+		if w.firstNoCandidates[i].fr == fr {
+			return w.firstNoCandidates[i].tr
+		}
+	}
+	if len(w.firstNoCandidates) < scanNoCandidates {
+		return nil // not in the map either: the first are in the list
+	}
 	return w.noCandidates[fr]
 }
+
+// noCandidatesEntry is a description NoCandidates returns, and its
+// flavor-resource.
+type noCandidatesEntry struct {
+	fr core.FlavorResource
+	tr *trace.Preemption
+}
+
+// scanNoCandidates is how many descriptions Words keeps in a list
+// before the others go to a map.
+const scanNoCandidates = 8
 
 // RememberNoCandidates remembers tr as the description of a search for
 // fr alone that found no candidates (nothing when w is nil).
 func (w *Words) RememberNoCandidates(fr core.FlavorResource, tr *trace.Preemption) {
 	if w == nil {
+		return
+	}
+	for i := range w.firstNoCandidates {
+		if w.firstNoCandidates[i].fr == fr {
+			w.firstNoCandidates[i].tr = tr
+			return
+		}
+	}
+	if len(w.firstNoCandidates) < scanNoCandidates {
+		w.firstNoCandidates = append(w.firstNoCandidates, noCandidatesEntry{fr, tr})
 		return
 	}
 	if w.noCandidates == nil {

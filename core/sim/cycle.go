@@ -47,10 +47,9 @@ type entry struct {
 	reason     requeueReason
 	last       *flavor.LastState
 	decision   trace.Decision
-	// p describes the entry's workload to preemption.
+	// p describes the entry's workload to preemption (its Priority,
+	// QueueTime and Key are what the cycle orders the entries by).
 	p preempt.Preemptor
-	// space holds assignment's lists (flavor.Space).
-	space flavor.Space
 }
 
 // cycleScratch is the space a State's cycles reuse: the entries, their
@@ -84,6 +83,11 @@ type cycleScratch struct {
 	// plans are each ClusterQueue's flavor.Plan, by queue index, made
 	// on its first head (planOf).
 	plans []*flavor.Plan
+	// memos are each queue's recent flavor searches (queueMemo), by
+	// queue index; spaces are where a search no memo takes writes its
+	// assignment's lists (flavor.Space), by queue index.
+	memos  []queueMemo
+	spaces []flavor.Space
 }
 
 // planOf returns queue qi's flavor.Plan: its spec, the ResourceFlavors
@@ -385,13 +389,17 @@ func (s *State) cycle(ts *trace.Step) bool {
 		if c := cmp.Compare(a.assignment.Borrowing, b.assignment.Borrowing); c != 0 {
 			return c
 		}
-		wa, wb := s.Workload(a.wl), s.Workload(b.wl)
 		if prioritySort {
-			if c := cmp.Compare(wb.Spec.Priority, wa.Spec.Priority); c != 0 {
+			if c := cmp.Compare(b.p.Priority, a.p.Priority); c != 0 {
 				return c
 			}
 		}
-		return s.queueOrder(wa, wb)
+		// queueOrder, with the entries' own reading of their
+		// workloads (preemptor).
+		if c := a.p.QueueTime.Compare(b.p.QueueTime); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.p.Key, b.p.Key)
 	})
 
 	// 5. Process.
@@ -434,7 +442,9 @@ func (s *State) nominate(e *entry, c *cycleCtx) {
 	w := s.Workload(e.wl)
 	q := s.Queues[e.queue]
 	e.last = w.Last
-	e.decision = trace.Decision{Workload: w.Key, ClusterQueue: q.Spec.Name, Priority: w.Spec.Priority}
+	// The entry is new to this cycle (cycle made it zero): its decision
+	// is written field by field, not copied whole.
+	e.decision.Workload, e.decision.ClusterQueue, e.decision.Priority = w.Key, q.Spec.Name, w.Spec.Priority
 	labels := s.static.labels[e.wl]
 	if !q.Spec.NamespaceSelector.Matches(labels) {
 		e.msg = "Workload namespace doesn't match ClusterQueue selector"
@@ -458,36 +468,69 @@ func (s *State) assign(e *entry, c *cycleCtx) {
 	q := s.Queues[e.queue]
 	e.p = s.preemptor(e)
 	p := &e.p
-	c.lazy = lazyOracle{s: s, c: c, p: p}
-	a := flavor.Assign(flavor.Input{
-		ClusterQueue: q.Spec,
-		Node:         q.Node,
-		Tree:         c.snap,
-		Flavors:      s.static.flavors,
-		PodSets:      w.Spec.PodSets,
-		Requests:     s.searchRequests(e.wl),
-		Last:         w.Last,
-		ResetReason:  w.ResetReason,
-		Generation:   q.Generation,
-		Gates:        s.Gates,
-		Oracle:       &c.lazy,
-		Words:        s.wordsFor(),
-		Space:        &e.space,
-		Plan:         s.planOf(e.queue),
-	})
-	e.assignment = a
-	e.targets = nil
-	e.msg = a.Message(s.wordsFor())
-	e.last = a.LastState
-	e.mode = a.Mode()
-	e.decision.Mode = e.mode.String()
-	e.decision.Borrowing = a.Borrowing
-	var buf [1]trace.PodSetDecision
-	ds := buf[:0]
-	for i := range a.PodSets {
-		ds = append(ds, s.podSetDecision(&a.PodSets[i]))
+	plan := s.planOf(e.queue)
+	reqs := s.searchRequests(e.wl)
+	qm := s.memoOf(e.queue)
+	if reqs == nil || c.refresh {
+		// Several pod sets; or searches that read the cycle's claims too.
+		qm = nil
 	}
-	e.decision.PodSets = s.wordsFor().KeepPodSetDecisions(ds)
+	var hit, m *searchMemo
+	var space *flavor.Space
+	if qm != nil {
+		hit, m, space = qm.find(c.snap, w, reqs, q, plan)
+	} else {
+		if s.scratch.spaces == nil {
+			s.scratch.spaces = make([]flavor.Space, len(s.Queues))
+		}
+		space = &s.scratch.spaces[e.queue]
+	}
+	e.targets = nil
+	if hit != nil {
+		e.assignment, e.msg, e.last, e.mode = hit.a, hit.msg, hit.resumeAt(q.Generation), hit.mode
+		e.assignment.LastState = e.last
+		e.decision.Mode = e.mode.String()
+		e.decision.Borrowing = hit.a.Borrowing
+		e.decision.PodSets = hit.podSets
+	} else {
+		if m != nil {
+			qm.keep(m, w, reqs, q, plan)
+		}
+		c.lazy = lazyOracle{s: s, c: c, p: p}
+		a := flavor.Assign(flavor.Input{
+			ClusterQueue: q.Spec,
+			Node:         q.Node,
+			Tree:         c.snap,
+			Flavors:      s.static.flavors,
+			PodSets:      w.Spec.PodSets,
+			Requests:     reqs,
+			Last:         w.Last,
+			ResetReason:  w.ResetReason,
+			Generation:   q.Generation,
+			Gates:        s.Gates,
+			Oracle:       &c.lazy,
+			Words:        s.wordsFor(),
+			Space:        space,
+			Plan:         plan,
+		})
+		e.assignment = a
+		e.msg = a.Message(s.wordsFor())
+		e.last = a.LastState
+		e.mode = a.Mode()
+		e.decision.Mode = e.mode.String()
+		e.decision.Borrowing = a.Borrowing
+		var buf [1]trace.PodSetDecision
+		ds := buf[:0]
+		for i := range a.PodSets {
+			ds = append(ds, s.podSetDecision(&a.PodSets[i]))
+		}
+		e.decision.PodSets = s.wordsFor().KeepPodSetDecisions(ds)
+		if m != nil && !c.lazy.searched {
+			m.valid = true
+			m.a, m.msg, m.newLast, m.mode, m.podSets = a, e.msg, e.last, e.mode, e.decision.PodSets
+		}
+	}
+	a := &e.assignment
 	e.decision.Preemption = nil
 	if e.mode == flavor.Preempt {
 		if len(a.Usage) == 1 {
@@ -505,7 +548,7 @@ func (s *State) assign(e *entry, c *cycleCtx) {
 			c.usage[u.FR] = u.Amount
 		}
 		p.Usage = c.usage
-		p.Need = needPreemption(&a, c.need)
+		p.Need = needPreemption(a, c.need)
 		e.targets, e.decision.Preemption = preempt.Targets(s.preemptSnapshot(c), p, true)
 	}
 }
@@ -517,6 +560,9 @@ type lazyOracle struct {
 	c *cycleCtx
 	// p is the entry's preemptor (its Usage and Need are not read).
 	p *preempt.Preemptor
+	// searched is set when the oracle searched (it read more than the
+	// quota on the queue's path: searchMemo).
+	searched bool
 }
 
 func (o *lazyOracle) SimulatePreemption(fr core.FlavorResource, q core.Amount) flavor.OracleResult {
@@ -524,6 +570,7 @@ func (o *lazyOracle) SimulatePreemption(fr core.FlavorResource, q core.Amount) f
 		// The policies answer: no snapshot, no search.
 		return preempt.NoCandidatesAnswer(o.c.snap, o.p.Node, fr, q)
 	}
+	o.searched = true
 	if o.c.oracle == nil {
 		sc := o.s.scratch
 		sc.oracle = preempt.Oracle{S: o.s.preemptSnapshot(o.c)}

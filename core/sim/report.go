@@ -385,8 +385,27 @@ func (s *State) pendingList(qi int, out []int32) []int32 {
 		return out
 	}
 	n := min(q.Heap.Len(), QueueListCap)
-	if out == nil {
-		out = make([]int32, 0, n)
+	if cap(out)-len(out) < n {
+		out = slices.Grow(out, n)
+	}
+	if h == q.Heap.First() {
+		// The usual head, the heap's first: the list is the heap's first
+		// n, copied chunk by chunk without a test per workload (this
+		// runs for every changed queue of every step).
+		end := len(out) + n
+		for _, c := range q.Heap.chunks {
+			src := c.v[:min(len(c.v), end-len(out))]
+			k := len(out)
+			out = out[:k+len(src)]
+			dst := out[k:]
+			for i := range src {
+				dst[i] = int32(src[i])
+			}
+			if len(out) == end {
+				break
+			}
+		}
+		return out
 	}
 	out = append(out, int32(h))
 	for _, c := range q.Heap.chunks {

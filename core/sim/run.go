@@ -40,6 +40,8 @@ type Options struct {
 	// a tenth of a long run's work). Ignored with Observe, which sees
 	// every step in full.
 	NoQueues bool
+	// noMemo runs without the flavor search's memo (searchMemo).
+	noMemo bool
 }
 
 // Run simulates a scenario to its end and returns its trace. The loop is
@@ -56,6 +58,7 @@ type Options struct {
 //     have run (reported as a truncation, never silent).
 func Run(sc *core.Scenario, opts Options) *trace.Trace {
 	s := New(sc, opts.Gates)
+	s.noMemo = opts.noMemo
 	tr := &trace.Trace{Version: trace.Version, Scenario: sc.Name, Description: sc.Description, Warnings: slices.Clone(sc.Warnings)}
 	for _, g := range core.SimulatedGates() {
 		tr.Gates = append(tr.Gates, trace.Gate{Name: g, Enabled: s.Gates.Enabled(g)})

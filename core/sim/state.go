@@ -280,6 +280,9 @@ type State struct {
 	space *reportSpace
 	// scratch is the space a cycle reuses (cycleScratch).
 	scratch *cycleScratch
+	// noMemo turns the flavor search's memo off (searchMemo), for the
+	// tests that compare runs with and without it.
+	noMemo bool
 	// frNames remembers the preemption trace's "flavor/resource" names;
 	// a State's own (a copy starts without).
 	frNames map[core.FlavorResource][]string
@@ -531,8 +534,12 @@ type chunk struct {
 }
 
 // Workload returns workload i (in document order). The result must not be
-// modified.
-func (s *State) Workload(i int) *Workload { return s.workloads[i/chunkSize].items[i%chunkSize] }
+// modified. (The index is divided unsigned: a shift and a mask, where a
+// signed division by 64 costs a correction for negative numbers, in the
+// most called function of a run.)
+func (s *State) Workload(i int) *Workload {
+	return s.workloads[uint(i)/chunkSize].items[uint(i)%chunkSize]
+}
 
 // NumWorkloads returns how many workloads the scenario has.
 func (s *State) NumWorkloads() int { return s.numWL }

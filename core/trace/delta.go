@@ -390,24 +390,25 @@ func (d *differ) diff(old, new []int32) bool {
 	// with new names in it would take 50 compares per name).
 	at := grow(d.at, len(nm))
 	d.at = at
-	top := int32(-1)
-	for _, n := range om {
-		top = max(top, n)
-	}
-	for _, n := range nm {
-		top = max(top, n)
-	}
-	if int(top) >= len(d.pos) {
-		d.pos = make([]int32, max(int(top)+1, 2*len(d.pos)))
-	}
+	// pos grows as numbers beyond it are met (in om; a number of nm
+	// beyond it is in no list pos describes).
+	pos := d.pos
 	for i, n := range om {
-		d.pos[n] = int32(i) + 1
+		if int(n) >= len(pos) {
+			grown := make([]int32, max(int(n)+1, 2*len(pos)))
+			copy(grown, pos)
+			pos, d.pos = grown, grown
+		}
+		pos[n] = int32(i) + 1
 	}
 	for j, n := range nm {
-		at[j] = int(d.pos[n]) - 1
+		at[j] = -1
+		if int(n) < len(pos) {
+			at[j] = int(pos[n]) - 1
+		}
 	}
 	for _, n := range om {
-		d.pos[n] = 0
+		pos[n] = 0
 	}
 	// Names that kept their order (a list that lost some and gained
 	// others, the usual step) are their own longest increasing run: only a
@@ -574,12 +575,27 @@ func (c *Compactor) compact(st Step, lists []QueueLists, names []string, copies 
 	for i := range st.Queues {
 		q, p := &st.Queues[i], &prevQ[i]
 		l, pl := &lists[i], &prevL[i]
+		if q.PendingCount == p.PendingCount && q.ParkedCount == p.ParkedCount && q.AdmittedCount == p.AdmittedCount && q.TerminatingCount == p.TerminatingCount &&
+			sameList(l.Pending, pl.Pending) && sameList(l.Parked, pl.Parked) && sameList(l.Admitted, pl.Admitted) && sameList(l.Terminating, pl.Terminating) {
+			continue // the queue reported again, unchanged (diff finds no edit)
+		}
 		start := len(ops)
 		ops = append(ops, int32(i), int32(countBeyond(q.PendingCount, len(l.Pending))), int32(countBeyond(q.ParkedCount, len(l.Parked))),
 			int32(countBeyond(q.AdmittedCount, len(l.Admitted))), int32(countBeyond(q.TerminatingCount, len(l.Terminating))), 0)
 		var mask int32
-		for k, ls := range [...][2][]int32{{pl.Pending, l.Pending}, {pl.Parked, l.Parked}, {pl.Admitted, l.Admitted}, {pl.Terminating, l.Terminating}} {
-			if !d.diff(ls[0], ls[1]) {
+		for k := range 4 {
+			var before, after []int32
+			switch k {
+			case 0:
+				before, after = pl.Pending, l.Pending
+			case 1:
+				before, after = pl.Parked, l.Parked
+			case 2:
+				before, after = pl.Admitted, l.Admitted
+			default:
+				before, after = pl.Terminating, l.Terminating
+			}
+			if !d.diff(before, after) {
 				continue
 			}
 			mask |= 1 << k
@@ -677,6 +693,11 @@ func sameUsageLayout(a, b []UsageRow) bool {
 	}
 	return true
 }
+
+// sameList reports whether a and b are the same list: the same length
+// and the same array (what diff reports no edit for without reading
+// them).
+func sameList(a, b []int32) bool { return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0]) }
 
 // sameArray reports whether a and b are the same rows: the same length
 // and the same array.
