@@ -543,13 +543,7 @@
   boot.prefetchCharts = () => {
     if (chartsWanted) return;
     chartsWanted = true;
-    // Then, idle again, a small chart drawn off screen (charts.warm).
-    whenIdle(() =>
-      loadCharts().then(
-        (charts) => whenIdle(() => charts.warm()),
-        () => {},
-      ),
-    );
+    whenIdle(() => loadCharts().catch(() => {}));
   };
   let overviewGen = 0;
   let overviewAt = 0;

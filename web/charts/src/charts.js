@@ -811,42 +811,4 @@ function clientPoint(id, ms, lane) {
   return c ? c.chart.clientPoint(ms, lane) : null;
 }
 
-// warm makes a small uPlot chart off screen and draws it, a task each,
-// then removes it, once: boot.js calls it when the page is idle after
-// loading the bundle ahead of a long run's Overview. The first chart made
-// otherwise paid for compiling uPlot's code and looking up the axes'
-// fonts: 22-27 ms of CPU in its tasks against 5-9 ms for the next ones.
-let warmed = false;
-function warm() {
-  if (warmed || current) return;
-  warmed = true;
-  const el = document.createElement("div");
-  el.setAttribute("aria-hidden", "true");
-  Object.assign(el.style, { position: "absolute", left: "-10000px", top: "0", width: "300px", visibility: "hidden" });
-  document.body.append(el);
-  const values = Float64Array.of(1, 2, 2, 3);
-  const c = {
-    id: "warm",
-    xMs: [0, 1000, 2000, 3000],
-    divisor: 1,
-    unit: "CPU",
-    series: [
-      { kind: "used", flavor: "f", label: "used", values },
-      { kind: "quota", flavor: "f", label: "quota", values },
-    ],
-  };
-  const { chart, finish } = uPlotChart(el, c, { timesMs: [0] }, { currentMs: null, onStep() {}, colors }, 300);
-  setTimeout(() => {
-    finish();
-    // The timeline's font too.
-    const g = document.createElement("canvas").getContext("2d");
-    g.font = "11px system-ui, sans-serif";
-    g.measureText("0s");
-    setTimeout(() => {
-      chart.destroy();
-      el.remove();
-    }, 0);
-  }, 0);
-}
-
-window.kueueplayCharts = { mount, unmount, setStep, inspect, clientPoint, fmtTime, stepAt, warm };
+window.kueueplayCharts = { mount, unmount, setStep, inspect, clientPoint, fmtTime, stepAt };
