@@ -42,24 +42,13 @@ WebAssembly.instantiate(fs.readFileSync(process.argv[3]), go.importObject).then(
 // JSON is byte-identical to the native one (and, read back, writes the
 // same text).
 func TestWASMMatchesNative(t *testing.T) {
-	node, err := exec.LookPath("node")
-	if err != nil {
-		if os.Getenv("REQUIRE_BROWSER") != "" {
-			t.Fatalf("node is required (REQUIRE_BROWSER is set): %v", err)
-		}
-		t.Skip("node not found")
-	}
+	node := needNode(t)
 	files, err := filepath.Glob(filepath.Join("..", "testdata", "scenarios", "*.yaml"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no scenarios under testdata/scenarios (%v)", err)
 	}
 	dir := t.TempDir()
-	wasm := filepath.Join(dir, "kueueplay.wasm")
-	build := exec.Command("go", "build", "-o", wasm, ".")
-	build.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("building the WASM module: %v\n%s", err, out)
-	}
+	wasm := buildModule(t, dir)
 	js := filepath.Join(dir, "driver.js")
 	if err := os.WriteFile(js, []byte(driver), 0o644); err != nil {
 		t.Fatal(err)
@@ -171,20 +160,9 @@ WebAssembly.instantiate(fs.readFileSync(process.argv[3]), go.importObject).then(
 // newer run supersedes there (the pause must let the page's message in
 // before the run goes on: worker.go's yield).
 func TestWorker(t *testing.T) {
-	node, err := exec.LookPath("node")
-	if err != nil {
-		if os.Getenv("REQUIRE_BROWSER") != "" {
-			t.Fatalf("node is required (REQUIRE_BROWSER is set): %v", err)
-		}
-		t.Skip("node not found")
-	}
+	node := needNode(t)
 	dir := t.TempDir()
-	wasm := filepath.Join(dir, "kueueplay.wasm")
-	build := exec.Command("go", "build", "-o", wasm, ".")
-	build.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("building the WASM module: %v\n%s", err, out)
-	}
+	wasm := buildModule(t, dir)
 	var buf bytes.Buffer
 	if _, err := scalability.Write(&buf, 1500, 100*time.Millisecond); err != nil {
 		t.Fatal(err)
@@ -231,4 +209,31 @@ func TestWorker(t *testing.T) {
 			}
 		})
 	}
+}
+
+// needNode returns the path of node, or skips the test without it
+// (fails it when REQUIRE_BROWSER is set, as in CI).
+func needNode(t *testing.T) string {
+	t.Helper()
+	node, err := exec.LookPath("node")
+	if err != nil {
+		if os.Getenv("REQUIRE_BROWSER") != "" {
+			t.Fatalf("node is required (REQUIRE_BROWSER is set): %v", err)
+		}
+		t.Skip("node not found")
+	}
+	return node
+}
+
+// buildModule builds this package's WebAssembly module into dir and
+// returns its path.
+func buildModule(t *testing.T, dir string) string {
+	t.Helper()
+	wasm := filepath.Join(dir, "kueueplay.wasm")
+	build := exec.Command("go", "build", "-o", wasm, ".")
+	build.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("building the WASM module: %v\n%s", err, out)
+	}
+	return wasm
 }
