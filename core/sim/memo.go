@@ -55,9 +55,7 @@ type searchMemo struct {
 	last  *flavor.LastState
 	reset trace.ResetReason
 	gen   int64
-	cq    *core.ClusterQueue
 	plan  *flavor.Plan
-	width int
 	// cells are the usage of the queue's flavor-resources on each node
 	// of its path (queueMemo.cur) when the search ran, fp its
 	// fingerprint.
@@ -125,7 +123,12 @@ func memoIDs(dst []int, t *quota.Tree, cq *core.ClusterQueue) []int {
 // is to take (keep).
 func (qm *queueMemo) find(t *quota.Tree, w *Workload, reqs []flavor.Request, q *ClusterQueue, p *flavor.Plan) (hit, victim *searchMemo, space *flavor.Space) {
 	if qm.cq != q.Spec || qm.width != t.Width() {
+		// Another spec or tree: the slots' cells are of other
+		// flavor-resources.
 		qm.cq, qm.width, qm.ids = q.Spec, t.Width(), memoIDs(qm.ids, t, q.Spec)
+		for i := range qm.slots {
+			qm.slots[i].valid = false
+		}
 	}
 	cur, fp := qm.cur[:0], uint64(0)
 	for n := q.Node; n >= 0; n = t.Nodes[n].Parent {
@@ -136,7 +139,7 @@ func (qm *queueMemo) find(t *quota.Tree, w *Workload, reqs []flavor.Request, q *
 	}
 	qm.cur, qm.fp = cur, fp
 	for i := range qm.slots {
-		if m := &qm.slots[i]; m.valid && m.fp == fp && m.cq == q.Spec && m.width == qm.width && slices.Equal(m.cells, cur) && m.holds(w, reqs, q, p) {
+		if m := &qm.slots[i]; m.valid && m.fp == fp && slices.Equal(m.cells, cur) && m.holds(w, reqs, q, p) {
 			return m, nil, nil
 		}
 	}
@@ -168,7 +171,7 @@ func (qm *queueMemo) keep(m *searchMemo, w *Workload, reqs []flavor.Request, q *
 	m.spec, m.plain, m.name, m.count = w.Spec, plainPodSet(ps), ps.Name, ps.Count
 	m.reqs = append(m.reqs[:0], reqs...)
 	m.last, m.reset = w.Last, w.ResetReason
-	m.gen, m.cq, m.plan, m.width = q.Generation, q.Spec, p, qm.width
+	m.gen, m.plan = q.Generation, p
 	m.cells, m.fp = append(m.cells[:0], qm.cur...), qm.fp
 }
 
